@@ -1,0 +1,38 @@
+# Refit: two commands. `make run` (embedded: SQLite + in-memory channel layer) and `make test` (PostgreSQL + Redis).
+PYTHON ?= python3.12
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+# `make test` talks to real services; these defaults suit a local PostgreSQL with trust auth and a local Redis.
+TEST_DATABASE_URL ?= $(if $(DATABASE_URL),$(DATABASE_URL),postgres://postgres@127.0.0.1:5432/refit)
+TEST_REDIS_URL ?= $(if $(REDIS_URL),$(REDIS_URL),redis://127.0.0.1:6379/0)
+
+.PHONY: run test install mypy bench clean
+
+$(STAMP): pyproject.toml
+	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "Refit needs Python 3.12 as '$(PYTHON)' (see .python-version)."; exit 1; }
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	rm -f $(VENV)/.installed-*
+	touch $(STAMP)
+
+install: $(STAMP)
+
+run: $(STAMP)
+	env -u DATABASE_URL -u REDIS_URL $(BIN)/python manage.py migrate --noinput
+	env -u DATABASE_URL -u REDIS_URL $(BIN)/python manage.py load_systems
+	env -u DATABASE_URL -u REDIS_URL $(BIN)/uvicorn campaigns_app.asgi:application --host $(HOST) --port $(PORT)
+
+test: $(STAMP)
+	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/mypy --strict rules_engine
+
+mypy: $(STAMP)
+	$(BIN)/mypy --strict rules_engine
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache staticfiles

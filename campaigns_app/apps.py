@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class CampaignsAppConfig(AppConfig):
+    name = "campaigns_app"
+    verbose_name = "Refit campaigns"
