@@ -1,0 +1,46 @@
+"""Vocabulary shared by the definition model, the dice and the phases."""
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import TypeAlias
+
+SideId: TypeAlias = str
+"""A side's id as written in its system file, e.g. ``"canadian"``."""
+
+
+class DiceKind(StrEnum):
+    """DR = two dice (coloured and white) summed; dr = one die."""
+
+    DR = "DR"
+    dr = "dr"
+
+
+class Visibility(StrEnum):
+    """Who may see an event or a record column."""
+
+    PUBLIC = "public"  # both sides, at once
+    SIDE = "side"  # the owning side only (until the CG ends)
+    CG_END = "cg-end"  # the owning side now, both sides once the CG ends
+
+
+class Automation(StrEnum):
+    """How much of a step the app can do (catalog flags AUTO / ASSIST / MAP)."""
+
+    AUTOMATIC = "automatic"
+    ASSISTED = "assisted"
+    ON_BOARD = "on-board"
+
+
+class Provenance(StrEnum):
+    """Where a value comes from: printed plainly, read by interpretation, or lost."""
+
+    LEGIBLE = "legible"
+    INTERPRETED = "interpreted"
+    MISSING = "missing"
+
+
+class Chit(StrEnum):
+    """An Initiative choice (RR 2.522, KGP 8.6232, ER CG15/CG18) or a purchased Attack Option (PL 2.4)."""
+
+    ATTACK = "attack"
+    IDLE = "idle"
