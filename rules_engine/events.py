@@ -1,0 +1,79 @@
+"""Events: what a phase did, in order, each with who may see it (every roll is one)."""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TypeAlias
+
+from rules_engine.dice import PUBLIC_STREAM, Roll, roll_from_json
+from rules_engine.vocabulary import SideId, Visibility
+
+JSON: TypeAlias = "str | int | float | bool | None | Sequence[JSON] | Mapping[str, JSON]"
+"""A JSON-safe value (read-only containers, so a ``dict[str, int]`` is one too)."""
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened: PUBLIC (both sides at once), SIDE or CG_END (``side`` now; both sides once the CG ends)."""
+
+    kind: str
+    visibility: Visibility
+    side: SideId | None = None
+    payload: Mapping[str, JSON] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.visibility is not Visibility.PUBLIC and self.side is None:
+            raise ValueError(f"A {self.visibility} event needs the side that owns it")
+
+    def visible_to(self, viewer: SideId, cg_ended: bool) -> bool:
+        """Whether ``viewer`` may see this event now (Visibility: SIDE and CG_END open to both sides at CG end)."""
+        if self.visibility is Visibility.PUBLIC:
+            return True
+        return viewer == self.side or cg_ended
+
+    def to_json(self) -> dict[str, JSON]:
+        """The event as JSON-safe data."""
+        return {"kind": self.kind, "visibility": str(self.visibility), "side": self.side, "payload": dict(self.payload)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, JSON]) -> Event:
+        """Inverse of ``to_json``."""
+        payload = data.get("payload") or {}
+        side = data.get("side")
+        if not isinstance(payload, Mapping) or not (side is None or isinstance(side, str)):
+            raise ValueError(f"Bad event record: {data!r}")
+        return cls(str(data["kind"]), Visibility(str(data["visibility"])), side, dict(payload))
+
+
+def roll_event(roll: Roll, visibility: Visibility, side: SideId | None = None, **extra: JSON) -> Event:
+    """The event of one roll (kind "roll"); a secret roll belongs to its roller's stream, a public one to "public"."""
+    if (visibility is Visibility.PUBLIC) != (roll.stream == PUBLIC_STREAM):
+        raise ValueError(
+            f"A {visibility} roll event needs a {'public' if visibility is Visibility.PUBLIC else 'side'} stream "
+            f"(roll {roll.stream} #{roll.number}, {roll.purpose}): stream numbers must not reveal secret rolls"
+        )
+    if visibility is not Visibility.PUBLIC:
+        side = side if side is not None else roll.roller
+        if side != roll.stream:
+            raise ValueError(f"A secret roll belongs to its roller's stream {roll.stream!r}, not {side!r}")
+    payload: dict[str, JSON] = {
+        "stream": roll.stream,
+        "number": roll.number,
+        "kind": str(roll.kind),
+        "dice": list(roll.dice),
+        "total": roll.total,
+        "purpose": roll.purpose,
+        "roller": roll.roller,
+    }
+    for key, value in extra.items():
+        if key in payload:
+            raise ValueError(f"roll_event: extra field {key!r} would overwrite the roll itself")
+        payload[key] = value
+    return Event("roll", visibility, side, payload)
+
+
+def roll_from_event(event: Event) -> Roll:
+    """The roll an event records (for the dice export)."""
+    if event.kind != "roll":
+        raise ValueError(f"Not a roll event: {event.kind}")
+    return roll_from_json({k: event.payload[k] for k in ("stream", "number", "kind", "dice", "roller", "purpose")})

@@ -1,0 +1,196 @@
+"""2.522 Initiative Determination: sealed Attack/Idle chits, revealed together and cross-indexed on the matrix."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from rules_engine.dice import Dice, PUBLIC_STREAM
+from rules_engine.errors import RulesError, SubmissionError
+from rules_engine.events import JSON, Event, roll_event
+from rules_engine.model import Initiative, MatrixCell
+from rules_engine.state import (
+    DUAL_ATTACK,
+    ENDED,
+    IDLE,
+    INITIATIVE,
+    SCENARIO,
+    CampaignState,
+    RevealedRound,
+    SystemLike,
+    advance_date,
+    check_side,
+    side_name,
+)
+from rules_engine.vocabulary import Chit, SideId, Visibility
+
+FINAL_REF = "2.5222"
+
+
+def _chit_initiative(system: SystemLike) -> Initiative:
+    initiative = system.initiative
+    if initiative is None or initiative.mode != "chit":
+        mode = initiative.mode if initiative else "none"
+        raise SubmissionError(
+            f"{system.id} does not decide initiative with Attack/Idle chits (initiative mode: {mode}).",
+            initiative.ref if initiative else None,
+        )
+    return initiative
+
+
+def _as_chit(chit: Chit | str) -> Chit:
+    try:
+        return Chit(chit)
+    except ValueError:
+        raise SubmissionError(
+            f"Unknown Initiative chit {chit!r} (allowed: {', '.join(c.value for c in Chit)})"
+        ) from None
+
+
+def attack_chits_left(system: SystemLike, state: CampaignState, side: SideId) -> int | None:
+    """2.5221 how many Attack chits ``side`` may still play this CG (None: no limit)."""
+    initiative = system.initiative
+    if initiative is None or side not in initiative.chit_limits:
+        return None
+    return max(0, initiative.chit_limits[side] - state.attack_chits_used.get(side, 0))
+
+
+def validate_chit(system: SystemLike, state: CampaignState, side: SideId, chit: Chit | str) -> None:
+    """SubmissionError (with the rule) unless ``side`` may place ``chit`` now; changes nothing."""
+    initiative = _chit_initiative(system)
+    check_side(system, side)
+    choice = _as_chit(chit)
+    if state.step == ENDED:
+        raise SubmissionError("The CG has ended; no more Initiative chits are placed.", initiative.ref)
+    last = state.last_round
+    if state.step != INITIATIVE:
+        if last is not None and last.date_index == state.date_index:
+            raise SubmissionError(
+                f"The Initiative chits for {state.date_id} have already been revealed ({last.label}).", FINAL_REF
+            )
+        raise SubmissionError(
+            f"Initiative chits are placed only at Initiative Determination; {state.date_id} is at step {state.step!r}.",
+            initiative.ref,
+        )
+    if side in state.sealed:
+        raise SubmissionError("A submitted chit is final.", FINAL_REF)
+    left = attack_chits_left(system, state, side)
+    if choice is Chit.ATTACK and left == 0:
+        limit, ref = initiative.chit_limits[side], initiative.chit_limits_ref or initiative.ref
+        error = SubmissionError(
+            f"The {side_name(system, side)} side has used its {limit} Attack chits for this CG ({ref}); "
+            "only Idle is allowed."
+        )
+        error.ref = ref  # the rule is already in the message
+        raise error
+
+
+def _role_side(system: SystemLike, role: str) -> SideId:
+    for side in system.sides:
+        if side.matrix_role == role:
+            return side.id
+    raise RulesError(f"{system.id}: no side has matrix_role {role!r} (needed by the initiative matrix)")
+
+
+def matrix_cell(system: SystemLike, chits: dict[SideId, Chit]) -> MatrixCell:
+    """The matrix cell for both chits: key (axis choice, allied choice)."""
+    initiative = _chit_initiative(system)
+    key = (chits[_role_side(system, "axis")], chits[_role_side(system, "allied")])
+    try:
+        return initiative.matrix[key]
+    except KeyError:
+        raise RulesError(f"{system.id}: the initiative matrix has no cell for axis {key[0]} / allied {key[1]}") from None
+
+
+def submit_chit(
+    system: SystemLike, state: CampaignState, side: SideId, chit: Chit | str, dice: Dice
+) -> tuple[CampaignState, tuple[Event, ...]]:
+    """2.5222 place a sealed chit; the second one reveals both at once and resolves the matrix (exactly once)."""
+    validate_chit(system, state, side, chit)
+    initiative = _chit_initiative(system)
+    choice = _as_chit(chit)
+    sealed = {**state.sealed, side: choice}
+    events: list[Event] = [
+        Event("chit-chosen", Visibility.SIDE, side, {"date": state.date_id, "side": side, "chit": str(choice)}),
+        Event("chit-sealed", Visibility.PUBLIC, side, {"date": state.date_id, "side": side}),
+    ]
+    if set(sealed) < set(state.sides):
+        return replace(state, sealed=sealed), tuple(events)
+
+    chits = {s: sealed[s] for s in state.sides}
+    cell = matrix_cell(system, chits)
+    used = dict(state.attack_chits_used)
+    for s, c in chits.items():
+        if c is Chit.ATTACK:
+            used[s] = used.get(s, 0) + 1
+    setup_first, moves_first = cell.setup_first, cell.moves_first
+    rolls = []
+    roll_events: list[Event] = []
+    setup = initiative.dual_attack_setup
+    if cell.result == DUAL_ATTACK and setup is not None:
+        roll = dice.roll(setup.dice, f"{setup.ref} Dual Attack set-up {setup.dice}", setup.roller, PUBLIC_STREAM)
+        row = setup.winner(roll.total)
+        setup_first = row.result
+        rolls.append(roll)
+        roll_events.append(roll_event(roll, Visibility.PUBLIC, None, result=row.result, label=row.label,
+                                      verify=row.verify))
+    revealed = RevealedRound(
+        date_index=state.date_index,
+        date_id=state.date_id,
+        chits=chits,
+        result=cell.result,
+        label=cell.label,
+        setup_first=setup_first,
+        moves_first=moves_first,
+        rolls=tuple(rolls),
+    )
+    payload: dict[str, JSON] = {
+        "date": state.date_id,
+        "chits": {s: str(c) for s, c in chits.items()},
+        "result": cell.result,
+        "label": cell.label,
+        "setup_first": setup_first,
+        "moves_first": moves_first,
+        "attack_chits_used": dict(used),
+    }
+    events.append(Event("chits-revealed", Visibility.PUBLIC, None, payload))
+    events.extend(roll_events)
+    new = replace(state, sealed={}, attack_chits_used=used, last_round=revealed, done=frozenset())
+    if cell.result == IDLE:
+        new, more = advance_date(system, new)
+        events.extend(more)
+    else:
+        new = replace(new, step=SCENARIO)
+    return new, tuple(events)
+
+
+def validate_move_order(system: SystemLike, state: CampaignState) -> None:
+    """SubmissionError unless the 2.525 Dual Attack move-order roll is due now."""
+    initiative = _chit_initiative(system)
+    move = initiative.dual_attack_move
+    last = state.last_round
+    ref = move.ref if move else initiative.ref
+    if move is None:
+        raise SubmissionError(f"{system.id} defines no Dual Attack move-order roll.", ref)
+    if state.step != SCENARIO or last is None or last.date_index != state.date_index or last.result != DUAL_ATTACK:
+        raise SubmissionError("The move-order dr is made only in a Dual Attack scenario, after setup.", ref)
+    if last.moves_first is not None:
+        raise SubmissionError(
+            f"The move order for {state.date_id} is already decided: {side_name(system, last.moves_first)} moves first.",
+            ref,
+        )
+
+
+def roll_move_order(system: SystemLike, state: CampaignState, dice: Dice) -> tuple[CampaignState, tuple[Event, ...]]:
+    """2.525 Begin Play: the Dual Attack dr deciding which side moves first (RR: dr "> 4" Canadian, else German)."""
+    validate_move_order(system, state)
+    move = _chit_initiative(system).dual_attack_move
+    last = state.last_round
+    assert move is not None and last is not None
+    roll = dice.roll(move.dice, f"{move.ref} Dual Attack move-order {move.dice}", move.roller, PUBLIC_STREAM)
+    row = move.winner(roll.total)
+    revealed = replace(last, moves_first=row.result, rolls=last.rolls + (roll,))
+    events = (
+        roll_event(roll, Visibility.PUBLIC, None, result=row.result, label=row.label, verify=row.verify),
+        Event("move-order", Visibility.PUBLIC, None, {"date": state.date_id, "moves_first": row.result,
+                                                      "verify": row.verify}),
+    )
+    return replace(state, last_round=revealed), events
