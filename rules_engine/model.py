@@ -3,8 +3,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TypeAlias
 
-from rules_engine.vocabulary import Chit, DiceKind, SideId
+from rules_engine.errors import MissingValueError, UnknownNameError
+from rules_engine.vocabulary import Automation, Chit, DiceKind, Provenance, SideId, Visibility
 
 
 @dataclass(frozen=True)
@@ -68,3 +70,665 @@ class Initiative:
     initial_counts: bool = False
     dual_attack_setup: OrderRoll | None = None
     dual_attack_move: OrderRoll | None = None
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Values with provenance
+# ---------------------------------------------------------------------------------------------------------------------
+
+Scalar: TypeAlias = int | float | str
+CellValue: TypeAlias = int | float | str | tuple[str, ...]
+SettingValue: TypeAlias = int | str | bool
+JSONScalar: TypeAlias = str | int | float | bool | None
+
+VERIFY_NOTE = "verify against your printed chart"
+
+
+def value_text(value: CellValue) -> str:
+    """A value as printed: ``25``, ``1.5``, ``9-2``, ``10-3, 9-1, 8-1``."""
+    if isinstance(value, tuple):
+        return ", ".join(value)
+    return str(value)
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One value from a rule text: legible, interpreted (keeping ``as_written``) or missing (``value`` is None)."""
+
+    value: CellValue | None
+    provenance: Provenance = Provenance.LEGIBLE
+    as_written: str | None = None
+    note: str | None = None  # interpreted: why it was read so; missing: what is lost; supplied: who supplied it
+    verify: bool = False  # the catalog flags it ⚠: "verify against your printed chart"
+    supplied: bool = False  # filled in by a CG Card `supply:` entry
+
+    @property
+    def missing(self) -> bool:
+        """True when the value is lost in the rule text and nobody has supplied it."""
+        return self.provenance is Provenance.MISSING
+
+    @property
+    def text(self) -> str:
+        """The value as printed (``""`` for a missing value)."""
+        return "" if self.value is None else value_text(self.value)
+
+    @property
+    def number(self) -> int | float:
+        """The value as a number (MissingValueError when lost, ValueError when it is text)."""
+        if self.value is None:
+            raise MissingValueError(f"the value is lost ({self.note})")
+        if isinstance(self.value, bool) or not isinstance(self.value, (int, float)):
+            raise ValueError(f"{self.text!r} is not a number")
+        return self.value
+
+    @property
+    def caution(self) -> str | None:
+        """What a user should be told about this value, or None for a plain legible value."""
+        parts: list[str] = []
+        if self.provenance is Provenance.INTERPRETED:
+            parts.append(f"interpreted from {self.as_written!r}" + (f" ({self.note})" if self.note else ""))
+        elif self.supplied and self.note:
+            parts.append(self.note)
+        if self.verify:
+            parts.append(VERIFY_NOTE)
+        return "; ".join(parts) or None
+
+
+def legible(value: CellValue) -> Cell:
+    """A plainly printed value."""
+    return Cell(value)
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# System parts
+# ---------------------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TimeUnit:
+    """What one calendar entry is: a CG Firefight, a CG Date, a TM Scenario."""
+
+    id: str
+    name: str
+
+
+@dataclass(frozen=True)
+class BetweenPhase:
+    """The name of the between-scenario phase (Refit Phase / RePh, Consolidation Phase / ConPh)."""
+
+    name: str
+    abbrev: str
+
+
+@dataclass(frozen=True)
+class BoughtWith:
+    """A currency bought with another (FPP with CPP via RG M1)."""
+
+    currency: str
+    via: str | None = None
+
+
+@dataclass(frozen=True)
+class Currency:
+    """A points currency: CPP, FPP, CP, FP, TP, DSP."""
+
+    code: str
+    name: str
+    carry_over: bool = True
+    ref: str | None = None
+    forfeit_at_step: str | None = None
+    bought_with: BoughtWith | None = None
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class CalendarEntry:
+    """One CG Date / Firefight / TM Scenario, in play order, with its printed columns."""
+
+    id: str
+    index: int
+    name: str | None = None
+    date: str | None = None  # the calendar day, for "same calendar date" rules (PL 3.31)
+    time: str | None = None
+    night: bool = False
+    initial: bool = False
+    replenishment_roll: bool = True
+    base_numbers: Mapping[SideId, Cell] = field(default_factory=dict)
+    ec: Cell | None = None
+    weather: Cell | None = None
+    moon: Cell | None = None
+    wind: Cell | None = None
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of the between-scenario sequence ("2.516 CPP Replenishment")."""
+
+    ref: str
+    name: str
+    markers: tuple[str, ...] = ()
+    loop_on_idle: bool = False
+    initial: bool = False
+    initial_only: bool = False
+    sides: str = "simultaneous"  # simultaneous | ordered | none
+    order: tuple[str, ...] = ()
+    secret: str = "none"  # none | roll | choice | purchase | record
+    revealed: str = "never"  # never | immediately | cg-end | at-step
+    revealed_at: str | None = None  # with revealed == "at-step": the step ref
+    automation: Automation = Automation.ON_BOARD
+    action: str | None = None
+    params: Mapping[str, object] = field(default_factory=dict)
+    tables: tuple[str, ...] = ()
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class IdleRule:
+    """What happens when no side attacks (Idle Date, Idle Firefight, Lull)."""
+
+    name: str
+    loop: str  # steps-marked-loop | listed-steps
+    steps: tuple[str, ...] = ()
+    then: str = "next-date"
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class Column:
+    """A table column: ``id`` for code and CLI, ``label`` as printed."""
+
+    id: str
+    label: str
+
+
+@dataclass(frozen=True)
+class Row:
+    """A range of final rolls (min/max inclusive, None = open-ended) and its cells, one per column."""
+
+    min: int | None
+    max: int | None
+    label: str | None  # as printed; None when the label is lost (see label_missing) or the row is a declared gap
+    cells: tuple[Cell, ...]
+    label_missing: str | None = None
+    edge_interpreted: bool = False
+    verify: bool = False
+    missing: str | None = None  # a declared gap: the whole row is not in the seed
+    note: str | None = None
+
+    def covers(self, final: int) -> bool:
+        """True when a final roll falls in this row's range."""
+        return (self.min is None or final >= self.min) and (self.max is None or final <= self.max)
+
+    @property
+    def range_text(self) -> str:
+        """The interpreted range: ``≤2``, ``3``, ``5-6``, ``≥12``."""
+        if self.min is None and self.max is None:
+            return "any"
+        if self.min is None:
+            return f"≤{self.max}"
+        if self.max is None:
+            return f"≥{self.min}"
+        return str(self.min) if self.min == self.max else f"{self.min}-{self.max}"
+
+    @property
+    def display_label(self) -> str:
+        """The printed label, else the range."""
+        return self.label if self.label is not None else self.range_text
+
+
+@dataclass(frozen=True)
+class SettingRef:
+    """A modifier value taken from a campaign setting (a CG-Card DRM)."""
+
+    setting: str
+
+
+@dataclass(frozen=True)
+class PerFact:
+    """``value`` per ``every`` of a counted fact ("–1 per each 10 CVP"), rounded down (FRD) or up (FRU)."""
+
+    fact: str
+    every: int = 1
+    rounding: str = "down"
+
+
+@dataclass(frozen=True)
+class Modifier:
+    """One DRM/drm, with its reason as written and how it is known (fact, player's answer, setting)."""
+
+    reason: str
+    value: int | SettingRef | None = None
+    when: str | None = None
+    unless: str | None = None
+    per: PerFact | None = None
+    ask: str | None = None  # tick | count | value
+    range: tuple[int, int] | None = None
+    columns: tuple[str, ...] = ()
+    na_for: tuple[str, ...] = ()
+    ref: str | None = None
+    note: str | None = None
+
+    def applies_to(self, column: str | None) -> bool:
+        """True unless the modifier is restricted to other columns or NA for this one."""
+        if column is None:
+            return True
+        if self.columns and column not in self.columns:
+            return False
+        return column not in self.na_for
+
+
+@dataclass(frozen=True)
+class OriginalEffect:
+    """An effect of the Original (unmodified) roll: "an Original 2 DR = Escape + Heat of Battle"."""
+
+    roll: int
+    effect: str
+    columns: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class DiceTable:
+    """A dice table: ranges of final rolls × columns, with its DRM list ("2.12 CP Replenishment Table")."""
+
+    id: str
+    ref: str
+    name: str
+    dice: DiceKind
+    columns: tuple[Column, ...]
+    rows: tuple[Row, ...]
+    per: str = "side"
+    secret: bool = False
+    modifiers: tuple[Modifier, ...] = ()
+    original: tuple[OriginalEffect, ...] = ()
+    notes: Mapping[str, str] = field(default_factory=dict)
+    note: str | None = None
+    system_id: str = ""
+
+    def column(self, name: str | None) -> Column:
+        """The column with this id or label (case-insensitive); None is fine for a one-column table."""
+        if name is None:
+            if len(self.columns) == 1:
+                return self.columns[0]
+            raise UnknownNameError(
+                f"{self._who}: this table has several columns; choose one (allowed: {self._column_list})"
+            )
+        wanted = name.strip().casefold()
+        for column in self.columns:
+            if column.id.casefold() == wanted or column.label.casefold() == wanted:
+                return column
+        raise UnknownNameError(f"{self._who}: unknown column {name!r} (allowed: {self._column_list})")
+
+    def row_for(self, final: int) -> Row:
+        """The row a final roll falls in; beyond the edges, the first or last row."""
+        for row in self.rows:
+            if row.covers(final):
+                return row
+        first = self.rows[0]
+        if first.min is not None and final < first.min:
+            return first
+        return self.rows[-1]
+
+    def cell(self, final: int, column: str | None = None) -> Cell:
+        """The cell for a final roll (MissingValueError naming the value a user must supply)."""
+        col = self.column(column)
+        row = self.row_for(final)
+        what = f"{self._who}: "
+        if len(self.columns) > 1:
+            what += f"the {col.label} value for final {self.dice} {final}"
+        else:
+            what += f"the result for final {self.dice} {final}"
+        if row.missing is not None:
+            raise MissingValueError(
+                f"{what} (row {row.range_text}) is not in the rule text ({row.missing}); supply it in a CG Card"
+            )
+        if row.label_missing is not None:
+            raise MissingValueError(
+                f"{what}: the row label (interpreted range {row.range_text}) is lost in the rule text "
+                f"({row.label_missing}); supply the label in a CG Card"
+            )
+        cell = row.cells[self.columns.index(col)]
+        if cell.missing:
+            raise MissingValueError(f"{what} is lost in the rule text ({cell.note}); supply it in a CG Card")
+        return cell
+
+    @property
+    def _who(self) -> str:
+        return f"{self.system_id} {self.id}" if self.system_id else self.id
+
+    @property
+    def _column_list(self) -> str:
+        return ", ".join(column.id for column in self.columns)
+
+
+@dataclass(frozen=True)
+class UnitCount:
+    """``10 × 5-4-8`` in an RG's Full or Depleted composition."""
+
+    count: Cell
+    unit: str
+
+
+@dataclass(frozen=True)
+class RgRow:
+    """One Reinforcement Group line (ID, Group Type, Full/Depleted units, notes, cost and maxima)."""
+
+    id: str
+    type: str
+    group_type: str
+    cost: Cell
+    date_max: Cell | None = None
+    cg_max: Cell | None = None
+    full: tuple[UnitCount, ...] = ()
+    depleted: tuple[UnitCount, ...] = ()
+    description: str | None = None
+    company: bool = False
+    notes: tuple[str, ...] = ()
+    available_after: str | None = None
+    available_from: str | None = None
+    gives: Mapping[str, Cell] = field(default_factory=dict)
+    sw: Mapping[str, int] = field(default_factory=dict)
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class PreRegistered:
+    """Pre-Registered hexes bought with an OBA module (cost each, max per module)."""
+
+    cost: int
+    max: int
+
+
+@dataclass(frozen=True)
+class RgNote:
+    """An RG note letter and what the app does with it."""
+
+    text: str
+    depletable: bool = False
+    leader_table: str | None = None
+    on_map_surcharge: int | None = None
+    on_map_surcharge_company: int | None = None
+    pre_registered: PreRegistered | None = None
+    extra_max: int | None = None
+    params: Mapping[str, object] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class CombinedMax:
+    """A maximum shared by several RG ids ("max 2 RG combined for the CG from G2 and G3")."""
+
+    ids: tuple[str, ...]
+    max: int
+    per: str = "cg"
+    ref: str | None = None
+
+
+@dataclass(frozen=True)
+class RgChart:
+    """One side's Reinforcement Group chart."""
+
+    side: SideId
+    ref: str
+    name: str
+    rows: tuple[RgRow, ...]
+    columns: Mapping[str, str] = field(default_factory=dict)
+    notes: Mapping[str, RgNote] = field(default_factory=dict)
+    combined_max: tuple[CombinedMax, ...] = ()
+
+    def row(self, rg_id: str) -> RgRow:
+        """The RG line with this id (UnknownNameError listing the ids)."""
+        for row in self.rows:
+            if row.id == rg_id:
+                return row
+        raise UnknownNameError(
+            f"unknown RG {rg_id!r} on the {self.name} (allowed: {', '.join(r.id for r in self.rows)})"
+        )
+
+
+@dataclass(frozen=True)
+class SetupMode:
+    """Set-up cost modifiers of one mode (on-map, reserve, entry) by RG type letter."""
+
+    mode: str
+    by_type: Mapping[str, Cell]
+    ref: str | None = None
+
+
+@dataclass(frozen=True)
+class SetupCosts:
+    """Set-up cost modifiers (PL 2.34, PHD C5.32) and on-map rules (RR 2.5184)."""
+
+    ref: str
+    modes: tuple[SetupMode, ...] = ()
+    minimum: int | None = None
+    on_map_free_types: tuple[str, ...] = ()
+    never_on_map: tuple[str, ...] = ()
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class FortCost:
+    """How a fortification is priced: fixed, by capacity/unit, per factor/hexside, formula, multiplier, as per a rule."""
+
+    kind: str  # fixed | by_capacity | by_unit | per_factor | per_hexside | formula | multiplier | as_per
+    amount: Cell | None = None
+    by: Mapping[str, Cell] = field(default_factory=dict)
+    formula: str | None = None
+    rounding: str | None = None
+    reference: str | None = None
+
+
+@dataclass(frozen=True)
+class FortificationRow:
+    """One line of a fortification purchase table."""
+
+    type: str
+    cost: FortCost
+    initial_only: bool = False
+    isolated_ok: bool = False
+    near_enemy_ok: bool = False
+    sides: tuple[SideId, ...] = ()
+    notes: tuple[str, ...] = ()
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class FortLimit:
+    """A cap on points spent on some fortification types ("≤30 DSP per TM Scenario on mines")."""
+
+    types: tuple[str, ...]
+    max_points: int
+    per: str = "scenario"
+
+
+@dataclass(frozen=True)
+class Fortifications:
+    """The fortification purchase table and its currency."""
+
+    ref: str
+    currency: str
+    rows: tuple[FortificationRow, ...]
+    forfeit_unspent: bool = False
+    limits: tuple[FortLimit, ...] = ()
+    notes: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Limit:
+    """A purchase or play limit ("max 3 infantry platoons", "Patrols: Low 1, Mid 2, High 3")."""
+
+    id: str
+    text: str
+    ref: str | None = None
+    per: str | None = None
+    max: Cell | None = None
+    by_side: Mapping[SideId, Cell] = field(default_factory=dict)
+    by_setting: str | None = None
+    by_choice: Mapping[str, Cell] = field(default_factory=dict)
+    percent: Cell | None = None
+    rounding: str | None = None
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class FormColumn:
+    """A record-form column and who may see it."""
+
+    id: str
+    label: str
+    visibility: Visibility
+
+
+@dataclass(frozen=True)
+class Form:
+    """A record form (CG Roster, RG Purchase Record)."""
+
+    id: str
+    name: str
+    per: str
+    columns: tuple[FormColumn, ...]
+    ref: str | None = None
+    header_fields: tuple[str, ...] = ()
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class Setting:
+    """A value a CG Card or the players supply (Intensity column, HIST/CP DRM …)."""
+
+    id: str
+    label: str
+    type: str  # choice | int | bool | text
+    choices: tuple[str, ...] = ()
+    per_side: bool = False
+    source: str = "cg-card"
+    ref: str | None = None
+    default: SettingValue | None = None
+    range: tuple[int, int] | None = None
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class SpecialRule:
+    """A CG special rule the app enforces or shows (ER CG7, KGP CG14 …)."""
+
+    id: str
+    ref: str
+    name: str
+    text: str
+    enforced: bool = False
+    params: Mapping[str, object] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class MissingPart:
+    """A whole part the seed does not contain; a user supplies it (e.g. in a CG Card)."""
+
+    part: str
+    note: str
+    id: str | None = None
+
+
+@dataclass(frozen=True)
+class CardInfo:
+    """The CG Card that filled in a system."""
+
+    id: str
+    name: str
+    extends: str
+    example: bool = False
+    source: str | None = None
+
+
+@dataclass(frozen=True)
+class System:
+    """A validated CG system (or a system with a CG Card applied)."""
+
+    id: str
+    kind: str
+    name: str
+    source: str
+    sides: tuple[Side, Side]
+    time_unit: TimeUnit | None = None
+    between_phase: BetweenPhase | None = None
+    currencies: tuple[Currency, ...] = ()
+    calendar: tuple[CalendarEntry, ...] = ()
+    steps: tuple[Step, ...] = ()
+    idle: IdleRule | None = None
+    tables: Mapping[str, DiceTable] = field(default_factory=dict)
+    rg_charts: tuple[RgChart, ...] = ()
+    setup_costs: SetupCosts | None = None
+    fortifications: Fortifications | None = None
+    initiative: Initiative | None = None
+    limits: tuple[Limit, ...] = ()
+    forms: tuple[Form, ...] = ()
+    settings: tuple[Setting, ...] = ()
+    special_rules: tuple[SpecialRule, ...] = ()
+    missing_parts: tuple[MissingPart, ...] = ()
+    card: CardInfo | None = None
+    settings_values: Mapping[str, SettingValue | Mapping[SideId, SettingValue]] = field(default_factory=dict)
+    document: Mapping[str, object] = field(default_factory=dict, compare=False, repr=False)
+
+    def side(self, side_id: SideId) -> Side:
+        """The side with this id (UnknownNameError listing the ids)."""
+        for side in self.sides:
+            if side.id == side_id:
+                return side
+        raise UnknownNameError(f"{self.id}: unknown side {side_id!r} (allowed: {self.sides[0].id}, {self.sides[1].id})")
+
+    def other_side(self, side_id: SideId) -> Side:
+        """The opponent of a side."""
+        self.side(side_id)
+        return self.sides[1] if self.sides[0].id == side_id else self.sides[0]
+
+    def table(self, table_id: str) -> DiceTable:
+        """The dice table with this id (UnknownNameError listing the ids)."""
+        try:
+            return self.tables[table_id]
+        except KeyError:
+            raise UnknownNameError(
+                f"{self.id}: unknown table {table_id!r} (allowed: {', '.join(self.tables) or 'none'})"
+            ) from None
+
+    def step(self, ref: str) -> Step:
+        """The step with this rule number (UnknownNameError listing the refs)."""
+        for step in self.steps:
+            if step.ref == ref:
+                return step
+        raise UnknownNameError(
+            f"{self.id}: unknown step {ref!r} (allowed: {', '.join(s.ref for s in self.steps) or 'none'})"
+        )
+
+    def calendar_entry(self, entry_id: str) -> CalendarEntry:
+        """The calendar entry with this id (UnknownNameError listing the ids)."""
+        for entry in self.calendar:
+            if entry.id == entry_id:
+                return entry
+        raise UnknownNameError(
+            f"{self.id}: unknown calendar entry {entry_id!r} (allowed: {', '.join(e.id for e in self.calendar) or 'none'})"
+        )
+
+    def rg_chart(self, side_id: SideId) -> RgChart:
+        """A side's RG chart (UnknownNameError when the system has none for it)."""
+        for chart in self.rg_charts:
+            if chart.side == side_id:
+                return chart
+        raise UnknownNameError(f"{self.id}: no RG chart for side {side_id!r}")
+
+    def setting(self, setting_id: str) -> Setting:
+        """The setting with this id (UnknownNameError listing the ids)."""
+        for setting in self.settings:
+            if setting.id == setting_id:
+                return setting
+        raise UnknownNameError(
+            f"{self.id}: unknown setting {setting_id!r} (allowed: {', '.join(s.id for s in self.settings) or 'none'})"
+        )
+
+    def form(self, form_id: str) -> Form:
+        """The record form with this id (UnknownNameError listing the ids)."""
+        for form in self.forms:
+            if form.id == form_id:
+                return form
+        raise UnknownNameError(
+            f"{self.id}: unknown form {form_id!r} (allowed: {', '.join(f.id for f in self.forms) or 'none'})"
+        )

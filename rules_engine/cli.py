@@ -1,0 +1,186 @@
+"""Command line: list systems and tables, look up a printed cell, check a definition file, verify a dice export."""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TextIO
+
+from rules_engine.errors import DefinitionError, DefinitionErrors, MissingValueError, RulesError, UnknownNameError
+from rules_engine.loader import definition_kind, parse_card, parse_system
+from rules_engine.model import VERIFY_NOTE, System
+
+EXIT_OK = 0
+EXIT_REFUSED = 1  # a lookup into a lost value, an invalid definition, a failed dice verification
+EXIT_USAGE = 2  # unknown system, table or column; bad arguments; unreadable file
+
+
+def fixtures_dir() -> Path:
+    """$REFIT_FIXTURES_DIR, else the repository's fixtures/ directory."""
+    env = os.environ.get("REFIT_FIXTURES_DIR")
+    return Path(env) if env else Path(__file__).resolve().parent.parent / "fixtures"
+
+
+def _system_files(directory: Path) -> list[Path]:
+    return sorted(p for p in directory.glob("*.yaml") if p.is_file())
+
+
+def load_system(system_id: str, directory: Path | None = None) -> System:
+    """Read and validate fixtures/<id>.yaml (UnknownNameError listing the systems there)."""
+    directory = directory or fixtures_dir()
+    path = directory / f"{system_id}.yaml"
+    if not path.is_file():
+        known = ", ".join(p.stem for p in _system_files(directory)) or f"none in {directory}"
+        raise UnknownNameError(f"unknown system {system_id!r} (allowed: {known})")
+    return parse_system(path.read_text(encoding="utf-8"), str(path))
+
+
+def load_definition(path: Path, directory: Path | None = None) -> System:
+    """Read a system or a CG Card (its base is read from the fixtures directory)."""
+    text = path.read_text(encoding="utf-8")
+    kind, extends = definition_kind(text, str(path))
+    if kind == "system":
+        return parse_system(text, str(path))
+    if extends is None:
+        raise DefinitionErrors([DefinitionError(str(path), "extends", "a cg-card needs `extends: <system id>`")])
+    return parse_card(text, str(path), load_system(extends, directory))
+
+
+def _cmd_systems(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    directory = fixtures_dir()
+    files = _system_files(directory)
+    if not files:
+        print(f"no CG systems in {directory}", file=err)
+        return EXIT_REFUSED
+    status = EXIT_OK
+    for path in files:
+        try:
+            system = parse_system(path.read_text(encoding="utf-8"), str(path))
+        except DefinitionErrors as exc:
+            print(f"{path.name}: invalid definition:\n{exc}", file=err)
+            status = EXIT_REFUSED
+            continue
+        print(f"{system.id}\t{system.name}", file=out)
+    return status
+
+
+def _cmd_tables(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    system = load_system(args.system)
+    for table in system.tables.values():
+        columns = ", ".join(c.id if c.id.casefold() == c.label.casefold() else f"{c.id} ({c.label})" for c in table.columns)
+        print(f"{table.id}\t{table.ref}\t{table.name}\t{table.dice.value}\tcolumns: {columns}", file=out)
+    return EXIT_OK
+
+
+def _cmd_lookup(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    system = load_system(args.system)
+    table = system.table(args.table)
+    cell = table.cell(args.final, args.column)
+    row = table.row_for(args.final)
+    if row.verify:
+        reading = f"row printed {row.label!r}, read as {row.range_text}" if row.label else f"row {row.range_text}"
+        why = f" ({row.note})" if row.note else ""
+        print(f"note: {system.id} {table.id} final {args.final}: {reading}{why}; {VERIFY_NOTE}", file=err)
+    caution = cell.caution
+    if caution:
+        print(f"note: {system.id} {table.id} final {args.final}: {caution}", file=err)
+    print(cell.text, file=out)
+    return EXIT_OK
+
+
+def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    status = EXIT_OK
+    for name in args.files:
+        path = Path(name)
+        try:
+            system = load_definition(path)
+        except DefinitionErrors as exc:
+            print(str(exc), file=err)
+            status = EXIT_REFUSED
+            continue
+        what = f"CG Card {system.card.id} for {system.id}" if system.card else f"system {system.id}"
+        print(f"{path}: ok ({what}, {len(system.tables)} tables)", file=out)
+    return status
+
+
+def _cmd_verify_dice(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from rules_engine.dice import verify_export
+
+    path = Path(args.file)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        print(f"cannot read {path}: {exc.strerror}", file=err)
+        return EXIT_USAGE
+    except json.JSONDecodeError as exc:
+        print(f"{path} is not JSON: {exc}", file=err)
+        return EXIT_REFUSED
+    if not isinstance(data, dict):
+        print(f"{path}: expected a JSON object (a refit-dice/1 export)", file=err)
+        return EXIT_REFUSED
+    result = verify_export(data)
+    if result.ok:
+        print(f"all {result.checked} rolls verified", file=out)
+        return EXIT_OK
+    for failure in result.failures:
+        print(failure, file=out)
+    print(f"verification FAILED: {len(result.failures)} problem(s) in {result.checked} rolls checked", file=err)
+    return EXIT_REFUSED
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m rules_engine",
+        description="Refit's rules engine: CG systems as data (fixtures: $REFIT_FIXTURES_DIR or <repo>/fixtures).",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    p = sub.add_parser("systems", help="list the CG systems (id and name)")
+    p.set_defaults(run=_cmd_systems)
+    p = sub.add_parser("tables", help="list a system's dice tables and their columns")
+    p.add_argument("system")
+    p.set_defaults(run=_cmd_tables)
+    p = sub.add_parser("lookup", help="print one cell of a dice table, as printed")
+    p.add_argument("system")
+    p.add_argument("table")
+    p.add_argument("final", type=int, help="the final DR/dr (beyond the edges: the first/last row)")
+    p.add_argument("--column", "-c", help="column id or label (case-insensitive); needed when the table has several")
+    p.set_defaults(run=_cmd_lookup)
+    p = sub.add_parser("check", help="validate system or CG Card files and list every problem")
+    p.add_argument("files", nargs="+")
+    p.set_defaults(run=_cmd_check)
+    p = sub.add_parser("verify-dice", help="recompute every roll of a refit-dice/1 JSON export")
+    p.add_argument("file")
+    p.set_defaults(run=_cmd_verify_dice)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    """Run one command; return the exit status (0 ok, 1 refused, 2 unknown name or bad usage)."""
+    out = out or sys.stdout
+    err = err or sys.stderr
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return int(exc.code) if isinstance(exc.code, int) else EXIT_USAGE
+    try:
+        status: int = args.run(args, out, err)
+    except UnknownNameError as exc:
+        print(f"error: {exc}", file=err)
+        return EXIT_USAGE
+    except MissingValueError as exc:
+        print(f"refused: {exc}", file=err)
+        return EXIT_REFUSED
+    except DefinitionErrors as exc:
+        print(f"invalid definition:\n{exc}", file=err)
+        return EXIT_REFUSED
+    except RulesError as exc:
+        print(f"error: {exc}", file=err)
+        return EXIT_REFUSED
+    except OSError as exc:
+        print(f"error: {exc}", file=err)
+        return EXIT_USAGE
+    return status
