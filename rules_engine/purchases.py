@@ -1,0 +1,725 @@
+"""Secret purchases: RG (RR 2.518, PL 2.3, PHD C5.31), Attack Option (PL 2.4), Patrols (PL 2.31), points, fortifications.
+
+``validate_order`` lists every broken rule (each message cites it); ``apply_order`` records a valid order. All limits,
+costs and surcharges come from the system's data (RG charts and notes, setup costs, limits, settings, special rules).
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from decimal import Decimal
+from typing import TypeAlias
+
+from rules_engine.errors import MissingValueError, SubmissionError, UnknownNameError
+from rules_engine.fortification_purchase import (
+    FortOrder,
+    Violation,
+    apply_fortifications,
+    validate_fortifications,
+)
+from rules_engine.ledger import (
+    SETUP_MODES,
+    ItemLine,
+    PurchaseLine,
+    RosterLine,
+    SideLedger,
+    amount_text,
+    to_decimal,
+)
+from rules_engine.model import Cell, RgChart, RgRow, SettingValue, SpecialRule, System
+from rules_engine.vocabulary import Chit, SideId
+
+__all__ = [
+    "AttackOptionOrder", "FortOrder", "Order", "PatrolOrder", "PointsOrder", "RgOrder", "Violation",
+    "apply_order", "purchase_currency", "record_initial_ob", "rg_order_cost", "side_setting", "validate_order",
+]
+
+
+@dataclass(frozen=True)
+class RgOrder:
+    """Buy one RG: set-up mode (entry | on-map | reserve), Pre-Registered hexes (note p), extra CPP (note r)."""
+
+    rg_id: str
+    setup_mode: str = "entry"
+    pre_registered: int = 0
+    extra: int = 0
+    setup_area: str | None = None
+
+
+@dataclass(frozen=True)
+class AttackOptionOrder:
+    """Buy the Attack Option for this firefight (PL 2.4; its cost is on the CG Card)."""
+
+
+@dataclass(frozen=True)
+class PatrolOrder:
+    """Buy Patrols (PL 2.31: one CP each unless the CG Card says otherwise)."""
+
+    count: int = 1
+
+
+@dataclass(frozen=True)
+class PointsOrder:
+    """Buy points of one currency with another (FP with CP, PL 2.38; DSP with TP, PHD C5.35)."""
+
+    currency: str
+    amount: int
+
+
+Order: TypeAlias = RgOrder | FortOrder | AttackOptionOrder | PatrolOrder | PointsOrder
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Data look-ups
+# ---------------------------------------------------------------------------------------------------------------------
+
+
+def _purchase_step_params(system: System) -> tuple[str, Mapping[str, object]]:
+    for step in system.steps:
+        if step.secret == "purchase" and step.action in ("purchase-rg", "purchase"):
+            return step.ref, step.params
+    return "", {}
+
+
+def purchase_currency(system: System) -> str:
+    """The currency RG are bought with (the purchase step's ``currency``; else the system's first currency)."""
+    _, params = _purchase_step_params(system)
+    currency = params.get("currency")
+    if isinstance(currency, str):
+        return currency
+    if not system.currencies:
+        raise UnknownNameError(f"{system.id}: no currency to buy with")
+    return system.currencies[0].code
+
+
+def purchase_ref(system: System) -> str:
+    """The rule number of the RG purchase step (2.518, 2.3, C5.31)."""
+    ref, _ = _purchase_step_params(system)
+    return ref or (system.rg_charts[0].ref if system.rg_charts else "")
+
+
+def side_setting(system: System, setting_id: str, side: SideId) -> SettingValue | None:
+    """A setting's value for one side (per-side settings give that side's), else its default, else None."""
+    value = system.settings_values.get(setting_id)
+    if isinstance(value, Mapping):
+        return value.get(side)
+    if value is not None:
+        return value
+    for setting in system.settings:
+        if setting.id == setting_id:
+            return setting.default
+    return None
+
+
+def int_settings(system: System, side: SideId) -> dict[str, int]:
+    """The whole-number settings for one side (what tables.resolve takes for CG-Card DRM)."""
+    out: dict[str, int] = {}
+    for key in system.settings_values:
+        value = side_setting(system, key, side)
+        if isinstance(value, int) and not isinstance(value, bool):
+            out[key] = value
+    return out
+
+
+def _has_setting(system: System, setting_id: str) -> bool:
+    return any(s.id == setting_id for s in system.settings)
+
+
+def _number(cell: Cell | None) -> int | None:
+    if cell is None or cell.missing or cell.value is None:
+        return None
+    value = cell.number
+    return int(value)
+
+
+def _lost(what: str, cell: Cell, ref: str) -> Violation:
+    return Violation(ref, f"{what} is lost in the rule text ({cell.note}); supply it in a CG Card ({ref})")
+
+
+def _row_label(row: RgRow) -> str:
+    return f"RG {row.id} ({row.group_type})"
+
+
+def _params_list(value: object) -> tuple[str, ...]:
+    if isinstance(value, Sequence) and not isinstance(value, str):
+        return tuple(str(v) for v in value)
+    return ()
+
+
+def _reserve_rules(system: System) -> tuple[SpecialRule, ...]:
+    return tuple(r for r in system.special_rules if "reserve" in r.id and r.params)
+
+
+def _setup_rule_value(system: System, key: str) -> tuple[int, str] | None:
+    """An enforced special rule's per-RG set-up amount (ER CG7: on_map +1, reserve −1)."""
+    for rule in system.special_rules:
+        value = rule.params.get(key)
+        if rule.enforced and isinstance(value, int) and not isinstance(value, bool):
+            return value, rule.ref
+    return None
+
+
+def _matches_rule_row(rule: SpecialRule, chart: RgChart, row: RgRow) -> bool:
+    """Whether a special rule (ER CG15/CG18) governs an RG row: by note (``special_rule: id``) or by group type."""
+    for letter in row.notes:
+        note = chart.notes.get(letter)
+        if note is not None and note.params.get("special_rule") == rule.id:
+            return True
+    wanted = _params_list(rule.params.get("group_types"))
+    text = f"{row.group_type} {row.description or ''}".casefold()
+    return any(w.casefold() in text for w in wanted)
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Costs
+# ---------------------------------------------------------------------------------------------------------------------
+
+
+def _setup_modifier(system: System, chart: RgChart, side: SideId, row: RgRow, mode: str) -> tuple[Decimal, list[Violation]]:
+    """The set-up cost modifier of an RG (RR note o, PL 2.34, ER CG7), or the violations that forbid the mode."""
+    sc = system.setup_costs
+    ref = sc.ref if sc is not None else chart.ref
+    modes = {m.mode: m for m in sc.modes} if sc is not None else {}
+    if mode not in SETUP_MODES:
+        return Decimal(0), [Violation(ref, f"{_row_label(row)}: unknown set-up mode {mode!r} "
+                                           f"(allowed: {', '.join(SETUP_MODES)}) ({ref})")]
+    if mode == "entry":
+        cell = modes["entry"].by_type.get(row.type) if "entry" in modes else None
+        if cell is None:
+            return Decimal(0), []
+        if cell.missing:
+            return Decimal(0), [_lost(f"the entry set-up cost of {row.type}-type RG", cell, ref)]
+        return to_decimal(cell.number), []
+    if mode == "on-map":
+        if sc is not None and f"{side}:{row.id}" in sc.never_on_map:
+            return Decimal(0), [Violation(ref, f"{_row_label(row)} may not set up on board ({ref})")]
+        for letter in row.notes:
+            note = chart.notes.get(letter)
+            if note is not None and note.on_map_surcharge is not None:
+                amount = note.on_map_surcharge
+                if row.company and note.on_map_surcharge_company is not None:
+                    amount = note.on_map_surcharge_company
+                return Decimal(amount), []
+        if "on-map" in modes and row.type in modes["on-map"].by_type:
+            cell = modes["on-map"].by_type[row.type]
+            mref = modes["on-map"].ref or ref
+            if cell.missing:
+                return Decimal(0), [_lost(f"the on-map set-up cost of {row.type}-type RG", cell, mref)]
+            return to_decimal(cell.number), []
+        rule_value = _setup_rule_value(system, "on_map")
+        if rule_value is not None:
+            return Decimal(rule_value[0]), []
+        return Decimal(0), []
+    # reserve
+    problems: list[Violation] = []
+    allowed = side_setting(system, "reserves_allowed", side)
+    if allowed is False:
+        setting_ref = next((s.ref for s in system.settings if s.id == "reserves_allowed"), None) or ref
+        problems.append(Violation(setting_ref, f"{_row_label(row)}: this CG does not allow Reserves ({setting_ref})"))
+    rules = _reserve_rules(system)
+    known = bool(rules) or "reserve" in modes or _setup_rule_value(system, "reserve") is not None
+    if not known:
+        return Decimal(0), [Violation(ref, f"{_row_label(row)}: {system.id} has no In Reserve set-up "
+                                           f"(allowed: entry, on-map) ({ref})")]
+    for rule in rules:
+        rule_side = rule.params.get("side")
+        if rule_side is not None and rule_side != side:
+            continue
+        if rule.params.get("reserve_allowed") is False:
+            problems.append(Violation(rule.ref, f"{_row_label(row)}: {system.side(side).name} RG cannot be set up "
+                                                f"in Reserve ({rule.ref})"))
+            continue
+        types = _params_list(rule.params.get("types")) or _params_list(rule.params.get("rg_id_prefixes"))
+        if types and row.type not in types:
+            problems.append(Violation(rule.ref, f"{_row_label(row)}: only RG whose ID begins with "
+                                                f"{', '.join(types)} may be bought In Reserve ({rule.ref})"))
+    if problems:
+        return Decimal(0), problems
+    if "reserve" in modes:
+        rmode = modes["reserve"]
+        cell = rmode.by_type.get(row.type)
+        mref = rmode.ref or ref
+        if cell is None:
+            return Decimal(0), [Violation(mref, f"{_row_label(row)}: the set-up cost table has no In Reserve "
+                                                f"row for {row.type}-type RG ({ref})")]
+        if cell.missing:
+            return Decimal(0), [_lost(f"the In Reserve set-up cost of {row.type}-type RG", cell, mref)]
+        return to_decimal(cell.number), []
+    rule_value = _setup_rule_value(system, "reserve")
+    return (Decimal(rule_value[0]) if rule_value else Decimal(0)), []
+
+
+def rg_order_cost(system: System, side: SideId, order: RgOrder) -> tuple[Decimal | None, tuple[Violation, ...]]:
+    """The points an RG order costs: chart cost + set-up modifier (never below the minimum) + Pre-Reg. hexes + extra."""
+    try:
+        chart = system.rg_chart(side)
+        row = chart.row(order.rg_id)
+    except UnknownNameError as error:
+        ref = purchase_ref(system)
+        return None, (Violation(ref, f"{error} ({ref})"),)
+    ref = chart.ref
+    violations: list[Violation] = []
+    cost: Decimal | None = None
+    if row.cost.missing:
+        violations.append(_lost(f"the cost of {_row_label(row)}", row.cost, ref))
+    else:
+        cost = to_decimal(row.cost.number)
+    modifier, problems = _setup_modifier(system, chart, side, row, order.setup_mode)
+    violations.extend(problems)
+    pre_note = next((chart.notes[n] for n in row.notes if n in chart.notes and chart.notes[n].pre_registered), None)
+    extra_note = next((chart.notes[n] for n in row.notes if n in chart.notes and chart.notes[n].extra_max is not None),
+                      None)
+    extra_cost = Decimal(0)
+    if not isinstance(order.pre_registered, int) or order.pre_registered < 0:
+        violations.append(Violation(ref, f"{_row_label(row)}: Pre-Registered hexes must be a whole number ≥ 0 ({ref})"))
+    elif order.pre_registered:
+        if pre_note is None or pre_note.pre_registered is None:
+            violations.append(Violation(ref, f"{_row_label(row)}: Pre-Registered hexes are bought only with an OBA "
+                                             f"module whose note allows them ({ref})"))
+        else:
+            pre = pre_note.pre_registered
+            if order.pre_registered > pre.max:
+                violations.append(Violation(ref, f"{_row_label(row)}: no module may have more than {pre.max} "
+                                                 f"Pre-Registered hexes; {order.pre_registered} ordered ({ref} note p)"))
+            extra_cost += Decimal(pre.cost * order.pre_registered)
+    if not isinstance(order.extra, int) or order.extra < 0:
+        violations.append(Violation(ref, f"{_row_label(row)}: extra points must be a whole number ≥ 0 ({ref})"))
+    elif order.extra:
+        if extra_note is None or extra_note.extra_max is None:
+            violations.append(Violation(ref, f"{_row_label(row)}: extra points may be spent only where the RG note "
+                                             f"allows it ({ref})"))
+        else:
+            if order.extra > extra_note.extra_max:
+                violations.append(Violation(ref, f"{_row_label(row)}: at most {extra_note.extra_max} extra points "
+                                                 f"(x ≤ {extra_note.extra_max}); {order.extra} ordered ({ref} note r)"))
+            extra_cost += Decimal(order.extra)
+    if cost is None:
+        return None, tuple(violations)
+    total = cost + modifier
+    minimum = system.setup_costs.minimum if system.setup_costs is not None else None
+    if modifier and minimum is not None and total < minimum:
+        total = Decimal(minimum)
+    return total + extra_cost, tuple(violations)
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Validation
+# ---------------------------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Batch:
+    """Running totals while a batch of orders is checked in order."""
+
+    left: Decimal
+    gives: dict[str, Decimal]
+    date_counts: dict[str, int]
+    cg_counts: dict[str, int]
+    infantry: int = 0
+    patrols: int = 0
+    attack: int = 0
+
+
+def _index(system: System, entry_id: str) -> int | None:
+    for entry in system.calendar:
+        if entry.id == entry_id:
+            return entry.index
+    return None
+
+
+def _availability(system: System, chart: RgChart, row: RgRow, date_index: int) -> list[Violation]:
+    out: list[Violation] = []
+    after = row.available_after
+    start = row.available_from
+    for letter in row.notes:
+        note = chart.notes.get(letter)
+        if note is not None and isinstance(note.params.get("available_from"), str):
+            start = str(note.params["available_from"])
+    if after is not None:
+        idx = _index(system, after)
+        if idx is not None and date_index <= idx:
+            out.append(Violation(chart.ref, f"{_row_label(row)} is only available after {after} ({chart.ref})"))
+    if start is not None:
+        idx = _index(system, start)
+        if idx is not None and date_index < idx:
+            out.append(Violation(chart.ref, f"{_row_label(row)} may only be bought on/after {start} ({chart.ref})"))
+    return out
+
+
+def _count(ledger: SideLedger, batch: _Batch, ids: Sequence[str], date_id: str, per: str) -> int:
+    if per == "date":
+        return ledger.purchased_count(ids, date_id) + sum(batch.date_counts.get(i, 0) for i in ids)
+    return ledger.purchased_count(ids) + sum(batch.cg_counts.get(i, 0) for i in ids)
+
+
+def _check_rg(
+    system: System, ledger: SideLedger, side: SideId, date_id: str, order: RgOrder, batch: _Batch,
+    *, initial: bool, chit: Chit | None, currency: str,
+) -> list[Violation]:
+    cost, problems = rg_order_cost(system, side, order)
+    violations = list(problems)
+    try:
+        chart = system.rg_chart(side)
+        row = chart.row(order.rg_id)
+    except UnknownNameError:
+        return violations
+    ref = chart.ref
+    entry_index = _index(system, date_id)
+    if entry_index is not None:
+        violations.extend(_availability(system, chart, row, entry_index))
+    # maxima (2.5185, 2.5186; Initial-OB RG not counted)
+    for per, cell, label in (("date", row.date_max, chart.columns.get("date_max", "Date Max")),
+                             ("cg", row.cg_max, chart.columns.get("cg_max", "CG Max"))):
+        if cell is None:
+            continue
+        if cell.missing:
+            violations.append(_lost(f"the {label} of {_row_label(row)}", cell, ref))
+            continue
+        most = _number(cell)
+        have = _count(ledger, batch, (row.id,), date_id, per)
+        if most is not None and have + 1 > most:
+            when = "on this date" if per == "date" else "in the CG"
+            violations.append(Violation(ref, f"{_row_label(row)}: {label} is {most} and {have} "
+                                             f"{'is' if have == 1 else 'are'} already bought {when} ({ref})"))
+    for combined in chart.combined_max:
+        if row.id not in combined.ids:
+            continue
+        have = _count(ledger, batch, combined.ids, date_id, combined.per)
+        if have + 1 > combined.max:
+            cref = f"{ref} {combined.ref}" if combined.ref else ref
+            violations.append(Violation(cref, (
+                f"{_row_label(row)}: at most {combined.max} RG combined from {' and '.join(combined.ids)} "
+                f"{'per CG Date' if combined.per == 'date' else 'for the CG'}; {have} already bought ({cref})")))
+    # initial-scenario-only RG (a note with params.initial_only)
+    for letter in row.notes:
+        note = chart.notes.get(letter)
+        if note is not None and note.params.get("initial_only") is True and not initial:
+            violations.append(Violation(ref, f"{_row_label(row)} is only available for the Initial Scenario ({ref})"))
+    # recon (2.521: not when preparing to play the Initial Scenario)
+    if initial and any(chart.notes[n].extra_max is not None for n in row.notes if n in chart.notes):
+        for step in system.steps:
+            if step.action == "purchase-recon" and step.params.get("not_before_initial"):
+                violations.append(Violation(step.ref, f"{_row_label(row)}: Recon may not be bought when preparing "
+                                                      f"to play the Initial Scenario ({step.ref})"))
+                break
+    # chit-dependent RG (ER CG15 Bombardment with Attack, CG18 FPF Barrage with Idle)
+    for rule in system.special_rules:
+        needs = rule.params.get("requires_chit")
+        if not isinstance(needs, str) or not _matches_rule_row(rule, chart, row):
+            continue
+        sides = _params_list(rule.params.get("sides"))
+        if sides and side not in sides:
+            violations.append(Violation(rule.ref, f"{_row_label(row)}: {rule.name} is available only to "
+                                                  f"{' and '.join(system.side(s).name for s in sides)} ({rule.ref})"))
+        if chit is None:
+            violations.append(Violation(rule.ref, f"{_row_label(row)}: {rule.name} may be bought only when "
+                                                  f"selecting the {needs.capitalize()} chit; choose your chit first "
+                                                  f"({rule.ref})"))
+        elif str(chit) != needs:
+            violations.append(Violation(rule.ref, f"{_row_label(row)}: {rule.name} may be bought only when "
+                                                  f"selecting the {needs.capitalize()} chit, not {chit.capitalize()} "
+                                                  f"({rule.ref})"))
+    # infantry platoons (PL 2.3)
+    if row.type == "I":
+        for limit in system.limits:
+            if limit.id != "infantry-platoons":
+                continue
+            setting = side_setting(system, "max_infantry_platoons", side)
+            most = setting if isinstance(setting, int) and not isinstance(setting, bool) else _number(limit.max)
+            have = sum(1 for p in ledger.purchases if p.date_id == date_id and not p.initial_ob
+                       and _row_type(chart, p.rg_id) == "I") + batch.infantry
+            if most is not None and have + 1 > most:
+                lref = limit.ref or ref
+                violations.append(Violation(lref, f"{_row_label(row)}: a side may never purchase more than {most} "
+                                                  f"infantry platoons ({lref}); {have} already ordered"))
+        batch.infantry += 1
+    batch.date_counts[row.id] = batch.date_counts.get(row.id, 0) + 1
+    batch.cg_counts[row.id] = batch.cg_counts.get(row.id, 0) + 1
+    if cost is not None and not problems:
+        if cost > batch.left:
+            violations.append(Violation(ref, f"{_row_label(row)} costs {amount_text(cost)} {currency}; you have "
+                                             f"{amount_text(batch.left)} {currency} left ({purchase_ref(system)})"))
+        elif not violations:
+            batch.left -= cost
+            for code, cell in row.gives.items():
+                if not cell.missing and cell.value is not None:
+                    batch.gives[code] = batch.gives.get(code, Decimal(0)) + to_decimal(cell.number)
+    return violations
+
+
+def _row_type(chart: RgChart, rg_id: str) -> str | None:
+    for row in chart.rows:
+        if row.id == rg_id:
+            return row.type
+    return None
+
+
+def _setting_ref(system: System, setting_id: str, fallback: str) -> str:
+    return next((s.ref for s in system.settings if s.id == setting_id and s.ref), None) or fallback
+
+
+def _attack_cost(system: System, side: SideId) -> tuple[Decimal | None, list[Violation]]:
+    initiative = system.initiative
+    ref = initiative.ref if initiative is not None else ""
+    if initiative is None or initiative.mode != "purchase":
+        how = f"chosen with a chit ({ref})" if initiative is not None else "not part of this system's data"
+        return None, [Violation(ref, f"the Attack Option is not bought in {system.id}: initiative is {how}")]
+    cost = side_setting(system, "attack_option_cost", side)
+    sref = _setting_ref(system, "attack_option_cost", ref)
+    if not isinstance(cost, int) or isinstance(cost, bool):
+        return None, [Violation(sref, f"the Attack Option cost is on the CG Card; supply attack_option_cost for "
+                                      f"{system.side(side).name} in a CG Card ({sref})")]
+    return Decimal(cost), []
+
+
+def validate_order(
+    system: System,
+    ledger: SideLedger,
+    side: SideId,
+    date_id: str,
+    orders: Sequence[Order],
+    *,
+    initial: bool,
+    chit: Chit | None = None,
+) -> tuple[Violation, ...]:
+    """Every rule the orders break, each with its own message citing the rule (empty: the order may be applied)."""
+    ref = purchase_ref(system)
+    violations: list[Violation] = []
+    try:
+        system.side(side)
+    except UnknownNameError as error:
+        return (Violation(ref, str(error)),)
+    if ledger.side != side:
+        return (Violation(ref, f"this ledger belongs to {ledger.side!r}, not {side!r}"),)
+    try:
+        system.calendar_entry(date_id)
+    except UnknownNameError as error:
+        violations.append(Violation(ref, str(error)))
+    currency = purchase_currency(system)
+    batch = _Batch(ledger.balance(currency), {}, {}, {})
+    forts: list[FortOrder] = []
+    for order in orders:
+        if isinstance(order, RgOrder):
+            violations.extend(_check_rg(system, ledger, side, date_id, order, batch,
+                                        initial=initial, chit=chit, currency=currency))
+        elif isinstance(order, FortOrder):
+            forts.append(order)
+        elif isinstance(order, AttackOptionOrder):
+            cost, problems = _attack_cost(system, side)
+            violations.extend(problems)
+            aref = system.initiative.ref if system.initiative else ref
+            if ledger.items_on(date_id, "attack-option") + batch.attack >= 1:
+                violations.append(Violation(aref, f"the Attack Option is already bought for this firefight ({aref})"))
+            elif cost is not None and not problems:
+                if cost > batch.left:
+                    violations.append(Violation(aref, f"the Attack Option costs {amount_text(cost)} {currency}; you "
+                                                      f"have {amount_text(batch.left)} {currency} left ({aref})"))
+                else:
+                    batch.left -= cost
+            batch.attack += 1
+        elif isinstance(order, PatrolOrder):
+            violations.extend(_check_patrols(system, ledger, side, date_id, order, batch, currency))
+        elif isinstance(order, PointsOrder):
+            violations.extend(_check_points(system, side, order, batch, currency))
+        else:
+            violations.append(Violation(ref, f"unknown order {order!r}"))
+    if forts:
+        table = system.fortifications
+        available = None
+        if table is not None:
+            available = ledger.balance(table.currency) + batch.gives.get(table.currency, Decimal(0))
+            if table.currency == currency:
+                available = batch.left
+        fort_violations, _ = validate_fortifications(system, ledger, side, date_id, forts, initial=initial,
+                                                     available=available)
+        violations.extend(fort_violations)
+    return tuple(violations)
+
+
+def _check_patrols(
+    system: System, ledger: SideLedger, side: SideId, date_id: str, order: PatrolOrder, batch: _Batch, currency: str
+) -> list[Violation]:
+    limit = next((lim for lim in system.limits if lim.id == "patrols"), None)
+    if limit is None:
+        return [Violation(purchase_ref(system), f"{system.id} has no Patrol purchases")]
+    ref = limit.ref or purchase_ref(system)
+    if not isinstance(order.count, int) or isinstance(order.count, bool) or order.count < 1:
+        return [Violation(ref, f"Patrols: the number must be a whole number ≥ 1, got {order.count!r} ({ref})")]
+    out: list[Violation] = []
+    if side_setting(system, "patrols_allowed", side) is False:
+        return [Violation(ref, f"this CG does not use Patrols ({ref})")]
+    most: int | None = _number(limit.max)
+    if limit.by_setting is not None:
+        choice = side_setting(system, limit.by_setting, side)
+        if choice is None:
+            return [Violation(ref, f"Patrols: the {limit.by_setting} setting is on the CG Card; supply it ({ref})")]
+        most = _number(limit.by_choice.get(str(choice)))
+    have = ledger.items_on(date_id, "patrol") + batch.patrols
+    if most is not None and have + order.count > most:
+        out.append(Violation(ref, f"Patrols: at most {most} per RePh at this Intensity; {have} already bought, "
+                                  f"{order.count} ordered ({ref})"))
+    price = side_setting(system, "patrol_cost", side)
+    if not isinstance(price, int) or isinstance(price, bool):
+        out.append(Violation(ref, f"Patrols: the patrol cost is not set; supply patrol_cost in a CG Card ({ref})"))
+        return out
+    cost = Decimal(price * order.count)
+    batch.patrols += order.count
+    if cost > batch.left:
+        out.append(Violation(ref, f"{order.count} Patrol(s) cost {amount_text(cost)} {currency}; you have "
+                                  f"{amount_text(batch.left)} {currency} left ({ref})"))
+    elif not out:
+        batch.left -= cost
+    return out
+
+
+def _points_price(system: System, side: SideId, code: str) -> int | None:
+    price = side_setting(system, f"{code.casefold()}_price", side)
+    return price if isinstance(price, int) and not isinstance(price, bool) else None
+
+
+def _check_points(system: System, side: SideId, order: PointsOrder, batch: _Batch, currency: str) -> list[Violation]:
+    target = next((c for c in system.currencies if c.code == order.currency), None)
+    ref = purchase_ref(system)
+    if target is None or target.bought_with is None:
+        allowed = ", ".join(c.code for c in system.currencies if c.bought_with is not None) or "none"
+        return [Violation(ref, f"{order.currency} cannot be bought in {system.id} (allowed: {allowed})")]
+    tref = target.ref or ref
+    if not isinstance(order.amount, int) or isinstance(order.amount, bool) or order.amount < 1:
+        return [Violation(tref, f"{target.code}: the amount must be a whole number ≥ 1, got {order.amount!r} ({tref})")]
+    if side_setting(system, f"{target.code.casefold()}_allowed", side) is False:
+        return [Violation(tref, f"{target.code} are not available to {system.side(side).name} on this CG Card ({tref})")]
+    price = _points_price(system, side, target.code)
+    if price is None:
+        via = target.bought_with.via or target.bought_with.currency
+        return [Violation(tref, f"the {target.bought_with.currency} price of {target.code} is not in the rule text "
+                                f"({via}); supply {target.code.casefold()}_price in a CG Card ({tref})")]
+    cost = Decimal(price * order.amount)
+    if cost > batch.left:
+        return [Violation(tref, f"{order.amount} {target.code} cost {amount_text(cost)} {currency}; you have "
+                                f"{amount_text(batch.left)} {currency} left ({tref})")]
+    batch.left -= cost
+    batch.gives[target.code] = batch.gives.get(target.code, Decimal(0)) + Decimal(order.amount)
+    return []
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Applying
+# ---------------------------------------------------------------------------------------------------------------------
+
+
+def _roster_for(ledger: SideLedger, date_id: str, currency: str) -> RosterLine:
+    line = ledger.roster_line(date_id)
+    if line is None:
+        line = RosterLine(date_id, start=ledger.balance(currency), elr=ledger.elr, san=ledger.san)
+    return line
+
+
+def _full_units(row: RgRow) -> tuple[tuple[int, str], ...]:
+    return tuple((int(u.count.number), u.unit) for u in row.full if not u.count.missing)
+
+
+def _new_line(
+    system: System, ledger: SideLedger, side: SideId, date_id: str, order: RgOrder, cost: Decimal, *, initial_ob: bool
+) -> PurchaseLine:
+    chart = system.rg_chart(side)
+    row = chart.row(order.rg_id)
+    bought = ledger.purchased_count((row.id,)) + (0 if initial_ob else 1)
+    cg_max = _number(row.cg_max)
+    notes = []
+    if row.gives:
+        notes.append("gives " + ", ".join(f"{c.text} {code}" for code, c in row.gives.items()))
+    if row.note:
+        notes.append(row.note)
+    return PurchaseLine(
+        line=ledger.next_line, date_id=date_id, rg_id=row.id, group_type=row.group_type, cost=cost,
+        setup_mode=order.setup_mode, pre_registered=order.pre_registered, extra=order.extra, initial_ob=initial_ob,
+        number_purchased=bought, remaining=None if cg_max is None else cg_max - bought,
+        units=_full_units(row), setup_area=order.setup_area, notes="; ".join(notes),
+    )
+
+
+def apply_order(
+    system: System,
+    ledger: SideLedger,
+    side: SideId,
+    date_id: str,
+    orders: Sequence[Order],
+    *,
+    initial: bool,
+    chit: Chit | None = None,
+) -> SideLedger:
+    """Record a valid order: Purchase Record lines (#P/#R), points deducted, `gives` credited, the CG Roster line."""
+    violations = validate_order(system, ledger, side, date_id, orders, initial=initial, chit=chit)
+    if violations:
+        error = SubmissionError("; ".join(v.message for v in violations))
+        error.ref = violations[0].ref or None
+        raise error
+    currency = purchase_currency(system)
+    forts: list[FortOrder] = []
+    for order in orders:
+        roster = _roster_for(ledger, date_id, currency)
+        if isinstance(order, RgOrder):
+            cost, _ = rg_order_cost(system, side, order)
+            assert cost is not None
+            line = _new_line(system, ledger, side, date_id, order, cost, initial_ob=False)
+            ledger = replace(ledger, purchases=(*ledger.purchases, line)).adjust(currency, -cost)
+            row = system.rg_chart(side).row(order.rg_id)
+            for code, cell in row.gives.items():
+                if any(c.code == code for c in system.currencies) and not cell.missing:
+                    ledger = ledger.adjust(code, to_decimal(cell.number))
+            roster = replace(roster, purchased=(*roster.purchased, (row.id, cost)), spent=roster.spent + cost)
+        elif isinstance(order, FortOrder):
+            forts.append(order)
+            continue
+        else:
+            item = _item_line(system, ledger, side, date_id, order, currency)
+            ledger = replace(ledger, items=(*ledger.items, item)).adjust(currency, -item.cost)
+            for code, amount in item.gives.items():
+                ledger = ledger.adjust(code, amount)
+            roster = replace(roster, spent=roster.spent + item.cost)
+        ledger = ledger.with_roster_line(replace(roster, left=ledger.balance(currency)))
+    if forts:
+        if ledger.roster_line(date_id) is None:
+            ledger = ledger.with_roster_line(_roster_for(ledger, date_id, currency))
+        ledger = apply_fortifications(system, ledger, side, date_id, forts, initial=initial)
+        written = ledger.roster_line(date_id)
+        if written is not None:
+            ledger = ledger.with_roster_line(replace(written, left=ledger.balance(currency)))
+    return ledger
+
+
+def _item_line(
+    system: System, ledger: SideLedger, side: SideId, date_id: str,
+    order: AttackOptionOrder | PatrolOrder | PointsOrder, currency: str,
+) -> ItemLine:
+    number = ledger.next_item_line
+    if isinstance(order, AttackOptionOrder):
+        cost, _ = _attack_cost(system, side)
+        assert cost is not None
+        return ItemLine(number, date_id, "attack-option", 1, cost, currency, notes="Attack Option")
+    if isinstance(order, PatrolOrder):
+        price = side_setting(system, "patrol_cost", side)
+        assert isinstance(price, int)
+        return ItemLine(number, date_id, "patrol", order.count, Decimal(price * order.count), currency,
+                        notes="Patrols")
+    price = _points_price(system, side, order.currency)
+    assert price is not None
+    return ItemLine(number, date_id, "points", order.amount, Decimal(price * order.amount), currency,
+                    gives={order.currency: Decimal(order.amount)}, notes=f"{order.amount} {order.currency}")
+
+
+def record_initial_ob(
+    system: System, ledger: SideLedger, side: SideId, date_id: str, rg_ids: Sequence[str]
+) -> SideLedger:
+    """2.5188: one Purchase Record line per RG given in the Initial Scenario OB (cost 0; not counted for maxima)."""
+    chart = system.rg_chart(side)
+    for rg_id in rg_ids:
+        row = chart.row(rg_id)
+        line = _new_line(system, ledger, side, date_id, RgOrder(row.id), Decimal(0), initial_ob=True)
+        ledger = replace(ledger, purchases=(*ledger.purchases, replace(line, notes="Initial Scenario OB")))
+    return ledger
+
+
+def missing_value_violation(error: MissingValueError, ref: str) -> Violation:
+    """A lost value as a purchase violation."""
+    return Violation(ref, f"{error} ({ref})")

@@ -1,0 +1,174 @@
+"""Secret points replenishment: RR 2.516 (Base Number − DR), PL 2.1 (2.12 table by Intensity), PHD C5.29 (by side)."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+
+from rules_engine.dice import Dice
+from rules_engine.errors import MissingValueError, RulesError
+from rules_engine.events import JSON, Event, roll_event
+from rules_engine.ledger import RosterLine, SideLedger, amount_text, to_decimal
+from rules_engine.model import CalendarEntry, Step, System
+from rules_engine.purchases import int_settings, side_setting
+from rules_engine.tables import Fact, MissingFactError, needed_facts, resolve, side_facts
+from rules_engine.vocabulary import DiceKind, SideId, Visibility
+
+__all__ = ["ReplenishmentMissingValueError", "derived_facts", "replenish", "replenishment_step"]
+
+ACTIONS = ("replenish-base-minus-dr", "replenish-from-table")
+
+
+class ReplenishmentMissingValueError(MissingValueError):
+    """The replenishment roll fell on a lost cell; ``events`` hold the roll already made (it must be kept)."""
+
+    def __init__(self, message: str, events: tuple[Event, ...]) -> None:
+        super().__init__(message)
+        self.events = events
+
+
+def replenishment_step(system: System) -> Step:
+    """The system's replenishment step (RR 2.516, PL 2.1, PHD C5.29)."""
+    for step in system.steps:
+        if step.action in ACTIONS:
+            return step
+    raise MissingValueError(f"{system.id}: the points replenishment rule is not in the rule text; supply it in a CG Card")
+
+
+def _previous(system: System, entry: CalendarEntry) -> CalendarEntry | None:
+    earlier = [e for e in system.calendar if e.index < entry.index]
+    return max(earlier, key=lambda e: e.index) if earlier else None
+
+
+def derived_facts(system: System, ledger: SideLedger, date_id: str) -> dict[str, Fact]:
+    """Facts for replenishment DRM taken from the records: Attack previous (+1), CVP suffered previous (−1 per 10)."""
+    entry = system.calendar_entry(date_id)
+    previous = _previous(system, entry)
+    facts: dict[str, Fact] = {}
+    if previous is None:
+        return facts
+    line = ledger.roster_line(previous.id)
+    bought = ledger.items_on(previous.id, "attack-option") > 0
+    chose = line is not None and (line.initiative or "").casefold() == "attack"
+    facts["own_attack_previous"] = bought or chose
+    if line is not None and line.cvp_suffered is not None:
+        facts["cvp_suffered_previous"] = line.cvp_suffered
+    return facts
+
+
+def _record(
+    ledger: SideLedger, date_id: str, currency: str, amount: int | float, payload: dict[str, JSON]
+) -> tuple[SideLedger, Event]:
+    before = ledger.balance(currency)
+    ledger = ledger.adjust(currency, to_decimal(amount))
+    line = ledger.roster_line(date_id) or RosterLine(date_id, start=before, elr=ledger.elr, san=ledger.san)
+    ledger = ledger.with_roster_line(replace(line, replenished=to_decimal(amount), left=ledger.balance(currency)))
+    event = Event("replenished", Visibility.CG_END, ledger.side, {
+        "currency": currency, "amount": amount_text(to_decimal(amount)), "date_id": date_id, **payload,
+    })
+    return ledger, event
+
+
+def replenish(
+    system: System,
+    ledger: SideLedger,
+    side: SideId,
+    date_id: str,
+    dice: Dice,
+    *,
+    facts: Mapping[str, Fact] | None = None,
+) -> tuple[SideLedger, tuple[Event, ...]]:
+    """Replenish a side's points for a date (the amount and its roll stay secret until CG end)."""
+    if ledger.side != side:
+        raise RulesError(f"this ledger belongs to {ledger.side!r}, not {side!r}")
+    step = replenishment_step(system)
+    entry = system.calendar_entry(date_id)
+    currency = str(step.params.get("currency") or system.currencies[0].code)
+    if step.action == "replenish-base-minus-dr":
+        return _base_minus_dr(system, ledger, side, step, entry, currency, dice)
+    return _from_table(system, ledger, side, step, entry, currency, dice, facts)
+
+
+def _base_minus_dr(
+    system: System, ledger: SideLedger, side: SideId, step: Step, entry: CalendarEntry, currency: str, dice: Dice
+) -> tuple[SideLedger, tuple[Event, ...]]:
+    cell = entry.base_numbers.get(side)
+    if cell is None or cell.missing:
+        note = cell.note if cell is not None else "not given"
+        raise MissingValueError(
+            f"{system.id}: the {currency} Base Number of {system.side(side).name} for {entry.id} is lost or not given "
+            f"({note}); supply it in a CG Card ({step.ref})"
+        )
+    base = int(cell.number)
+    if not entry.replenishment_roll:
+        ledger, event = _record(ledger, entry.id, currency, base, {
+            "rule": step.ref, "base": base, "dr": None,
+            "text": f"{step.ref}: no DR on {entry.id}; {currency} Base Number {base}",
+        })
+        return ledger, (event,)
+    kind = DiceKind(str(step.params.get("dice", "DR")))
+    roll = dice.roll(kind, f"{step.ref} {currency} Replenishment {kind} — {entry.id}", side, stream=side)
+    amount = base - roll.total
+    rolled = roll_event(roll, Visibility.CG_END, side, rule=step.ref, original=roll.total, modifiers=[],
+                        final=roll.total, result=str(amount), base=base)
+    ledger, event = _record(ledger, entry.id, currency, amount, {
+        "rule": step.ref, "base": base, "dr": roll.total,
+        "text": f"{step.ref}: Base Number {base} − DR {roll.total} = {amount} {currency}",
+    })
+    return ledger, (rolled, event)
+
+
+def _from_table(
+    system: System, ledger: SideLedger, side: SideId, step: Step, entry: CalendarEntry, currency: str, dice: Dice,
+    facts: Mapping[str, Fact] | None,
+) -> tuple[SideLedger, tuple[Event, ...]]:
+    params = step.params
+    if entry.initial or not entry.replenishment_roll:
+        return ledger, (Event("replenishment-skipped", Visibility.CG_END, side, {
+            "rule": step.ref, "date_id": entry.id, "currency": currency,
+            "text": f"{step.ref}: no {currency} replenishment roll for {entry.id} (Initial)",
+        }),)
+    skip = params.get("skip_if_setting")
+    if isinstance(skip, str) and side_setting(system, skip, side) is True:
+        return ledger, (Event("replenishment-skipped", Visibility.CG_END, side, {
+            "rule": step.ref, "date_id": entry.id, "currency": currency,
+            "text": f"{step.ref}: {currency} are provided on the CG Card; no DR",
+        }),)
+    table = system.table(str(params.get("table")))
+    column: str | None = None
+    column_setting = params.get("column_setting")
+    if isinstance(column_setting, str):
+        value = side_setting(system, column_setting, side)
+        if value is None:
+            raise MissingValueError(
+                f"{system.id}: the {column_setting} setting (the {table.name} column) is on the CG Card; "
+                f"supply it in a CG Card ({step.ref})"
+            )
+        column = str(value)
+    elif params.get("column") == "own-side":
+        column = side
+    given: dict[str, Fact] = dict(side_facts(system, side))
+    given.update(derived_facts(system, ledger, entry.id))
+    given.update(facts or {})
+    lacking = [f for f in needed_facts(table, column) if f not in given and not f.startswith(("side_is:", "nationality_is:"))]
+    if lacking:
+        raise MissingFactError(
+            f"{table.id} ({step.ref}): the DRM need {', '.join(lacking)} for {system.side(side).name} on {entry.id}; "
+            "record the previous scenario's result first (nothing was rolled)"
+        )
+    roll = dice.roll(table.dice, f"{step.ref} {table.name} {table.dice} — {entry.id}", side, stream=side)
+    try:
+        result = resolve(table, roll, column=column, facts=given, settings=int_settings(system, side))
+    except MissingValueError as error:
+        made = roll_event(roll, Visibility.CG_END, side, rule=step.ref, table=table.id, column=column,
+                          original=roll.total, result=None, error=str(error))
+        raise ReplenishmentMissingValueError(str(error), (made,)) from error
+    amount = result.cell.number
+    modifiers: list[JSON] = [{"reason": m.reason, "value": m.value} for m in result.modifiers]
+    rolled = roll_event(roll, Visibility.CG_END, side, rule=step.ref, table=table.id, column=result.column,
+                        original=result.original, modifiers=modifiers, final=result.final, result=result.cell.text)
+    ledger, event = _record(ledger, entry.id, currency, amount, {
+        "rule": step.ref, "dr": result.final,
+        "text": f"{step.ref}: final DR {result.final} on {table.column(column).label if column else table.name} "
+                f"= {result.cell.text} {currency}",
+    })
+    return ledger, (rolled, event)

@@ -1,0 +1,332 @@
+"""The secret rolls made as an RG is bought: strength (RR 2.5191), SW (2.5192), leaders (2.5193, PL 2.361), OBA ammo.
+
+Every roll is a CG_END event of the owning side (its secret stream), with its purpose citing the rule, the original and
+final values and the DRM breakdown from ``tables.resolve``.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+
+from rules_engine.dice import Dice, Roll
+from rules_engine.errors import MissingValueError, RulesError
+from rules_engine.events import JSON, Event, roll_event
+from rules_engine.ledger import PurchaseLine, SideLedger
+from rules_engine.model import DiceTable, RgChart, RgNote, RgRow, System
+from rules_engine.purchases import int_settings, side_setting
+from rules_engine.tables import Fact, MissingFactError, TableResult, needed_facts, resolve, side_facts
+from rules_engine.vocabulary import SideId, Visibility
+
+__all__ = ["RollMissingValueError", "roll_for_purchase", "leader_column"]
+
+STRENGTH_TABLE = "rg-strength"  # 2.5191 RG Strength Table
+SW_TABLE = "sw-allotment"  # 2.5192 Support Weapon Allotment
+MIN_SW_BY_TYPE: Mapping[str, int] = {"HW": 2}  # 2.5192 EXC: at least two SW must be received with a HWRG
+ARMOR_TYPES = ("A", "V")  # PL 2.34 "AFV/Vehicles (ID's A and V)": their platoons roll in the Armor Ldr. column
+MAX_SW_ROUNDS = 100
+
+
+class RollMissingValueError(MissingValueError):
+    """A roll fell on a value lost in the rule text; ``events`` are the rolls already made, ``line`` the line so far."""
+
+    def __init__(self, message: str, line: PurchaseLine, events: tuple[Event, ...]) -> None:
+        super().__init__(message)
+        self.line = line
+        self.events = events
+
+
+def _table(system: System, table_id: str, why: str) -> DiceTable:
+    if table_id not in system.tables:
+        raise MissingValueError(
+            f"{system.id}: {why}, but the table {table_id!r} is not in the rule text; supply it in a CG Card"
+        )
+    return system.tables[table_id]
+
+
+def _depletion_sides(system: System) -> tuple[SideId, ...] | None:
+    """Sides whose RG may be Depleted, where a special rule says so (KGP: U.S. RG always Full Strength)."""
+    for rule in system.special_rules:
+        sides = rule.params.get("depletion_sides")
+        if isinstance(sides, Sequence) and not isinstance(sides, str):
+            return tuple(str(s) for s in sides)
+    return None
+
+
+def _event(roll: Roll, side: SideId, line: PurchaseLine, result: TableResult, table: DiceTable, **extra: JSON) -> Event:
+    modifiers: list[JSON] = [{"reason": m.reason, "value": m.value} for m in result.modifiers]
+    return roll_event(
+        roll, Visibility.CG_END, side,
+        rule=table.ref, table=table.id, column=result.column, rg_id=line.rg_id, line=line.line,
+        original=result.original, modifiers=modifiers, final=result.final, result=result.cell.text, **extra,
+    )
+
+
+def _roll_on(
+    dice: Dice, table: DiceTable, side: SideId, purpose: str, *, column: str | None = None,
+    facts: Mapping[str, Fact] | None = None, settings: Mapping[str, int] | None = None,
+) -> tuple[Roll, TableResult]:
+    """Check the DRM facts are known (nothing rolled otherwise), then roll secretly and resolve."""
+    given = facts or {}
+    lacking = [f for f in needed_facts(table, column) if f not in given and not f.startswith(("side_is:", "nationality_is:"))]
+    if lacking:
+        raise MissingFactError(f"{table.id} ({table.ref}): the DRM need {', '.join(lacking)}; nothing was rolled")
+    roll = dice.roll(table.dice, purpose, side, stream=side)
+    try:
+        return roll, resolve(table, roll, column=column, facts=given, settings=settings)
+    except MissingValueError as error:
+        raise _Lost(str(error), roll) from error
+
+
+class _Lost(MissingValueError):
+    """A lost cell hit by a roll already made (carried up so the roll's event is kept)."""
+
+    def __init__(self, message: str, roll: Roll) -> None:
+        super().__init__(message)
+        self.roll = roll
+
+
+def leader_column(system: System, side: SideId, row: RgRow, note: RgNote, table: DiceTable) -> str:
+    """The leader-table column for an RG: by RG type (RR note l), by nationality and armor (PL 2.36), or the only one."""
+    by_type = note.params.get("columns_by_type")
+    if isinstance(by_type, Mapping) and row.type in by_type:
+        return table.column(str(by_type[row.type])).id
+    for step in system.steps:
+        params = step.params
+        if params.get("table") != table.id:
+            continue
+        armor = params.get("armor_column")
+        if isinstance(armor, str) and row.type in ARMOR_TYPES:
+            return table.column(armor).id
+        by_nat = params.get("column_by_nationality")
+        if isinstance(by_nat, Mapping):
+            nationality = side_setting(system, "nationality", side)
+            wanted = by_nat.get(str(nationality).casefold()) if nationality is not None else None
+            return table.column(str(wanted if wanted is not None else by_nat.get("default"))).id
+    return table.columns[0].id
+
+
+def _company_drs(system: System, row: RgRow, table: DiceTable) -> int:
+    if not row.company:
+        return 1
+    for step in system.steps:
+        setting = step.params.get("company_drs_setting")
+        if step.params.get("table") == table.id and isinstance(setting, str):
+            value = side_setting(system, setting, "")
+            if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+                return value
+            raise MissingValueError(
+                f"{system.id}: RG {row.id} is a company; the number of leader DR for a company is on the CG Card "
+                f"({step.ref}); supply {setting} in a CG Card"
+            )
+    return 1
+
+
+def _leader_texts(value: object) -> tuple[str, ...]:
+    items = value if isinstance(value, tuple) else (value,)
+    return tuple(str(v) for v in items if v is not None and str(v).strip() not in ("", "-"))
+
+
+def _column_order(table: DiceTable, column: str) -> list[str]:
+    index = [c.id for c in table.columns].index(column)
+    order: list[str] = []
+    for row in table.rows:
+        if row.missing is not None or index >= len(row.cells):
+            continue
+        for leader in _leader_texts(row.cells[index].value):
+            if leader not in order:
+                order.append(leader)
+    return order
+
+
+def _initial_limit(
+    system: System, table: DiceTable, column: str, leader: str, counts: dict[str, int]
+) -> tuple[str | None, str | None]:
+    """PL 2.362: at most one each of the column's two top leader types in the Initial Firefight; excess → next down."""
+    limit = next((lim for lim in system.limits if lim.id == "initial-leader-limit"), None)
+    if limit is None or limit.max is None or limit.max.value is None:
+        return leader, None
+    most = int(limit.max.number)
+    order = _column_order(table, column)
+    top = order[:2]
+    if leader not in top or counts.get(leader, 0) < most:
+        return leader, None
+    position = order.index(leader)
+    for candidate in order[position + 1:]:
+        if candidate not in top or counts.get(candidate, 0) < most:
+            return candidate, f"{limit.ref}: a further {leader} becomes {candidate}"
+    return None, f"{limit.ref}: a further {leader} is not received (no leader left below it)"
+
+
+def _prior_initial_leaders(system: System, ledger: SideLedger | None, line: PurchaseLine, column: str) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    if ledger is None:
+        return counts
+    initial_ids = {e.id for e in system.calendar if e.initial}
+    for other in ledger.purchases:
+        if other.line == line.line or other.date_id not in initial_ids or other.leader_column != column:
+            continue
+        for leader in other.leaders:
+            counts[leader] = counts.get(leader, 0) + 1
+    return counts
+
+
+def _oba_table(system: System, side: SideId) -> DiceTable | None:
+    for step in system.steps:
+        params = step.params
+        if str(params.get("per", "")).casefold() != "oba module":
+            continue
+        by_side = params.get("table_by_side")
+        if isinstance(by_side, Mapping) and side in by_side:
+            return system.table(str(by_side[side]))
+        if isinstance(params.get("table"), str):
+            return system.table(str(params["table"]))
+    return None
+
+
+def roll_for_purchase(
+    system: System,
+    line: PurchaseLine,
+    side: SideId,
+    dice: Dice,
+    *,
+    ledger: SideLedger | None = None,
+    facts: Mapping[str, Fact] | None = None,
+) -> tuple[PurchaseLine, tuple[Event, ...]]:
+    """Make the secret rolls an RG line needs (strength, SW, leaders, OBA ammunition); the line gets the results."""
+    chart = system.rg_chart(side)
+    row = chart.row(line.rg_id)
+    events: list[Event] = []
+    try:
+        line = _strength(system, chart, row, line, side, dice, facts, events)
+        line = _support_weapons(system, row, line, side, dice, events)
+        line = _leaders(system, chart, row, line, side, dice, ledger, facts, events)
+        line = _oba(system, row, line, side, dice, ledger, facts, events)
+    except _Lost as error:
+        made = roll_event(error.roll, Visibility.CG_END, side, rg_id=line.rg_id, line=line.line, result=None,
+                          error=str(error))
+        raise RollMissingValueError(str(error), line, (*events, made)) from error
+    except MissingValueError as error:
+        raise RollMissingValueError(str(error), line, tuple(events)) from error
+    return replace(line, rolled=True), tuple(events)
+
+
+def _facts(system: System, side: SideId, line: PurchaseLine, facts: Mapping[str, Fact] | None) -> dict[str, Fact]:
+    out: dict[str, Fact] = dict(side_facts(system, side))
+    out["depleted"] = line.strength == "D"
+    out.setdefault("headquarters", False)
+    out.update(facts or {})
+    return out
+
+
+def _strength(
+    system: System, chart: RgChart, row: RgRow, line: PurchaseLine, side: SideId, dice: Dice,
+    facts: Mapping[str, Fact] | None, events: list[Event],
+) -> PurchaseLine:
+    depletable = any(chart.notes[n].depletable for n in row.notes if n in chart.notes)
+    if not depletable:
+        return line
+    sides = _depletion_sides(system)
+    if sides is not None and side not in sides:
+        return replace(line, strength="F", units=_units(row.full))
+    table = _table(system, STRENGTH_TABLE, f"RG {row.id} is subject to depletion")
+    roll, result = _roll_on(dice, table, side, f"{table.ref} RG Strength {table.dice} — RG {row.id}",
+                            facts=_facts(system, side, line, facts), settings=int_settings(system, side))
+    depleted = result.cell.text.casefold().startswith("depl")
+    strength = "D" if depleted else "F"
+    units = _units(row.depleted) if depleted and row.depleted else _units(row.full)
+    events.append(_event(roll, side, line, result, table, strength=strength))
+    return replace(line, strength=strength, units=units)
+
+
+def _units(units: Sequence[object]) -> tuple[tuple[int, str], ...]:
+    out: list[tuple[int, str]] = []
+    for unit in units:
+        count = getattr(unit, "count")
+        if not count.missing:
+            out.append((int(count.number), str(getattr(unit, "unit"))))
+    return tuple(out)
+
+
+def _support_weapons(
+    system: System, row: RgRow, line: PurchaseLine, side: SideId, dice: Dice, events: list[Event]
+) -> PurchaseLine:
+    if not row.sw:
+        return line
+    if line.strength != "D":
+        return replace(line, sw=dict(row.sw))
+    table = _table(system, SW_TABLE, f"the Depleted RG {row.id} must roll for each SW")
+    least = min(MIN_SW_BY_TYPE.get(row.type, 0), sum(row.sw.values()))
+    for attempt in range(1, MAX_SW_ROUNDS + 1):
+        received: dict[str, int] = {}
+        for weapon, count in row.sw.items():
+            for number in range(1, count + 1):
+                purpose = f"{table.ref} SW allotment {table.dice} — RG {row.id} {weapon} #{number}"
+                if attempt > 1:
+                    purpose += f" (re-roll {attempt}: at least {least} SW with a HWRG)"
+                roll, result = _roll_on(dice, table, side, purpose)
+                got = "not" not in result.cell.text.casefold()
+                events.append(_event(roll, side, line, result, table, weapon=weapon, received=got, round=attempt))
+                if got:
+                    received[weapon] = received.get(weapon, 0) + 1
+        if sum(received.values()) >= least:
+            units = line.units
+            if not row.depleted and all(u.unit in row.sw for u in row.full):
+                units = tuple((n, w) for w, n in received.items() if n)
+            return replace(line, sw=received, units=units)
+    raise RulesError(f"RG {row.id}: no SW allotment after {MAX_SW_ROUNDS} rounds")
+
+
+def _leaders(
+    system: System, chart: RgChart, row: RgRow, line: PurchaseLine, side: SideId, dice: Dice,
+    ledger: SideLedger | None, facts: Mapping[str, Fact] | None, events: list[Event],
+) -> PurchaseLine:
+    notes = [chart.notes[n] for n in row.notes if n in chart.notes and chart.notes[n].leader_table]
+    if not notes:
+        return line
+    entry = next((e for e in system.calendar if e.id == line.date_id), None)
+    leaders: list[str] = list(line.leaders)
+    column_used: str | None = line.leader_column
+    for note in notes:
+        assert note.leader_table is not None
+        table = _table(system, note.leader_table, f"RG {row.id} generates leaders")
+        column = leader_column(system, side, row, note, table)
+        column_used = column
+        counts = _prior_initial_leaders(system, ledger, line, column) if entry is not None and entry.initial else {}
+        for number in range(1, _company_drs(system, row, table) + 1):
+            purpose = f"{table.ref} {table.name} {table.dice} — RG {row.id}"
+            if number > 1:
+                purpose += f" #{number}"
+            roll, result = _roll_on(dice, table, side, purpose, column=column,
+                                    facts=_facts(system, side, line, facts), settings=int_settings(system, side))
+            got: list[str] = []
+            adjustments: list[str] = []
+            for leader in _leader_texts(result.cell.value):
+                final: str | None = leader
+                if entry is not None and entry.initial:
+                    final, why = _initial_limit(system, table, column, leader, counts)
+                    if why:
+                        adjustments.append(why)
+                if final is not None:
+                    got.append(final)
+                    counts[final] = counts.get(final, 0) + 1
+            leaders.extend(got)
+            events.append(_event(roll, side, line, result, table, leaders=list(got), adjustments=list(adjustments)))
+    return replace(line, leaders=tuple(leaders), leader_column=column_used)
+
+
+def _oba(
+    system: System, row: RgRow, line: PurchaseLine, side: SideId, dice: Dice,
+    ledger: SideLedger | None, facts: Mapping[str, Fact] | None, events: list[Event],
+) -> PurchaseLine:
+    if row.type != "O":
+        return line
+    table = _oba_table(system, side)
+    if table is None:
+        return line
+    given: dict[str, Fact] = _facts(system, side, line, facts)
+    if "attack_option_purchased_now" not in (facts or {}):
+        given["attack_option_purchased_now"] = ledger is not None and ledger.items_on(line.date_id, "attack-option") > 0
+    roll, result = _roll_on(dice, table, side, f"{table.ref} {table.name} {table.dice} — RG {row.id}",
+                            facts=given, settings=int_settings(system, side))
+    events.append(_event(roll, side, line, result, table))
+    return replace(line, oba_ammo=result.cell.text)
