@@ -135,17 +135,27 @@ STORAGES = {
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
-EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
-EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
-EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
-EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
-EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
-EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+# Outgoing mail (Django 6.1 MAILERS). The environment names stay the familiar EMAIL_* ones.
+_email_backend = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+_email_options: dict[str, object] = {}
+if _email_backend.endswith("smtp.EmailBackend"):
+    _email_options = {
+        "host": os.environ.get("EMAIL_HOST", "localhost"),
+        "port": int(os.environ.get("EMAIL_PORT", "25")),
+        "username": os.environ.get("EMAIL_HOST_USER", ""),
+        "password": os.environ.get("EMAIL_HOST_PASSWORD", ""),
+        "use_tls": env_bool("EMAIL_USE_TLS", False),
+        "use_ssl": env_bool("EMAIL_USE_SSL", False),
+        "timeout": int(os.environ.get("EMAIL_TIMEOUT", "10")),
+    }
+elif _email_backend.endswith("filebased.EmailBackend"):
+    _email_options = {"file_path": os.environ.get("EMAIL_FILE_PATH", str(BASE_DIR / "sent-mail"))}
+MAILERS = {"default": {"BACKEND": _email_backend, "OPTIONS": _email_options}}
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Refit <refit@localhost>")
 
 # Directory holding the CG system definitions (one YAML file per system).
 REFIT_FIXTURES_DIR = Path(os.environ.get("REFIT_FIXTURES_DIR", BASE_DIR / "fixtures"))
+REFIT_BENCH_ECHO = env_bool("REFIT_BENCH_ECHO", False)  # routes the benchmark's bare echo websocket (campaigns_app/echo.py)
 
 if not DEBUG:
     SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", True)
