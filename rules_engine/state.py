@@ -1,19 +1,23 @@
 """Campaign state: the CG spine (Initial Scenario → Initiative (RR 2.522) → scenario → … → CG end) as frozen data.
 
-Spine (issue 4 will insert the full between-scenario phase): the first calendar entry is the Initial Scenario's date
+Spine (``phased`` false, what ``new_campaign`` gives): the first calendar entry is the Initial Scenario's date
 ("initial-scenario", on the board; both sides mark it finished); then the *next* date's initiative step (chit systems) or
 its scenario; an Idle Date moves on to the next date's initiative step; after the last calendar entry the CG ends.
+
+Phased (``rules_engine.sequence.start``): the same spine steps, with the system's between-scenario steps in between
+("phase": ``phase_ref`` names the step) and the scenario results entry ("results") after every scenario.
 """
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Protocol
+from typing import ClassVar, Protocol
 
 from rules_engine.dice import Roll, roll_from_json, roll_to_json
 from rules_engine.errors import MissingValueError, SubmissionError
 from rules_engine.events import JSON, Event
+from rules_engine.ledger import SideLedger
 from rules_engine.model import Initiative, Side
 from rules_engine.vocabulary import Chit, SideId, Visibility
 
@@ -21,7 +25,11 @@ INITIAL_SCENARIO = "initial-scenario"
 INITIATIVE = "initiative"
 SCENARIO = "scenario"
 ENDED = "ended"
-STEPS = (INITIAL_SCENARIO, INITIATIVE, SCENARIO, ENDED)
+PHASE = "phase"  # phased campaigns: a between-scenario step (``phase_ref``)
+RESULTS = "results"  # phased campaigns: both sides enter the scenario's results
+STEPS = (INITIAL_SCENARIO, INITIATIVE, SCENARIO, ENDED, PHASE, RESULTS)
+PASS_KINDS = ("initial", "cycle", "scenario", "idle")
+CG_END_REASONS = ("last-date", "objectives", "concession", "mutual-agreement")
 DUAL_ATTACK = "dual-attack"
 IDLE = "idle"
 
@@ -101,6 +109,127 @@ class RevealedRound:
         )
 
 
+def _int_map(data: Mapping[str, JSON], key: str) -> dict[SideId, int]:
+    return {str(k): _int(_mapping(data, key), k) for k in _mapping(data, key)}
+
+
+def _bool_map(data: Mapping[str, JSON], key: str) -> dict[SideId, bool]:
+    out: dict[SideId, bool] = {}
+    for k, v in _mapping(data, key).items():
+        if not isinstance(v, bool):
+            raise ValueError(f"campaign state: {key}.{k} must be true or false (got {v!r})")
+        out[str(k)] = v
+    return out
+
+
+@dataclass(frozen=True)
+class ScenarioResult:
+    """One side's entry of a scenario's outcome (issue 4 item 5): ``cvp[side]`` = CVP that side amassed."""
+
+    cvp: Mapping[SideId, int]
+    attacked: Mapping[SideId, bool]
+    winner: SideId | None = None  # None where the system has no scenario Victory Conditions (RR 2.5231)
+    lvp: Mapping[SideId, int] = field(default_factory=dict)  # Current-LVP/TVP controlled (RR 2.5032)
+    leaders_lost: Mapping[SideId, int] = field(default_factory=dict)
+    units_lost: Mapping[SideId, int] = field(default_factory=dict)
+
+    FIELDS: ClassVar[tuple[str, ...]] = ("cvp", "winner", "lvp", "leaders_lost", "units_lost", "attacked")
+
+    def __post_init__(self) -> None:
+        for name in ("cvp", "attacked", "lvp", "leaders_lost", "units_lost"):
+            object.__setattr__(self, name, _frozen_map(getattr(self, name)))
+
+    def to_json(self) -> dict[str, JSON]:
+        """JSON-safe data."""
+        return {
+            "cvp": dict(self.cvp),
+            "winner": self.winner,
+            "lvp": dict(self.lvp),
+            "leaders_lost": dict(self.leaders_lost),
+            "units_lost": dict(self.units_lost),
+            "attacked": dict(self.attacked),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, JSON]) -> ScenarioResult:
+        """Inverse of ``to_json``."""
+        return cls(
+            cvp=_int_map(data, "cvp"),
+            attacked=_bool_map(data, "attacked"),
+            winner=_opt_str(data, "winner"),
+            lvp=_int_map(data, "lvp"),
+            leaders_lost=_int_map(data, "leaders_lost"),
+            units_lost=_int_map(data, "units_lost"),
+        )
+
+
+@dataclass(frozen=True)
+class DateRecord:
+    """What happened on one CG Date / Firefight / TM Scenario: initial, scenario or idle; choices, roles, result."""
+
+    date_index: int
+    date_id: str
+    kind: str  # initial | scenario | idle
+    label: str = ""
+    choices: Mapping[SideId, str] = field(default_factory=dict)  # attack | idle (public once revealed)
+    setup_first: SideId | None = None
+    moves_first: SideId | None = None
+    result: ScenarioResult | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "choices", _frozen_map(self.choices))
+
+    def to_json(self) -> dict[str, JSON]:
+        """JSON-safe data (everything in it is public)."""
+        return {
+            "date_index": self.date_index,
+            "date_id": self.date_id,
+            "kind": self.kind,
+            "label": self.label,
+            "choices": dict(self.choices),
+            "setup_first": self.setup_first,
+            "moves_first": self.moves_first,
+            "result": self.result.to_json() if self.result else None,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, JSON]) -> DateRecord:
+        """Inverse of ``to_json``."""
+        result = data.get("result")
+        return cls(
+            date_index=_int(data, "date_index"),
+            date_id=_str(data, "date_id"),
+            kind=_str(data, "kind"),
+            label=str(data.get("label") or ""),
+            choices={str(k): str(v) for k, v in _mapping(data, "choices").items()},
+            setup_first=_opt_str(data, "setup_first"),
+            moves_first=_opt_str(data, "moves_first"),
+            result=ScenarioResult.from_json(_as_mapping(result, "result")) if result is not None else None,
+        )
+
+
+@dataclass(frozen=True)
+class CgEnd:
+    """How the CG ended (PL 1.3: last date, CG objectives, concession, mutual agreement)."""
+
+    reason: str
+    date_id: str
+    side: SideId | None = None  # the conceding side / the side whose objectives were met
+    victor: SideId | None = None
+
+    def to_json(self) -> dict[str, JSON]:
+        """JSON-safe data."""
+        return {"reason": self.reason, "date_id": self.date_id, "side": self.side, "victor": self.victor}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, JSON]) -> CgEnd:
+        """Inverse of ``to_json``."""
+        reason = _str(data, "reason")
+        if reason not in CG_END_REASONS:
+            raise ValueError(f"campaign state: unknown CG end reason {reason!r} (allowed: {', '.join(CG_END_REASONS)})")
+        return cls(reason, _str(data, "date_id"), _opt_str(data, "side"), _opt_str(data, "victor"))
+
+
 @dataclass(frozen=True)
 class CampaignState:
     """Where a CG stands: date, step, who is done, Attack chits used, sealed chits, the last revealed round."""
@@ -116,14 +245,37 @@ class CampaignState:
     sealed: Mapping[SideId, Chit] = field(default_factory=dict)  # the current round's chits, before the reveal
     last_round: RevealedRound | None = None
     ended: bool = False
+    # ---- phased campaigns (rules_engine.sequence) ----
+    phased: bool = False
+    pass_kind: str | None = None  # initial | cycle | scenario | idle
+    phase_ref: str | None = None  # the current step ref, or a mark: "@results", "@new-date", "@scenario" …
+    results: Mapping[SideId, ScenarioResult] = field(default_factory=dict)  # this scenario's entries so far
+    history: tuple[DateRecord, ...] = ()
+    tracks: Mapping[SideId, Mapping[str, int]] = field(default_factory=dict)  # san, elr, lvp, cg_lvp …
+    records: tuple[Event, ...] = ()  # this date's step results (rolls with breakdown, automatic outcomes)
+    facts_supplied: Mapping[SideId, Mapping[str, int | bool]] = field(default_factory=dict)  # for the current step
+    ledgers: Mapping[SideId, SideLedger] = field(default_factory=dict)  # secret: each side its own
+    cg_end: CgEnd | None = None
+    end_proposals: frozenset[SideId] = frozenset()  # sides proposing to end the CG by mutual agreement
 
     def __post_init__(self) -> None:
         if self.step not in STEPS:
             raise ValueError(f"Unknown step {self.step!r} (allowed: {', '.join(STEPS)})")
+        if self.pass_kind is not None and self.pass_kind not in PASS_KINDS:
+            raise ValueError(f"Unknown pass {self.pass_kind!r} (allowed: {', '.join(PASS_KINDS)})")
         object.__setattr__(self, "sides", tuple(self.sides))
         object.__setattr__(self, "done", frozenset(self.done))
         object.__setattr__(self, "attack_chits_used", _frozen_map(self.attack_chits_used))
         object.__setattr__(self, "sealed", _frozen_map(self.sealed))
+        object.__setattr__(self, "results", _frozen_map(self.results))
+        object.__setattr__(self, "history", tuple(self.history))
+        object.__setattr__(self, "tracks", _frozen_map({k: _frozen_map(v) for k, v in self.tracks.items()}))
+        object.__setattr__(self, "records", tuple(self.records))
+        object.__setattr__(
+            self, "facts_supplied", _frozen_map({k: _frozen_map(v) for k, v in self.facts_supplied.items()})
+        )
+        object.__setattr__(self, "ledgers", _frozen_map(self.ledgers))
+        object.__setattr__(self, "end_proposals", frozenset(self.end_proposals))
 
     def other(self, side: SideId) -> SideId:
         """The opposing side."""
@@ -143,6 +295,17 @@ class CampaignState:
             "sealed": {side: str(chit) for side, chit in self.sealed.items()},
             "last_round": self.last_round.to_json() if self.last_round else None,
             "ended": self.ended,
+            "phased": self.phased,
+            "pass_kind": self.pass_kind,
+            "phase_ref": self.phase_ref,
+            "results": {side: r.to_json() for side, r in self.results.items()},
+            "history": [record.to_json() for record in self.history],
+            "tracks": {side: dict(values) for side, values in self.tracks.items()},
+            "records": [event.to_json() for event in self.records],
+            "facts_supplied": {side: dict(values) for side, values in self.facts_supplied.items()},
+            "ledgers": {side: dict(ledger.to_json()) for side, ledger in self.ledgers.items()},
+            "cg_end": self.cg_end.to_json() if self.cg_end else None,
+            "end_proposals": sorted(self.end_proposals),
         }
 
     @classmethod
@@ -168,6 +331,18 @@ class CampaignState:
             sealed={str(k): Chit(str(v)) for k, v in _mapping(data, "sealed").items()},
             last_round=RevealedRound.from_json(_as_mapping(last, "last_round")) if last is not None else None,
             ended=bool(data.get("ended", False)),
+            phased=bool(data.get("phased", False)),
+            pass_kind=_opt_str(data, "pass_kind"),
+            phase_ref=_opt_str(data, "phase_ref"),
+            results={str(k): ScenarioResult.from_json(_as_mapping(v, "results")) for k, v in _mapping(data, "results").items()},
+            history=tuple(DateRecord.from_json(_as_mapping(r, "history")) for r in _list(data, "history")),
+            tracks={str(k): _int_map(_mapping(data, "tracks"), k) for k in _mapping(data, "tracks")},
+            records=tuple(Event.from_json(_as_mapping(r, "records")) for r in _list(data, "records")),
+            facts_supplied={str(k): _fact_map(_as_mapping(v, "facts_supplied"))
+                            for k, v in _mapping(data, "facts_supplied").items()},
+            ledgers={str(k): SideLedger.from_json(_as_mapping(v, "ledgers")) for k, v in _mapping(data, "ledgers").items()},
+            cg_end=CgEnd.from_json(_as_mapping(data["cg_end"], "cg_end")) if data.get("cg_end") is not None else None,
+            end_proposals=frozenset(str(s) for s in _list(data, "end_proposals")),
         )
 
 
@@ -184,6 +359,22 @@ def _as_mapping(value: object, what: str) -> Mapping[str, JSON]:
 
 def _mapping(data: Mapping[str, JSON], key: str) -> Mapping[str, JSON]:
     return _as_mapping(data.get(key) or {}, key)
+
+
+def _list(data: Mapping[str, JSON], key: str) -> Sequence[JSON]:
+    value = data.get(key) or []
+    if not isinstance(value, Sequence) or isinstance(value, str):
+        raise ValueError(f"campaign state: {key} must be a list")
+    return value
+
+
+def _fact_map(data: Mapping[str, JSON]) -> dict[str, int | bool]:
+    out: dict[str, int | bool] = {}
+    for k, v in data.items():
+        if not isinstance(v, (int, bool)):
+            raise ValueError(f"campaign state: fact {k!r} must be a whole number or true/false (got {v!r})")
+        out[str(k)] = v
+    return out
 
 
 def _str(data: Mapping[str, JSON], key: str) -> str:
@@ -248,7 +439,14 @@ def new_campaign(system: SystemLike) -> CampaignState:
 
 
 def advance_date(system: SystemLike, state: CampaignState) -> tuple[CampaignState, tuple[Event, ...]]:
-    """2.5121 the next CG Date: its initiative step (chit systems) or its scenario; after the last date, CG end."""
+    """2.5121 the next CG Date: its initiative step (chit systems) or its scenario; after the last date, CG end.
+
+    Phased campaigns reach this only from an Idle result (initiative.submit_chit): the system's idle loop starts.
+    """
+    if state.phased:
+        from rules_engine.sequence import enter_idle  # late: sequence builds on this module
+
+        return enter_idle(system, state)
     index = state.date_index + 1
     if index >= len(system.calendar):
         ended = replace(state, step=ENDED, ended=True, initial=False, done=frozenset(), sealed={})
@@ -275,6 +473,11 @@ def _move_order_pending(system: SystemLike, state: CampaignState) -> bool:
 
 def validate_step_done(system: SystemLike, state: CampaignState, side: SideId) -> None:
     """SubmissionError unless ``side`` may mark the current on-board step finished now."""
+    if state.phased:
+        from rules_engine.sequence import validate_mark_done
+
+        validate_mark_done(system, state, side)
+        return
     check_side(system, side)
     if state.step == ENDED:
         raise SubmissionError("The CG has ended; there is nothing left to mark finished.")
@@ -291,7 +494,14 @@ def validate_step_done(system: SystemLike, state: CampaignState, side: SideId) -
 
 
 def mark_step_done(system: SystemLike, state: CampaignState, side: SideId) -> tuple[CampaignState, tuple[Event, ...]]:
-    """A side marks the on-board step (Initial Scenario / scenario) finished; when both have, the next date begins."""
+    """A side marks the on-board step (Initial Scenario / scenario) finished; when both have, the next date begins.
+
+    Phased campaigns: any on-board or assisted step of the checklist (then call ``sequence.advance``).
+    """
+    if state.phased:
+        from rules_engine.sequence import mark_done
+
+        return mark_done(system, state, side)
     validate_step_done(system, state, side)
     done = state.done | {side}
     events: list[Event] = [
@@ -306,6 +516,10 @@ def mark_step_done(system: SystemLike, state: CampaignState, side: SideId) -> tu
 
 def owes(system: SystemLike, state: CampaignState, side: SideId) -> tuple[str, ...]:
     """What ``side`` still has to do at this point (public: it never contains a choice); empty when nothing."""
+    if state.phased:
+        from rules_engine.sequence import owes as phase_owes
+
+        return phase_owes(system, state, side)
     check_side(system, side)
     owed: list[str] = []
     if state.step == INITIAL_SCENARIO and side not in state.done:

@@ -1,10 +1,28 @@
-"""What one side may see of the campaign state (never the other side's sealed chit — only that it has chosen)."""
+"""What one side may see of the campaign state (never the other side's sealed chit — only that it has chosen).
+
+Phased campaigns add the checklist, the step records the side may see, the results entry (the opponent's entry only
+once both are in), each side's own ledger in full and the opponent's only through the record forms' public columns
+(``visibility: both``) until the CG ends; after CG end everything is shown.
+"""
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 from rules_engine.errors import SubmissionError, UnknownNameError
 from rules_engine.events import JSON
+from rules_engine.ledger import SideLedger
+from rules_engine.vocabulary import Visibility
 from rules_engine.initiative import attack_chits_left, validate_chit
 from rules_engine.state import INITIATIVE, CampaignState, SystemLike, owes, side_name
+
+# CG Roster form column id → the RosterLine fields it shows (ids as the fixtures write them).
+ROSTER_FIELDS: Mapping[str, tuple[str, ...]] = {
+    "cg_date": ("date_id",), "scenario": ("date_id",), "start": ("start",), "replenished": ("replenished",),
+    "repl": ("replenished",), "rg_purchased": ("purchased",), "rg_requisitioned": ("purchased",), "spent": ("spent",),
+    "used": ("spent",), "left": ("left",), "recon": ("recon",), "recce": ("recon",), "lvp": ("lvp_current", "lvp_cg"),
+    "elr": ("elr",), "san": ("san",), "initiative": ("initiative",), "fortifications": ("fortifications",),
+    "vp_tally": ("cvp_amassed",),
+}
 from rules_engine.vocabulary import Chit, SideId
 
 
@@ -57,4 +75,71 @@ def view_for(system: SystemLike, state: CampaignState, side: SideId) -> dict[str
         "initiative": chits,
         "last_round": state.last_round.to_json() if state.last_round is not None else None,
         "owes": {s: list(owes(system, state, s)) for s in state.sides},
+        **(_phase_view(system, state, side) if state.phased else {"phased": False}),
+    }
+
+
+def _roster_form_columns(system: SystemLike) -> tuple[tuple[str, Visibility], ...]:
+    for form in getattr(system, "forms", ()):
+        if form.per in ("date", "scenario"):
+            return tuple((c.id, c.visibility) for c in form.columns)
+    return ()
+
+
+def _public_roster(system: SystemLike, ledger: SideLedger) -> list[JSON]:
+    """The opponent's CG Roster lines, public columns only (``date_id`` always: the dates themselves are public)."""
+    public = [cid for cid, vis in _roster_form_columns(system) if vis is Visibility.PUBLIC]
+    fields = {"date_id"} | {f for cid in public for f in ROSTER_FIELDS.get(cid, ())}
+    lines: list[JSON] = []
+    for line in ledger.roster:
+        data = line.to_json()
+        lines.append({k: v for k, v in data.items() if k in fields})
+    return lines
+
+
+def _phase_view(system: SystemLike, state: CampaignState, side: SideId) -> dict[str, JSON]:
+    from rules_engine import sequence
+    from rules_engine.results import differing_fields, scenario_victory_conditions
+
+    other = state.other(side)
+    ended = state.ended
+    step = None
+    ref = state.phase_ref
+    if ref is not None and ref not in sequence.MARKS:
+        for candidate in getattr(system, "steps", ()):
+            if candidate.ref == ref:
+                step = candidate
+    both_in = len(state.results) == 2
+    differ = list(differing_fields(state.results)) if both_in else []
+    own_ledger = state.ledgers.get(side)
+    their_ledger = state.ledgers.get(other)
+    opponent: JSON = None
+    if their_ledger is not None:
+        opponent = dict(their_ledger.to_json()) if ended else {"side": other, "roster": _public_roster(system, their_ledger)}
+    has_vc, vc_rule = scenario_victory_conditions(system)
+    return {
+        "phased": True,
+        "phase": {
+            "pass": state.pass_kind,
+            "ref": ref,
+            "name": step.name if step is not None else None,
+            "kind": sequence.step_kind(system, step) if step is not None else None,
+            "checklist": sequence.checklist(system, state),
+            "needs": list(sequence.needs(system, state, side)),
+        },
+        "records": [e.to_json() for e in state.records if e.visible_to(side, ended)],
+        "results": {
+            "own": state.results[side].to_json() if side in state.results else None,
+            "opponent_submitted": other in state.results,
+            "differ": differ,
+            "entries": {s: r.to_json() for s, r in state.results.items()} if both_in else None,
+            "winner_allowed": has_vc,
+            "no_winner_rule": vc_rule,
+        },
+        "history": [r.to_json() for r in state.history],
+        "tracks": {s: dict(state.tracks.get(s, {})) for s in state.sides},
+        "ledger": dict(own_ledger.to_json()) if own_ledger is not None else None,
+        "opponent_ledger": opponent,
+        "cg_end": state.cg_end.to_json() if state.cg_end else None,
+        "end_proposals": {s: s in state.end_proposals for s in state.sides},
     }

@@ -1,0 +1,134 @@
+"""Scenario results entry (issue 4 item 5): each side enters the outcome; equal entries are confirmed, different ones
+block the campaign (a public "results differ" event names the fields) until the sides agree.
+
+``ScenarioResult.cvp[side]`` is the Casualty VP *amassed by* that side (so CVP suffered by a side = the opponent's).
+RR 2.5231: "individual Scenarios do not have Victory Conditions" — where a special rule says
+``scenario_victory_conditions: false`` no winner may be entered. RR 2.5032: ``lvp`` holds the Current-LVP Total of the
+recording side(s); the CG-LVP Total is kept by the 2.503 step (2.5033: current + the preceding date's CG-LVP).
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+
+from rules_engine.errors import SubmissionError
+from rules_engine.events import JSON, Event
+from rules_engine.state import RESULTS, CampaignState, DateRecord, ScenarioResult, SystemLike, check_side, side_ids
+from rules_engine.vocabulary import Chit, SideId, Visibility
+
+__all__ = [
+    "differing_fields", "result_from_json", "scenario_victory_conditions", "submit_results", "validate_results",
+]
+
+
+def scenario_victory_conditions(system: SystemLike) -> tuple[bool, str | None]:
+    """(whether scenarios have a winner, the rule that says they do not)."""
+    for rule in getattr(system, "special_rules", ()):
+        if rule.params.get("scenario_victory_conditions") is False:
+            return False, str(rule.ref)
+    return True, None
+
+
+def result_from_json(data: Mapping[str, JSON]) -> ScenarioResult:
+    """A results entry from form/JSON data (SubmissionError naming the bad field)."""
+    try:
+        return ScenarioResult.from_json(data)
+    except (ValueError, KeyError) as error:
+        raise SubmissionError(f"The results entry is malformed: {error}") from None
+
+
+def _counts(system: SystemLike, name: str, values: Mapping[SideId, int], *, every_side: bool) -> None:
+    sides = side_ids(system)
+    for side, value in values.items():
+        if side not in sides:
+            raise SubmissionError(f"{name}: unknown side {side!r} (allowed: {', '.join(sides)})")
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise SubmissionError(f"{name} for {side} must be a whole number of 0 or more (got {value!r})")
+    if every_side and set(values) != set(sides):
+        missing = [s for s in sides if s not in values]
+        raise SubmissionError(f"{name}: enter a value for each side (missing: {', '.join(missing)})")
+
+
+def validate_results(system: SystemLike, state: CampaignState, side: SideId, entry: ScenarioResult) -> None:
+    """SubmissionError (each problem named, with what is allowed) unless ``side`` may enter ``entry`` now."""
+    check_side(system, side)
+    if not state.phased or state.step != RESULTS:
+        raise SubmissionError(f"Scenario results are entered after a scenario is played; {state.date_id} is at step {state.step!r}.")
+    _counts(system, "CVP", entry.cvp, every_side=True)
+    _counts(system, "LVP", entry.lvp, every_side=False)
+    _counts(system, "Leaders lost", entry.leaders_lost, every_side=False)
+    _counts(system, "Units lost", entry.units_lost, every_side=False)
+    sides = side_ids(system)
+    if set(entry.attacked) != set(sides):
+        raise SubmissionError(f"Attacked: say for each side whether it attacked (sides: {', '.join(sides)})")
+    for key, value in entry.attacked.items():
+        if not isinstance(value, bool):
+            raise SubmissionError(f"Attacked for {key} must be yes or no (got {value!r})")
+    has_vc, rule = scenario_victory_conditions(system)
+    if entry.winner is not None:
+        if not has_vc:
+            raise SubmissionError(
+                f"Individual scenarios of {system.id} have no Victory Conditions ({rule}); leave the winner empty.", rule
+            )
+        if entry.winner not in sides:
+            raise SubmissionError(f"Winner: unknown side {entry.winner!r} (allowed: {', '.join(sides)}, or none)")
+
+
+def differing_fields(results: Mapping[SideId, ScenarioResult]) -> tuple[str, ...]:
+    """The fields in which the two entries differ (empty when they agree)."""
+    entries = list(results.values())
+    if len(entries) != 2:
+        return ()
+    first, second = (e.to_json() for e in entries)
+    return tuple(name for name in ScenarioResult.FIELDS if first[name] != second[name])
+
+
+def _record(state: CampaignState, result: ScenarioResult) -> DateRecord:
+    last = state.last_round if state.last_round and state.last_round.date_index == state.date_index else None
+    choices: dict[SideId, str] = {}
+    if last is not None and last.chits:
+        choices = {s: str(c) for s, c in last.chits.items()}
+    elif last is not None and last.moves_first:
+        choices = {s: str(Chit.ATTACK if s == last.moves_first else Chit.IDLE) for s in state.sides}
+    else:
+        choices = {s: str(Chit.ATTACK if result.attacked.get(s) else Chit.IDLE) for s in state.sides}
+    kind = "initial" if state.initial else "scenario"
+    return DateRecord(
+        state.date_index, state.date_id, kind, last.label if last else kind, choices,
+        last.setup_first if last else None, last.moves_first if last else None, result,
+    )
+
+
+def submit_results(
+    system: SystemLike, state: CampaignState, side: SideId, entry: ScenarioResult
+) -> tuple[CampaignState, tuple[Event, ...]]:
+    """Enter (or re-enter) a side's results; the second entry confirms them when equal, else reports the difference."""
+    validate_results(system, state, side, entry)
+    results = {**state.results, side: entry}
+    events: list[Event] = [
+        Event("results-entered", Visibility.SIDE, side, {"date": state.date_id, "side": side, "entry": entry.to_json()}),
+        Event("results-submitted", Visibility.PUBLIC, side, {"date": state.date_id, "side": side}),
+    ]
+    new = replace(state, results=results)
+    if len(results) < 2:
+        return new, tuple(events)
+    fields = differing_fields(results)
+    if fields:
+        entries: dict[str, JSON] = {
+            s: {name: r.to_json()[name] for name in fields} for s, r in results.items()
+        }
+        events.append(Event("results-differ", Visibility.PUBLIC, None, {
+            "date": state.date_id, "fields": list(fields), "entries": entries,
+        }))
+        return new, tuple(events)
+    from rules_engine.sequence import main_currency, move_on, roster_update  # late: sequence uses this module
+
+    record = _record(state, entry)
+    new = replace(new, results={}, history=state.history + (record,))
+    for s in state.sides:
+        other = state.other(s)
+        new = roster_update(new, s, state.date_id, main_currency(system), cvp_amassed=entry.cvp.get(s), cvp_suffered=entry.cvp.get(other),
+                            initiative=record.choices.get(s))
+    events.append(Event("results-confirmed", Visibility.PUBLIC, None, {
+        "date": state.date_id, "kind": record.kind, "result": entry.to_json()}))
+    return move_on(system, new), tuple(events)

@@ -1,0 +1,1386 @@
+"""The between-scenario phase as a checklist (RR 2.5 RePh, PL 2.0/3.0 RePh, PHD C5 ConPh), driven by ``system.steps``.
+
+How the step list becomes a checklist (all from the data; no system is named here):
+
+* **Parts.** A step's ``params.part`` says whether it follows the scenario just played (``post-scenario``) or starts the
+  next date (``new-date``; PHD writes ``new-scenario``); a step without it takes the part of the step before it. The
+  date advances on entering the new-date part (RR 2.5121, PL 2.1, PHD "NEW TM DATE"). A system that declares no part
+  has one part: the whole list starts each new date.
+* **Initiative.** The first step with action ``initiative``/``resolve-initiative`` (RR 2.522, PL 2.41, PHD C5.37);
+  the new-date steps after it prepare the scenario (RR 2.523–2.525, PL 2.5–2.9, PHD C5.38–C5.41).
+* **Passes.** ``initial``: the steps flagged ``initial``/``initial_only`` then the Initial Scenario (RR ††: 2.518–2.520;
+  PL 2.2–2.9; PHD C5.12, C5.30–C5.35, C5.39, C5.41). ``cycle``: results entry, the post-scenario part, the new date,
+  the new-date part up to the initiative. ``scenario``: the steps after the initiative, then the scenario.
+  ``idle``: the system's idle loop (``steps-marked-loop``: the ``loop_on_idle`` steps of both parts, RR * steps, PHD
+  Lull; ``listed-steps``: those steps, then the next date's new-date part, PL 3.41, 3.46, 3.461, 3.52 then 2.1).
+  On the last date only the post-scenario steps marked "†" run when any is (RR: "the only steps needed for
+  CG-Scenario End"); then the CG ends.
+* **Kinds.** automatic (the engine resolves it in ``advance``), input (each side submits an order, possibly empty),
+  assisted (rolls on the step's tables on request, then marked done), on-board (both mark done). ``sides: ordered``
+  steps take the sides in their ``order`` (roles from the scenario just played or about to be played).
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Protocol, cast
+
+from rules_engine.dice import PUBLIC_STREAM, Dice, Roll
+from rules_engine.errors import RulesError, SubmissionError
+from rules_engine.ledger import RosterLine, SideLedger, new_ledger
+from rules_engine.events import JSON, Event, roll_event
+from rules_engine.model import Cell, DiceTable, Row, Step, System
+from rules_engine.state import (
+    DUAL_ATTACK,
+    ENDED,
+    IDLE,
+    INITIAL_SCENARIO,
+    INITIATIVE,
+    PHASE,
+    RESULTS,
+    SCENARIO,
+    CampaignState,
+    CgEnd,
+    DateRecord,
+    RevealedRound,
+    SystemLike,
+    check_side,
+    side_ids,
+    side_name,
+)
+from rules_engine.tables import AppliedModifier, Fact, MissingFactError, modifiers_for, needed_facts, side_facts
+from rules_engine.vocabulary import Chit, DiceKind, Visibility
+
+RESULTS_MARK = "@results"
+NEW_DATE = "@new-date"
+SCENARIO_MARK = "@scenario"
+INITIAL_MARK = "@initial-scenario"
+MARKS = (RESULTS_MARK, NEW_DATE, SCENARIO_MARK, INITIAL_MARK)
+
+POST = "post-scenario"
+NEW = "new-date"
+PART_WORDS = {"post-scenario": POST, "new-date": NEW, "new-scenario": NEW}
+INITIATIVE_ACTIONS = ("initiative", "resolve-initiative")
+
+AUTOMATIC = "automatic"
+INPUT = "input"
+ASSISTED = "assisted"
+ON_BOARD = "on-board"
+
+INPUT_ACTIONS = ("purchase-rg", "purchase", "purchase-patrols", "purchase-fortifications", "purchase-recon")
+ROLL_ACTIONS = ("roll-table", "roll-per-item", "free-rolls", "secret-roll")
+TRACKS = ("san", "elr", "lvp")  # values a side may have to supply (its current SAN, ELR, Current-LVP)
+
+Events = tuple[Event, ...]
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Layout and passes
+# ---------------------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The system's steps split into the post-scenario part, the new-date part before/after the initiative step."""
+
+    post: tuple[Step, ...]
+    new_before: tuple[Step, ...]
+    initiative: Step | None
+    after: tuple[Step, ...]
+
+
+def _steps(system: SystemLike) -> tuple[Step, ...]:
+    return tuple(getattr(system, "steps", ()))
+
+
+def layout(system: SystemLike) -> Layout:
+    """Split ``system.steps`` into parts (module docstring)."""
+    steps = _steps(system)
+    declared = [PART_WORDS.get(str(step.params.get("part"))) for step in steps]
+    parts: list[str] = []
+    if NEW not in declared:
+        parts = [NEW] * len(steps)
+    else:
+        current = POST
+        for word in declared:
+            current = word or current
+            parts.append(current)
+    post = tuple(s for s, p in zip(steps, parts) if p == POST)
+    new = [s for s, p in zip(steps, parts) if p == NEW]
+    for i, step in enumerate(new):
+        if step.action in INITIATIVE_ACTIONS:
+            return Layout(post, tuple(new[:i]), step, tuple(new[i + 1:]))
+    return Layout(post, tuple(new), None, ())
+
+
+def _refs(steps: Sequence[Step]) -> tuple[str, ...]:
+    return tuple(s.ref for s in steps if not s.initial_only)
+
+
+def _is_last_date(system: SystemLike, state: CampaignState) -> bool:
+    return state.date_index + 1 >= len(system.calendar)
+
+
+def program(system: SystemLike, kind: str, *, last_date: bool = False) -> tuple[str, ...]:
+    """The entries of one pass, in order: step refs and marks (``@results``, ``@new-date``, ``@scenario`` …)."""
+    lay = layout(system)
+    init = (lay.initiative.ref,) if lay.initiative else ()
+    if kind == "initial":
+        return tuple(s.ref for s in _steps(system) if s.initial or s.initial_only) + (INITIAL_MARK,)
+    if kind == "scenario":
+        return _refs(lay.after) + (SCENARIO_MARK,)
+    if kind == "cycle":
+        post = lay.post
+        if last_date and any("†" in s.markers for s in post):
+            post = tuple(s for s in post if "†" in s.markers)
+        tail = init if init else _refs(lay.after) + (SCENARIO_MARK,)
+        return (RESULTS_MARK,) + _refs(post) + (NEW_DATE,) + _refs(lay.new_before) + tail
+    if kind == "idle":
+        idle = getattr(system, "idle", None)
+        if idle is not None and idle.loop == "listed-steps":
+            listed = tuple(s for s in _steps(system) if s.ref in idle.steps)
+            return _refs(listed) + (NEW_DATE,) + _refs(lay.new_before) + init
+        post = tuple(s for s in lay.post if s.loop_on_idle)
+        new = tuple(s for s in lay.new_before if s.loop_on_idle)
+        return _refs(post) + (NEW_DATE,) + _refs(new) + init
+    raise RulesError(f"unknown pass {kind!r} (allowed: initial, cycle, scenario, idle)")
+
+
+def current_program(system: SystemLike, state: CampaignState) -> tuple[str, ...]:
+    """The pass the cursor is in."""
+    return program(system, state.pass_kind or "initial", last_date=_is_last_date(system, state))
+
+
+def _system(system: SystemLike) -> System:
+    return cast(System, system)
+
+
+def _step(system: SystemLike, ref: str) -> Step:
+    for step in _steps(system):
+        if step.ref == ref:
+            return step
+    raise RulesError(f"{system.id}: unknown step {ref!r}")
+
+
+def _spine_step(system: SystemLike, state: CampaignState, kind: str, entry: str) -> str:
+    if entry == INITIAL_MARK:
+        return INITIAL_SCENARIO
+    if entry == SCENARIO_MARK:
+        return SCENARIO
+    if entry == RESULTS_MARK:
+        return RESULTS
+    lay = layout(system)
+    if lay.initiative is not None and entry == lay.initiative.ref and kind != "initial" and _chit_mode(system):
+        return INITIATIVE
+    return PHASE
+
+
+def _goto(system: SystemLike, state: CampaignState, kind: str, entry: str) -> CampaignState:
+    return replace(
+        state, pass_kind=kind, phase_ref=entry, step=_spine_step(system, state, kind, entry), done=frozenset(),
+        facts_supplied={},
+    )
+
+
+def _chit_mode(system: SystemLike) -> bool:
+    return system.initiative is not None and system.initiative.mode == "chit"
+
+
+def move_on(system: SystemLike, state: CampaignState) -> CampaignState:
+    """Move the cursor past the current entry (results confirmed, a step finished)."""
+    return _next(system, state)
+
+
+def _next(system: SystemLike, state: CampaignState) -> CampaignState:
+    """Move the cursor to the next entry of the pass (branching at the end of a pass)."""
+    entries = current_program(system, state)
+    index = entries.index(state.phase_ref) if state.phase_ref in entries else -1
+    if index + 1 < len(entries):
+        return _goto(system, state, state.pass_kind or "initial", entries[index + 1])
+    # the end of a pass: the Initial Scenario or a scenario was played → results and the post-scenario part
+    return _goto(system, state, "cycle", RESULTS_MARK)
+
+
+def _settle(system: SystemLike, state: CampaignState) -> CampaignState:
+    """Follow up ``initiative.submit_chit`` (which sets the spine step SCENARIO after a non-idle reveal)."""
+    lay = layout(system)
+    if (
+        state.phased and state.step == SCENARIO and lay.initiative is not None
+        and state.phase_ref == lay.initiative.ref and state.pass_kind in ("cycle", "idle")
+    ):
+        return _goto(system, state, "scenario", program(system, "scenario")[0])
+    return state
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Starting a phased campaign
+# ---------------------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class InitialRoles:
+    """Who attacks in the Initial Scenario (the scenario card / CG Card says; PHD C4.2 "US Attack")."""
+
+    label: str
+    setup_first: str | None = None
+    moves_first: str | None = None
+    attackers: tuple[str, ...] = ()
+
+
+def initial_roles(system: SystemLike) -> InitialRoles | None:
+    """The Initial Scenario's roles from the data: a special rule's ``params.initiative`` (PHD C4.2) or the
+    ``initial_attacker`` setting (PL 1.4); None when the data do not say (RR: the Initial Scenario is not in the seed)."""
+    initiative = system.initiative
+    for rule in getattr(system, "special_rules", ()):
+        result = rule.params.get("initiative")
+        if isinstance(result, str) and initiative is not None:
+            for cell in initiative.matrix.values():
+                if cell.result == result:
+                    first = rule.params.get("setup_first")
+                    moves = rule.params.get("moves_first")
+                    setup = str(first) if isinstance(first, str) else cell.setup_first
+                    mover = str(moves) if isinstance(moves, str) else cell.moves_first
+                    return InitialRoles(cell.label, setup, mover, (mover,) if mover else ())
+    attacker = getattr(system, "settings_values", {}).get("initial_attacker")
+    if isinstance(attacker, str) and attacker in side_ids(system):
+        other = side_ids(system)[1] if attacker == side_ids(system)[0] else side_ids(system)[0]
+        return InitialRoles(f"{side_name(system, attacker)} attack (assigned)", other, attacker, (attacker,))
+    return None
+
+
+def _initial_tracks(system: SystemLike) -> dict[str, dict[str, int]]:
+    """SAN/ELR known from the data: ``initial_san``/``initial_elr`` settings, or a special rule's per-side OB params."""
+    sides = side_ids(system)
+    tracks: dict[str, dict[str, int]] = {side: {} for side in sides}
+    values = getattr(system, "settings_values", {})
+    for name, track in (("initial_san", "san"), ("initial_elr", "elr")):
+        per_side = values.get(name)
+        if isinstance(per_side, Mapping):
+            for side in sides:
+                value = per_side.get(side)
+                if isinstance(value, int) and not isinstance(value, bool):
+                    tracks[side][track] = value
+    for rule in getattr(system, "special_rules", ()):
+        for side in sides:
+            ob = rule.params.get(side)
+            if isinstance(ob, Mapping):
+                for track in ("san", "elr"):
+                    value = ob.get(track)
+                    if isinstance(value, int) and not isinstance(value, bool):
+                        tracks[side].setdefault(track, value)
+    return tracks
+
+
+def start(
+    system: SystemLike,
+    dice: Dice,
+    *,
+    roles: InitialRoles | None = None,
+    tracks: Mapping[str, Mapping[str, int]] | None = None,
+    ledgers: Mapping[str, SideLedger] | None = None,
+) -> tuple[CampaignState, Events]:
+    """A phased CG at its start: the steps before the Initial Scenario (RR ††, PL 2.2–2.9, PHD C5.31ff) are run."""
+    from rules_engine.state import new_campaign
+
+    base = new_campaign(system)
+    known = _initial_tracks(system)
+    for side, values in (tracks or {}).items():
+        check_side(system, side)
+        known.setdefault(side, {}).update(values)
+    chosen = roles if roles is not None else initial_roles(system)
+    last = None
+    if chosen is not None:
+        last = RevealedRound(
+            date_index=0, date_id=base.date_id, chits={}, result="initial", label=chosen.label,
+            setup_first=chosen.setup_first, moves_first=chosen.moves_first,
+        )
+    books = {side: (ledgers or {}).get(side) or new_ledger(side, san=known.get(side, {}).get("san"),
+                                                           elr=known.get(side, {}).get("elr"))
+             for side in base.sides}
+    state = replace(base, phased=True, tracks=known, last_round=last, ledgers=books)
+    state = _goto(system, state, "initial", program(system, "initial")[0])
+    events: list[Event] = [
+        Event("campaign-started", Visibility.PUBLIC, None, {"date": state.date_id, "initial_roles": chosen.label if chosen else None})
+    ]
+    state, more = advance(system, state, dice)
+    events.extend(more)
+    return state, tuple(events)
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Kinds, roles and order
+# ---------------------------------------------------------------------------------------------------------------------
+
+
+def step_kind(system: SystemLike, step: Step) -> str:
+    """automatic | input | assisted | on-board (module docstring)."""
+    if step.action in AUTO_HANDLERS and not step.params.get("optional"):
+        return AUTOMATIC
+    if step.action in INPUT_ACTIONS:
+        return INPUT
+    if step.tables or step.action in ROLL_ACTIONS or step.action in AUTO_HANDLERS:
+        return ASSISTED
+    return ON_BOARD
+
+
+def _attacker(record: DateRecord | RevealedRound | None) -> str | None:
+    if record is None:
+        return None
+    if record.moves_first:
+        return record.moves_first
+    if isinstance(record, DateRecord):
+        attackers = [s for s, c in record.choices.items() if c == str(Chit.ATTACK)]
+        if len(attackers) == 1:
+            return attackers[0]
+        if record.result is not None:
+            attacked = [s for s, a in record.result.attacked.items() if a]
+            if len(attacked) == 1:
+                return attacked[0]
+    else:
+        attackers = [s for s, c in record.chits.items() if c is Chit.ATTACK]
+        if len(attackers) == 1:
+            return attackers[0]
+    return None
+
+
+def _played(state: CampaignState) -> list[DateRecord]:
+    return [r for r in state.history if r.kind != "idle"]
+
+
+def resolve_order(system: SystemLike, state: CampaignState, step: Step) -> tuple[str, ...] | None:
+    """The sides of an ordered step in turn (sides not named act last); None when a role is not known."""
+    sides = side_ids(system)
+    other = {sides[0]: sides[1], sides[1]: sides[0]}
+    in_scenario_pass = state.pass_kind == "scenario" or (state.pass_kind == "initial" and state.step != INITIAL_SCENARIO)
+    round_now = state.last_round if state.last_round and state.last_round.date_index == state.date_index else None
+    played = _played(state)
+    just_played = played[-1] if played else None
+    previous = (played[-1] if in_scenario_pass else (played[-2] if len(played) > 1 else None)) if played else None
+    if in_scenario_pass:
+        attacker = _attacker(round_now) or _attacker(previous)
+    else:
+        attacker = _attacker(just_played)
+    words: dict[str, str | None] = {
+        "attacker": attacker,
+        "defender": other[attacker] if attacker else None,
+        "setup-first": round_now.setup_first if round_now else None,
+        "moves-first": round_now.moves_first if round_now else None,
+        "previous-attacker": _attacker(previous),
+    }
+    for first, second in (("setup-first", "setup-second"), ("moves-first", "moves-second"),
+                          ("previous-attacker", "previous-defender")):
+        known = words[first]
+        words[second] = other[known] if known else None
+    order: list[str] = []
+    for word in step.order:
+        side = word if word in sides else words.get(word)
+        if side is None:
+            return None
+        if side not in order:
+            order.append(side)
+    return tuple(order) + tuple(s for s in sides if s not in order)
+
+
+def _waiting_for(system: SystemLike, state: CampaignState, step: Step, side: str) -> str | None:
+    """The side that must finish this ordered step before ``side`` may act, or None."""
+    if step.sides != "ordered":
+        return None
+    order = resolve_order(system, state, step)
+    if order is None:
+        return None
+    for earlier in order[: order.index(side)]:
+        if earlier not in state.done:
+            return earlier
+    return None
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Facts and settings for DRMs
+# ---------------------------------------------------------------------------------------------------------------------
+
+
+def side_settings(system: SystemLike, side: str) -> dict[str, int]:
+    """Whole-number settings for ``side`` (per-side values give that side's; defaults where nothing is set)."""
+    out: dict[str, int] = {}
+    for setting in getattr(system, "settings", ()):
+        if isinstance(setting.default, int) and not isinstance(setting.default, bool):
+            out[setting.id] = setting.default
+    for key, value in getattr(system, "settings_values", {}).items():
+        if isinstance(value, Mapping):
+            value = value.get(side)
+        if isinstance(value, int) and not isinstance(value, bool):
+            out[key] = value
+    return out
+
+
+def setting_value(system: SystemLike, side: str, key: str) -> object:
+    """A setting's value for ``side`` (per-side mappings resolved), else its default, else None."""
+    value: object = getattr(system, "settings_values", {}).get(key)
+    if isinstance(value, Mapping):
+        value = value.get(side)
+    if value is None:
+        for setting in getattr(system, "settings", ()):
+            if setting.id == key:
+                return setting.default
+    return value
+
+
+def facts_for(system: SystemLike, state: CampaignState, side: str) -> dict[str, Fact]:
+    """DRM facts the engine knows from its records ("previous"/"this" = the date just finished), plus supplied ones."""
+    facts: dict[str, Fact] = dict(side_facts(_system(system), side)) if hasattr(system, "side") else {}
+    other = state.other(side)
+    last = state.history[-1] if state.history else None
+    result = last.result if last is not None else None
+    facts["own_attack_previous"] = last is not None and last.choices.get(side) == str(Chit.ATTACK)
+    facts["own_attacked_previous_scenario"] = bool(result and result.attacked.get(side))
+    won = bool(result and result.winner == side)
+    facts["won_previous"] = won
+    facts["won_this"] = won
+    facts["cvp_amassed_this"] = result.cvp.get(side, 0) if result else 0
+    facts["cvp_suffered_previous"] = result.cvp.get(other, 0) if result else 0
+    idle_seen = any(r.kind == "idle" for r in state.history)
+    facts["firefights_without_idle"] = 0 if idle_seen else len(_played(state))
+    if 0 <= state.date_index < len(system.calendar):
+        facts["night"] = bool(getattr(system.calendar[state.date_index], "night", False))
+    own = state.sealed.get(side)
+    if own is not None:
+        facts["attack_option_purchased_now"] = own is Chit.ATTACK
+    facts.update(state.facts_supplied.get(side, {}))
+    return facts
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Rolling on a table
+# ---------------------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """A roll on a table with its DRM breakdown (tables.resolve, plus extra modifiers a step adds: PL 3.45 "+2")."""
+
+    table: DiceTable
+    roll: Roll
+    column: str
+    modifiers: tuple[AppliedModifier, ...]
+    final: int
+    row: Row
+    cell: Cell
+
+    def to_json(self) -> dict[str, JSON]:
+        """The breakdown as recorded: original, each DRM with its reason, final, row, result as printed."""
+        return {
+            "table": self.table.id,
+            "table_ref": self.table.ref,
+            "table_name": self.table.name,
+            "column": self.column,
+            "dice": list(self.roll.dice),
+            "original": self.roll.total,
+            "modifiers": [{"reason": m.reason, "value": m.value, "source": m.source} for m in self.modifiers],
+            "final": self.final,
+            "row": self.row.display_label,
+            "result": self.cell.text,
+            "caution": self.cell.caution,
+        }
+
+
+def roll_on(
+    table: DiceTable,
+    roll: Roll,
+    column: str | None,
+    facts: Mapping[str, Fact],
+    answers: Mapping[int, int | bool],
+    settings: Mapping[str, int],
+    extra: Sequence[AppliedModifier] = (),
+    ignore_facts: Sequence[str] = (),
+) -> Resolution:
+    """Resolve a roll: the table's DRM (facts, answers, settings) plus ``extra``; facts in ``ignore_facts`` count 0."""
+    col = table.column(column)
+    use = dict(facts)
+    for name in ignore_facts:
+        use[name] = 0
+    applied = modifiers_for(table, col.id, use, answers, settings) + tuple(extra)
+    final = roll.total + sum(m.value for m in applied)
+    return Resolution(table, roll, col.id, applied, final, table.row_for(final), table.cell(final, col.id))
+
+
+def _visibility(step: Step, table: DiceTable | None) -> Visibility:
+    if step.secret == "roll" or (table is not None and table.secret):
+        return Visibility.CG_END if step.revealed == "cg-end" else Visibility.SIDE
+    return Visibility.PUBLIC
+
+
+def _roll(dice: Dice, table: DiceTable, purpose: str, side: str, visibility: Visibility) -> Roll:
+    stream = PUBLIC_STREAM if visibility is Visibility.PUBLIC else side
+    return dice.roll(table.dice, purpose, side, stream)
+
+
+def _record(state: CampaignState, *events: Event) -> CampaignState:
+    return replace(state, records=state.records + tuple(events))
+
+
+def _result_events(
+    state: CampaignState, step: Step, side: str, resolution: Resolution, visibility: Visibility, **extra: JSON
+) -> tuple[CampaignState, Events]:
+    owner = None if visibility is Visibility.PUBLIC else side
+    roll_ev = roll_event(resolution.roll, visibility, owner, final=resolution.final, result=resolution.cell.text)
+    payload: dict[str, JSON] = {"date": state.date_id, "step": step.ref, "side": side, **resolution.to_json(), **extra}
+    result = Event("table-result", visibility, owner if owner else side, payload)
+    return _record(state, result), (roll_ev, result)
+
+
+def table_column(system: SystemLike, step: Step, table: DiceTable, side: str) -> str | None:
+    """The column a step rolls in for ``side``: params ``column`` (``own-side`` = the side id), ``column_setting``,
+    ``column_by_nationality``; else the only column."""
+    params = step.params
+    column = params.get("column")
+    if column == "own-side":
+        return side
+    if isinstance(column, str):
+        return column
+    setting = params.get("column_setting")
+    if isinstance(setting, str):
+        value = setting_value(system, side, setting)
+        if value is None:
+            raise SubmissionError(
+                f"{step.ref} {step.name}: the setting {setting!r} (the table column) is not set; supply it in a CG Card",
+                step.ref,
+            )
+        return str(value)
+    by_nat = params.get("column_by_nationality")
+    if isinstance(by_nat, Mapping):
+        nationality = setting_value(system, side, "nationality")
+        pick = by_nat.get(str(nationality)) or by_nat.get("default")
+        return str(pick) if pick else None
+    return None if len(table.columns) > 1 else table.columns[0].id
+
+
+def _step_table(system: SystemLike, step: Step, side: str) -> DiceTable:
+    by_side = step.params.get("table_by_side")
+    name = by_side.get(side) if isinstance(by_side, Mapping) else step.params.get("table")
+    if not isinstance(name, str):
+        if not step.tables:
+            raise RulesError(f"{system.id} step {step.ref}: no table to roll on (params.table or tables:)")
+        name = step.tables[0]
+    return _system(system).table(name)
+
+
+def _missing_facts(system: SystemLike, state: CampaignState, step: Step, side: str) -> tuple[str, ...]:
+    """Facts an automatic roll of this step needs that the engine cannot derive and nobody has supplied."""
+    if step.action not in TABLE_HANDLERS or not _applies(system, step, side):
+        return ()
+    table = _step_table(system, step, side)
+    try:
+        column = table_column(system, step, table, side)
+    except SubmissionError:
+        return ()
+    known = facts_for(system, state, side)
+    ignored = step.params.get("ignore_facts")
+    skip = set(ignored) if isinstance(ignored, list) else set()
+    return tuple(f for f in needed_facts(table, column) if f not in known and f not in skip
+                 and not f.startswith(("side_is:", "nationality_is:")))
+
+
+def _missing_tracks(system: SystemLike, state: CampaignState, step: Step, side: str) -> tuple[str, ...]:
+    needs = TRACK_NEEDS.get(step.action or "", ())
+    if step.action == "record-lvp" and side not in _lvp_recorders(system, step):
+        return ()
+    if step.action == "record-lvp":
+        record = state.history[-1] if state.history else None
+        if record and record.result and side in record.result.lvp:
+            return ()
+    return tuple(t for t in needs if t not in state.tracks.get(side, {}))
+
+
+def needs(system: SystemLike, state: CampaignState, side: str) -> tuple[str, ...]:
+    """What ``side`` must supply before the current automatic step can run (facts for a DRM, its SAN/ELR/LVP)."""
+    state = _settle(system, state)
+    if state.step != PHASE or state.phase_ref in MARKS or state.phase_ref is None:
+        return ()
+    step = _step(system, state.phase_ref)
+    if step_kind(system, step) != AUTOMATIC:
+        return ()
+    return _missing_tracks(system, state, step, side) + _missing_facts(system, state, step, side)
+
+
+def supply(system: SystemLike, state: CampaignState, side: str, values: Mapping[str, int | bool]) -> tuple[CampaignState, Events]:
+    """A side supplies what the current automatic step needs (its SAN, ELR, Current-LVP, or a DRM fact)."""
+    check_side(system, side)
+    state = _settle(system, state)
+    wanted = needs(system, state, side)
+    if not values:
+        raise SubmissionError(f"Nothing supplied (needed: {', '.join(wanted) or 'nothing'})")
+    for key, value in values.items():
+        if key not in wanted:
+            raise SubmissionError(f"{key!r} is not needed now (needed: {', '.join(wanted) or 'nothing'})", state.phase_ref)
+        if key in TRACKS and (isinstance(value, bool) or not isinstance(value, int)):
+            raise SubmissionError(f"{key} must be a whole number, got {value!r}", state.phase_ref)
+    facts = {s: dict(v) for s, v in state.facts_supplied.items()}
+    new = state
+    for key, value in values.items():
+        if key in TRACKS:
+            new = _set_track(new, side, key, int(value), None, main_currency(system))
+        else:
+            facts.setdefault(side, {})[key] = value
+    new = replace(new, facts_supplied=facts)
+    public = {k: v for k, v in values.items() if k in TRACKS and k != "lvp"}
+    events: list[Event] = [Event("supplied", Visibility.SIDE, side, {"step": state.phase_ref, "values": dict(values)})]
+    if public:
+        events.append(Event("track-set", Visibility.PUBLIC, None, {"side": side, "values": dict(public)}))
+    return new, tuple(events)
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Automatic step handlers
+# ---------------------------------------------------------------------------------------------------------------------
+
+
+class Handler(Protocol):
+    def __call__(self, system: SystemLike, state: CampaignState, step: Step, dice: Dice) -> tuple[CampaignState, Events]: ...
+
+
+def _applies(system: SystemLike, step: Step, side: str) -> bool:
+    only = step.params.get("only_if_setting")
+    if isinstance(only, str) and not setting_value(system, side, only):
+        return False
+    skip = step.params.get("skip_if_setting")
+    return not (isinstance(skip, str) and setting_value(system, side, skip))
+
+
+def _entry(system: SystemLike, state: CampaignState) -> object:
+    return system.calendar[state.date_index]
+
+
+def _weather(system: SystemLike, state: CampaignState, step: Step, dice: Dice) -> tuple[CampaignState, Events]:
+    """Weather from the calendar (RR 2.517, PL 2.2, PHD C5.30)."""
+    entry = _entry(system, state)
+    payload: dict[str, JSON] = {"date": state.date_id, "step": step.ref}
+    for name in ("ec", "weather", "moon", "wind"):
+        cell = getattr(entry, name, None)
+        payload[name] = cell.text if isinstance(cell, Cell) else None
+    payload["night"] = bool(getattr(entry, "night", False))
+    event = Event("weather", Visibility.PUBLIC, None, payload)
+    return _record(state, event), (event,)
+
+
+ROSTER_TRACKS = {"san": "san", "elr": "elr", "lvp": "lvp_current", "cg_lvp": "lvp_cg"}
+
+
+def main_currency(system: SystemLike) -> str | None:
+    """The currency a side's roster "Start"/"Left" count (the purchase currency: CPP, CP, TP)."""
+    from rules_engine.purchases import purchase_currency
+
+    try:
+        return purchase_currency(_system(system))
+    except RulesError:
+        return None
+
+
+def _set_track(state: CampaignState, side: str, name: str, value: int, date_id: str | None = None,
+               currency: str | None = None) -> CampaignState:
+    tracks = {s: dict(v) for s, v in state.tracks.items()}
+    tracks.setdefault(side, {})[name] = value
+    state = replace(state, tracks=tracks)
+    ledger = state.ledgers.get(side)
+    if ledger is not None and name == "san":
+        state = _with_ledger(state, side, replace(ledger, san=value))
+    if ledger is not None and name == "elr":
+        state = _with_ledger(state, side, replace(ledger, elr=value))
+    if name in ROSTER_TRACKS:
+        state = roster_update(state, side, date_id or state.date_id, currency, **{ROSTER_TRACKS[name]: value})
+    return state
+
+
+def _number(params: Mapping[str, object], key: str, field_: str) -> int | None:
+    part = params.get(key)
+    value = part.get(field_) if isinstance(part, Mapping) else None
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _san_dr(system: SystemLike, state: CampaignState, step: Step, dice: Dice) -> tuple[CampaignState, Events]:
+    """2.5122 SAN Adjustment: < 2 raised to 2; > 5 a dr with +drm (SAN − 4), Final dr > 5 reduces it by two."""
+    params = step.params
+    below, to = _number(params, "raise", "below"), _number(params, "raise", "to")
+    above, final_above, by = _number(params, "roll", "above"), _number(params, "reduce", "final_above"), _number(params, "reduce", "by")
+    roll_part = params.get("roll")
+    drm_text = str(roll_part.get("drm", "")) if isinstance(roll_part, Mapping) else ""
+    match = re.fullmatch(r"\s*SAN\s*-\s*(\d+)\s*", drm_text)
+    events: list[Event] = []
+    for side in side_ids(system):
+        san = state.tracks.get(side, {}).get("san")
+        if san is None:
+            continue
+        new = san
+        payload: dict[str, JSON] = {"date": state.date_id, "step": step.ref, "side": side, "before": san}
+        if below is not None and to is not None and san < below:
+            new = to
+        elif above is not None and san > above and match and final_above is not None and by is not None:
+            roll = dice.roll(_dice_kind(roll_part), f"{step.ref} SAN adjustment dr ({side_name(system, side)})", side)
+            drm = san - int(match.group(1))
+            final = roll.total + drm
+            events.append(roll_event(roll, Visibility.PUBLIC, None, drm=drm, final=final))
+            payload.update({"dr": roll.total, "drm": drm, "final": final})
+            if final > final_above:
+                new = san - by
+        payload["after"] = new
+        if params.get("verify"):
+            payload["caution"] = str(params.get("note") or "verify against your printed rules")
+        state = _set_track(state, side, "san", new, None, main_currency(system))
+        event = Event("san-adjusted", Visibility.PUBLIC, None, payload)
+        state = _record(state, event)
+        events.append(event)
+    return state, tuple(events)
+
+
+def _dice_kind(part: object, default: DiceKind = DiceKind.dr) -> DiceKind:
+    """The dice kind named in a params mapping (``dice: dr`` / ``dice: DR``)."""
+    text = part.get("dice") if isinstance(part, Mapping) else None
+    return DiceKind.DR if text == "DR" else DiceKind.dr if text == "dr" else default
+
+
+def _rule_params(system: SystemLike, step: Step) -> Mapping[str, object]:
+    """The special rule a step applies: ``params.rule`` by id, else the rule with the step's ref."""
+    wanted = step.params.get("rule")
+    for rule in getattr(system, "special_rules", ()):
+        if rule.id == wanted or (wanted is None and rule.ref == step.ref and rule.params):
+            return cast(Mapping[str, object], rule.params)
+    return {}
+
+
+def _clamp_san(system: SystemLike, state: CampaignState, step: Step, dice: Dice) -> tuple[CampaignState, Events]:
+    """PL 3.51 / PHD C5.25 SAN Adjustment: below the minimum raised to it, above the maximum reduced to it."""
+    params = _rule_params(system, step)
+    low, high = params.get("min"), params.get("max")
+    events: list[Event] = []
+    for side in side_ids(system):
+        san = state.tracks.get(side, {}).get("san")
+        if san is None:
+            continue
+        new = san
+        if isinstance(low, int) and new < low:
+            new = low
+        if isinstance(high, int) and new > high:
+            new = high
+        state = _set_track(state, side, "san", new, None, main_currency(system))
+        event = Event("san-adjusted", Visibility.PUBLIC, None,
+                      {"date": state.date_id, "step": step.ref, "side": side, "before": san, "after": new})
+        state = _record(state, event)
+        events.append(event)
+    return state, tuple(events)
+
+
+def _table_roll_per_side(
+    system: SystemLike, state: CampaignState, step: Step, dice: Dice
+) -> tuple[CampaignState, list[tuple[str, Resolution, Visibility]], list[Event]]:
+    out: list[tuple[str, Resolution, Visibility]] = []
+    events: list[Event] = []
+    add = step.params.get("add")
+    ignored = step.params.get("ignore_facts")
+    for side in side_ids(system):
+        if not _applies(system, step, side):
+            continue
+        table = _step_table(system, step, side)
+        column = table_column(system, step, table, side)
+        visibility = _visibility(step, table)
+        roll = _roll(dice, table, f"{step.ref} {step.name} ({table.name}, {side_name(system, side)})", side, visibility)
+        extra = (AppliedModifier(f"+{add} ({step.ref})" if add > 0 else f"{add} ({step.ref})", add, -1, "step"),) \
+            if isinstance(add, int) and add else ()
+        resolution = roll_on(table, roll, column, facts_for(system, state, side), {}, side_settings(system, side),
+                             extra, ignored if isinstance(ignored, list) else ())
+        state, evs = _result_events(state, step, side, resolution, visibility)
+        events.extend(evs)
+        out.append((side, resolution, visibility))
+    return state, out, events
+
+
+def _roll_per_side(system: SystemLike, state: CampaignState, step: Step, dice: Dice) -> tuple[CampaignState, Events]:
+    """A roll per side on the step's table, DRM from the records (PL 3.44/3.45, PHD C5.23)."""
+    state, _, events = _table_roll_per_side(system, state, step, dice)
+    return state, tuple(events)
+
+
+def _elr_change(system: SystemLike, state: CampaignState, step: Step, dice: Dice) -> tuple[CampaignState, Events]:
+    """PL 3.47 ELR Loss/Gain: a DR per side; +1 to a maximum, −1 to a minimum; a reduced 5 never returns."""
+    state, rolled, events = _table_roll_per_side(system, state, step, dice)
+    limits = _rule_params(system, step)
+    low, high = limits.get("min"), limits.get("max")
+    for side, resolution, _ in rolled:
+        elr = state.tracks.get(side, {}).get("elr")
+        change = resolution.cell.number
+        if elr is None:
+            continue
+        new = elr + int(change)
+        if change > 0 and isinstance(high, int):
+            new = elr if elr >= high else min(new, high)
+        if change < 0 and isinstance(low, int):
+            new = max(new, low)
+        state = _set_track(state, side, "elr", new, None, main_currency(system))
+        event = Event("elr-changed", Visibility.PUBLIC, None,
+                      {"date": state.date_id, "step": step.ref, "side": side, "before": elr, "after": new})
+        state = _record(state, event)
+        events.append(event)
+    return state, tuple(events)
+
+
+def _ledger(system: SystemLike, state: CampaignState, side: str) -> SideLedger:
+    ledger = state.ledgers.get(side)
+    return ledger if ledger is not None else new_ledger(side)
+
+
+def _with_ledger(state: CampaignState, side: str, ledger: SideLedger) -> CampaignState:
+    return replace(state, ledgers={**state.ledgers, side: ledger})
+
+
+def roster_update(state: CampaignState, side: str, date_id: str, currency: str | None = None, **values: object) -> CampaignState:
+    """Write values the phase knows (SAN, ELR, Initiative, LVP, CVP) on a side's CG Roster line for a date (a new
+    line starts with the side's ``currency`` balance: RR "Start")."""
+    ledger = state.ledgers.get(side)
+    if ledger is None:
+        return state
+    line = ledger.roster_line(date_id) or RosterLine(date_id, start=ledger.balance(currency) if currency else None,
+                                                     elr=ledger.elr, san=ledger.san)
+    return _with_ledger(state, side, ledger.with_roster_line(replace(line, **values)))  # type: ignore[arg-type]
+
+
+def _replenish(system: SystemLike, state: CampaignState, step: Step, dice: Dice) -> tuple[CampaignState, Events]:
+    """RR 2.516 (Base Number − secret DR), PL 2.1 / PHD C5.29 (secret DR on the table): rules_engine.replenishment."""
+    from rules_engine import replenishment
+
+    events: list[Event] = []
+    for side in side_ids(system):
+        ledger, evs = replenishment.replenish(_system(system), _ledger(system, state, side), side, state.date_id, dice,
+                                              facts=facts_for(system, state, side))
+        state = _record(_with_ledger(state, side, ledger), *evs)
+        events.extend(evs)
+    return state, tuple(events)
+
+
+def _lvp_recorders(system: SystemLike, step: Step) -> tuple[str, ...]:
+    recorder = step.params.get("recorder")
+    if isinstance(recorder, str) and recorder in side_ids(system):
+        return (recorder,)
+    return side_ids(system)
+
+
+def _record_lvp(system: SystemLike, state: CampaignState, step: Step, dice: Dice) -> tuple[CampaignState, Events]:
+    """RR 2.5032–.5033: Current-LVP Total (from the results, else as before: no scenario changed control [interp]);
+    CG-LVP Total = Current-LVP Total + the preceding date's CG-LVP Total."""
+    record = state.history[-1] if state.history else None
+    events: list[Event] = []
+    for side in _lvp_recorders(system, step):
+        tracks = state.tracks.get(side, {})
+        current = record.result.lvp.get(side) if record and record.result and side in record.result.lvp else tracks.get("lvp")
+        if current is None:
+            continue
+        cg = current + tracks.get("cg_lvp", 0) if step.params.get("cumulative", True) else current
+        day = record.date_id if record else state.date_id
+        state = _set_track(_set_track(state, side, "lvp", current, day, main_currency(system)), side, "cg_lvp", cg, day)
+        event = Event("lvp-recorded", Visibility.PUBLIC, None, {
+            "date": record.date_id if record else state.date_id, "step": step.ref, "side": side,
+            "current_lvp": current, "cg_lvp": cg, "carried": not (record and record.result is not None)})
+        state = _record(state, event)
+        events.append(event)
+    return state, tuple(events)
+
+
+def _announce(system: SystemLike, state: CampaignState, step: Step, dice: Dice) -> tuple[CampaignState, Events]:
+    """RR 2.525 / PL 2.4: each side announces its SAN (and ELR) — public."""
+    payload: dict[str, JSON] = {
+        "date": state.date_id, "step": step.ref,
+        "tracks": {s: {k: v for k, v in state.tracks.get(s, {}).items() if k in ("san", "elr")} for s in state.sides},
+    }
+    event = Event("announced", Visibility.PUBLIC, None, payload)
+    return _record(state, event), (event,)
+
+
+def _purchase_rolls(system: SystemLike, state: CampaignState, step: Step, dice: Dice) -> tuple[CampaignState, Events]:
+    """RR 2.519 / PL 2.35–2.36 / PHD C5.33–C5.34: the secret rolls of each RG line bought (or OB-given) this date."""
+    from rules_engine.rg_rolls import roll_for_purchase
+
+    events: list[Event] = []
+    for side in side_ids(system):
+        ledger = _ledger(system, state, side)
+        mine: list[Event] = []
+        for line in ledger.purchases:
+            if line.date_id != state.date_id or line.rolled:
+                continue
+            rolled, evs = roll_for_purchase(_system(system), line, side, dice, ledger=ledger,
+                                            facts=facts_for(system, state, side))
+            ledger = ledger.with_purchase(rolled)
+            mine.extend(evs)
+        state = _record(_with_ledger(state, side, ledger), *mine)
+        events.extend(mine)
+    return state, tuple(events)
+
+
+AUTO_HANDLERS: Mapping[str, Handler] = {
+    "weather-from-calendar": _weather,
+    "new-date-and-san": _san_dr,
+    "clamp-san": _clamp_san,
+    "elr-change": _elr_change,
+    "replenish-base-minus-dr": _replenish,
+    "replenish-from-table": _replenish,
+    "roll-per-side": _roll_per_side,
+    "record-lvp": _record_lvp,
+    "begin-play": _announce,
+    "reveal-attack-options": _announce,
+    "rg-strength-weapons-leaders": _purchase_rolls,
+    "roll-per-purchase": _purchase_rolls,
+}
+TABLE_HANDLERS = ("elr-change", "roll-per-side")
+TRACK_NEEDS: Mapping[str, tuple[str, ...]] = {"new-date-and-san": ("san",), "clamp-san": ("san",), "elr-change": ("elr",),
+                                              "record-lvp": ("lvp",)}
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Initiative inside the phase
+# ---------------------------------------------------------------------------------------------------------------------
+
+
+def _attack_choice(system: SystemLike, state: CampaignState, side: str) -> Chit:
+    """A purchase-mode side's choice for this date: Attack when its ledger holds an Attack Option for it (PL 2.4)."""
+    ledger = state.ledgers.get(side)
+    return Chit.ATTACK if ledger is not None and ledger.items_on(state.date_id, "attack-option") > 0 else Chit.IDLE
+
+
+def _resolve_initiative(system: SystemLike, state: CampaignState, step: Step, dice: Dice) -> tuple[CampaignState, Events]:
+    """The initiative step without chits: the Initial Scenario's assigned roles, or purchased Attack Options (PL 2.41)."""
+    if state.pass_kind == "initial":
+        last = state.last_round
+        payload: dict[str, JSON] = {"date": state.date_id, "step": step.ref, "label": last.label if last else None,
+                                    "setup_first": last.setup_first if last else None,
+                                    "moves_first": last.moves_first if last else None, "assigned": True}
+        event = Event("initiative-assigned", Visibility.PUBLIC, None, payload)
+        return _next(system, _record(state, event)), (event,)
+    from rules_engine.initiative import matrix_cell
+
+    initiative = system.initiative
+    if initiative is None:
+        raise RulesError(f"{system.id}: step {step.ref} resolves the initiative but the system defines none")
+    chits = {side: _attack_choice(system, state, side) for side in state.sides}
+    roles = {s.matrix_role: s.id for s in system.sides}
+    key = (chits[roles["axis"]], chits[roles["allied"]])
+    cell = initiative.matrix[key] if initiative.mode != "chit" else matrix_cell(system, chits)
+    events: list[Event] = []
+    setup_first = cell.setup_first
+    rolls: list[Roll] = []
+    if cell.result == DUAL_ATTACK and initiative.dual_attack_setup is not None:
+        order = initiative.dual_attack_setup
+        roll = dice.roll(order.dice, f"{order.ref} Dual Attack set-up {order.dice}", order.roller, PUBLIC_STREAM)
+        row = order.winner(roll.total)
+        setup_first = row.result
+        rolls.append(roll)
+        events.append(roll_event(roll, Visibility.PUBLIC, None, result=row.result, label=row.label, verify=row.verify))
+    revealed = RevealedRound(state.date_index, state.date_id, chits, cell.result, cell.label, setup_first,
+                             cell.moves_first, tuple(rolls))
+    events.insert(0, Event("chits-revealed", Visibility.PUBLIC, None, {
+        "date": state.date_id, "chits": {s: str(c) for s, c in chits.items()}, "result": cell.result,
+        "label": cell.label, "setup_first": setup_first, "moves_first": cell.moves_first}))
+    state = replace(state, last_round=revealed)
+    if cell.result == IDLE:
+        state, more = enter_idle(system, state)
+        return state, tuple(events) + more
+    return _goto(system, state, "scenario", program(system, "scenario")[0]), tuple(events)
+
+
+def enter_idle(system: SystemLike, state: CampaignState) -> tuple[CampaignState, Events]:
+    """An Idle Date / Idle Firefight / Lull: record it, then the system's idle loop (module docstring)."""
+    last = state.last_round
+    record = DateRecord(
+        state.date_index, state.date_id, "idle", last.label if last else "idle",
+        {s: str(c) for s, c in last.chits.items()} if last else {},
+    )
+    new = replace(state, history=state.history + (record,), sealed={})
+    entries = program(system, "idle")
+    new = _goto(system, new, "idle", entries[0])
+    idle = getattr(system, "idle", None)
+    event = Event("idle", Visibility.PUBLIC, None, {
+        "date": state.date_id, "label": last.label if last else "idle", "loop": list(entries),
+        "note": idle.note if idle is not None else None})
+    return new, (event,)
+
+
+def _new_date(system: SystemLike, state: CampaignState) -> tuple[CampaignState, Events]:
+    """The next CG Date (RR 2.5121): its steps follow; after the last calendar entry the CG ends."""
+    index = state.date_index + 1
+    if index >= len(system.calendar):
+        return end_cg(system, state, "last-date")
+    date_id = system.calendar[index].id
+    new = replace(state, date_index=index, date_id=date_id, initial=False, sealed={}, records=())
+    new = _next(system, new)
+    return new, (Event("date-advanced", Visibility.PUBLIC, None, {"date": date_id, "date_index": index, "step": new.step}),)
+
+
+def end_cg(system: SystemLike, state: CampaignState, reason: str, side: str | None = None,
+           victor: str | None = None) -> tuple[CampaignState, Events]:
+    """CG end (last date, objectives, concession, mutual agreement): everything is revealed from now on."""
+    end = CgEnd(reason, state.date_id, side, victor)
+    new = replace(state, step=ENDED, ended=True, done=frozenset(), sealed={}, cg_end=end, phase_ref=None,
+                  end_proposals=frozenset())
+    payload: dict[str, JSON] = {"date": state.date_id, **end.to_json(),
+                                "tracks": {s: dict(v) for s, v in state.tracks.items()}}
+    return new, (Event("cg-ended", Visibility.PUBLIC, None, payload),)
+
+
+def _move_order(system: SystemLike, state: CampaignState, dice: Dice) -> tuple[CampaignState, Events]:
+    """Dual Attack: after all setup, the move-order roll (RR 2.525 dr > 4 Canadian, PL 2.41 "in the same manner")."""
+    initiative = system.initiative
+    last = state.last_round
+    move = initiative.dual_attack_move if initiative else None
+    if move is None or last is None or last.date_index != state.date_index or last.result != DUAL_ATTACK \
+            or last.moves_first is not None:
+        return state, ()
+    roll = dice.roll(move.dice, f"{move.ref} Dual Attack move-order {move.dice}", move.roller, PUBLIC_STREAM)
+    row = move.winner(roll.total)
+    revealed = replace(last, moves_first=row.result, rolls=last.rolls + (roll,))
+    return replace(state, last_round=revealed), (
+        roll_event(roll, Visibility.PUBLIC, None, result=row.result, label=row.label, verify=row.verify),
+        Event("move-order", Visibility.PUBLIC, None, {"date": state.date_id, "moves_first": row.result, "verify": row.verify}),
+    )
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# advance / mark_done / owes / checklist
+# ---------------------------------------------------------------------------------------------------------------------
+
+
+def advance(system: SystemLike, state: CampaignState, dice: Dice) -> tuple[CampaignState, Events]:
+    """Run automatic steps (and the date change) until a step needs a player; (state, events) in order."""
+    if not state.phased:
+        return state, ()
+    state = _settle(system, state)
+    events: list[Event] = []
+    for _ in range(10_000):
+        if state.ended or state.phase_ref is None:
+            break
+        entry = state.phase_ref
+        if entry == NEW_DATE:
+            state, more = _new_date(system, state)
+            events.extend(more)
+            continue
+        if entry == SCENARIO_MARK:
+            state, more = _move_order(system, state, dice)
+            events.extend(more)
+            break
+        if entry in MARKS:
+            break
+        step = _step(system, entry)
+        lay = layout(system)
+        if lay.initiative is not None and step.ref == lay.initiative.ref:
+            if state.step == INITIATIVE:
+                break
+            state, more = _resolve_initiative(system, state, step, dice)
+            events.extend(more)
+            continue
+        if step_kind(system, step) != AUTOMATIC or any(needs(system, state, s) for s in state.sides):
+            break
+        handler = AUTO_HANDLERS[step.action or ""]
+        state, more = handler(system, state, step, dice)
+        events.extend(more)
+        events.append(Event("step-resolved", Visibility.PUBLIC, None, {"date": state.date_id, "step": step.ref}))
+        state = _next(system, state)
+    return state, tuple(events)
+
+
+def _current_step(system: SystemLike, state: CampaignState) -> Step | None:
+    ref = state.phase_ref
+    if ref is None or ref in MARKS:
+        return None
+    return _step(system, ref)
+
+
+def validate_mark_done(system: SystemLike, state: CampaignState, side: str) -> None:
+    """SubmissionError unless ``side`` may mark the current step done now (phased campaigns)."""
+    check_side(system, side)
+    state = _settle(system, state)
+    if state.step == ENDED:
+        raise SubmissionError("The CG has ended; there is nothing left to mark finished.")
+    if state.step == INITIATIVE:
+        ref = system.initiative.ref if system.initiative else None
+        raise SubmissionError(f"No scenario is being played on {state.date_id}: choose your Initiative chit first.", ref)
+    if state.step == RESULTS:
+        raise SubmissionError("Enter the scenario results first (both sides must agree on them).")
+    if state.step in (INITIAL_SCENARIO, SCENARIO):
+        if side in state.done:
+            raise SubmissionError(f"You have already marked the scenario of {state.date_id} finished; waiting for the other side.")
+        return
+    step = _current_step(system, state)
+    if step is None:
+        raise SubmissionError("The app is resolving the next step; try again in a moment.")
+    kind = step_kind(system, step)
+    if kind == AUTOMATIC:
+        raise SubmissionError(f"{step.ref} {step.name} is resolved by the app; there is nothing to mark.", step.ref)
+    if side in state.done:
+        raise SubmissionError(f"You have already finished {step.ref} {step.name}; waiting for the other side.", step.ref)
+    waiting = _waiting_for(system, state, step, side)
+    if waiting is not None:
+        raise SubmissionError(
+            f"{step.ref} {step.name} is done in order: {side_name(system, waiting)} goes first.", step.ref
+        )
+
+
+def mark_done(system: SystemLike, state: CampaignState, side: str) -> tuple[CampaignState, Events]:
+    """A side finishes the current on-board/assisted/input step (an input step with no order = nothing bought)."""
+    validate_mark_done(system, state, side)
+    state = _settle(system, state)
+    return _finish(system, state, side)
+
+
+def _finish(system: SystemLike, state: CampaignState, side: str, *private: Event) -> tuple[CampaignState, Events]:
+    done = state.done | {side}
+    ref = state.phase_ref if state.step == PHASE else state.step
+    events: list[Event] = [*private, Event("step-done", Visibility.PUBLIC, side, {"date": state.date_id, "step": ref, "side": side})]
+    new = replace(state, done=done)
+    if done >= set(state.sides):
+        step = _current_step(system, new)
+        if step is not None and step.action == "purchase-fortifications":
+            new, more = _forfeit(system, new)
+            events.extend(more)
+        new = _next(system, new)
+    return new, tuple(events)
+
+
+def _forfeit(system: SystemLike, state: CampaignState) -> tuple[CampaignState, Events]:
+    """RR 2.520 / PHD C5.35: unspent FPP/DSP are forfeit on completion of the step (fortification_purchase)."""
+    from rules_engine.fortification_purchase import forfeit_unspent
+
+    events: list[Event] = []
+    for side in state.sides:
+        ledger, evs = forfeit_unspent(_system(system), _ledger(system, state, side))
+        state = _record(_with_ledger(state, side, ledger), *evs)
+        events.extend(evs)
+    return state, tuple(events)
+
+
+ORDER_TYPES: Mapping[str, tuple[str, ...]] = {
+    "purchase-rg": ("RgOrder",),
+    "purchase": ("RgOrder", "AttackOptionOrder"),
+    "purchase-patrols": ("PatrolOrder",),
+    "purchase-fortifications": ("FortOrder", "PointsOrder"),
+}
+
+
+def submit_order(system: SystemLike, state: CampaignState, side: str, orders: Sequence[object]) -> tuple[CampaignState, Events]:
+    """A side's secret order at an input step (RR 2.518/2.520, PL 2.3/2.31/2.38, PHD C5.31/C5.35): every violated rule
+    is listed and nothing is saved, else the ledger records it and the side has finished the step."""
+    from rules_engine.purchases import apply_order, validate_order
+
+    validate_mark_done(system, state, side)
+    state = _settle(system, state)
+    step = _current_step(system, state)
+    if step is None or step_kind(system, step) != INPUT:
+        raise SubmissionError(f"Nothing is bought now (step: {state.phase_ref or state.step}).")
+    allowed = ORDER_TYPES.get(step.action or "", ())
+    for order in orders:
+        if type(order).__name__ not in allowed:
+            raise SubmissionError(
+                f"{_label(step)}: a {type(order).__name__} is not bought at this step (allowed: {', '.join(allowed) or 'none'})",
+                step.ref,
+            )
+    ledger = _ledger(system, state, side)
+    initial = state.pass_kind == "initial"
+    chit = state.sealed.get(side)
+    violations = validate_order(_system(system), ledger, side, state.date_id, orders, initial=initial, chit=chit)  # type: ignore[arg-type]
+    if violations:
+        error = SubmissionError("; ".join(v.message for v in violations), violations[0].ref or step.ref)
+        error.violations = violations  # type: ignore[attr-defined]
+        raise error
+    ledger = apply_order(_system(system), ledger, side, state.date_id, orders, initial=initial, chit=chit)  # type: ignore[arg-type]
+    state = _with_ledger(state, side, ledger)
+    recorded = Event("order-recorded", Visibility.CG_END, side, {
+        "date": state.date_id, "step": step.ref, "side": side, "orders": [repr(o) for o in orders]})
+    return _finish(system, _record(state, recorded), side, recorded)
+
+
+def submit_recon(
+    system: SystemLike, state: CampaignState, side: str, extra: int | None, dice: Dice
+) -> tuple[CampaignState, Events]:
+    """RR 2.521 Purchasing Reconnaissance: ``None`` = no Recon; else cost + ``extra`` CPP (≤ extra_max) and the secret
+    Recon dr with +extra drm; its Final dr (the Locations) goes in the CG Roster "Recon" column."""
+    validate_mark_done(system, state, side)
+    state = _settle(system, state)
+    step = _current_step(system, state)
+    if step is None or step.action != "purchase-recon":
+        raise SubmissionError(f"Reconnaissance is not bought now (step: {state.phase_ref or state.step}).")
+    if extra is None:
+        return _finish(system, state, side)
+    params = step.params
+    cost, most = params.get("cost"), params.get("extra_max")
+    currency = str(params.get("currency", "CPP"))
+    if not isinstance(cost, int) or isinstance(extra, bool) or not isinstance(extra, int) or extra < 0 \
+            or (isinstance(most, int) and extra > most):
+        raise SubmissionError(f"{_label(step)}: extra CPP must be 0 to {most} (got {extra!r})", step.ref)
+    ledger = _ledger(system, state, side)
+    price = cost + extra
+    if ledger.balance(currency) < price:
+        raise SubmissionError(
+            f"{_label(step)}: Recon costs {price} {currency}; you have {ledger.balance(currency)} {currency} left", step.ref)
+    ledger = ledger.adjust(currency, -price)
+    state = _with_ledger(state, side, ledger)
+    table = _step_table(system, step, side)
+    facts = {**facts_for(system, state, side), "extra_cpp_spent": extra}
+    visibility = _visibility(step, table)
+    roll = _roll(dice, table, f"{step.ref} {table.name} ({side_name(system, side)})", side, visibility)
+    resolution = roll_on(table, roll, None, facts, {}, side_settings(system, side))
+    state, events = _result_events(state, step, side, resolution, visibility, cost=price, currency=currency)
+    line = ledger.roster_line(state.date_id)
+    spent = (line.spent if line else 0) + price
+    state = roster_update(state, side, state.date_id, currency, recon=resolution.final, spent=spent,
+                          left=ledger.balance(currency))
+    return _finish(system, state, side, *events)
+
+
+def _label(step: Step) -> str:
+    return f"{step.ref} {step.name}"
+
+
+def owes(system: SystemLike, state: CampaignState, side: str) -> tuple[str, ...]:
+    """What ``side`` must do now (public wording: never a choice, a point or a purchase)."""
+    check_side(system, side)
+    state = _settle(system, state)
+    if state.ended:
+        return ()
+    if state.step == INITIAL_SCENARIO:
+        return () if side in state.done else ("mark the Initial Scenario finished",)
+    if state.step == SCENARIO:
+        return () if side in state.done else ("mark the scenario finished",)
+    if state.step == RESULTS:
+        from rules_engine.results import differing_fields
+
+        if side not in state.results:
+            return ("enter the scenario results",)
+        if len(state.results) == 2 and differing_fields(state.results):
+            return ("agree the scenario results (the entries differ)",)
+        return ()
+    if state.step == INITIATIVE:
+        if side in state.sealed:
+            return ()
+        ref = system.initiative.ref if system.initiative else ""
+        return (f"choose your Initiative chit ({ref})" if ref else "choose your Initiative chit",)
+    step = _current_step(system, state)
+    if step is None:
+        return ()
+    kind = step_kind(system, step)
+    if kind == AUTOMATIC:
+        wanted = needs(system, state, side)
+        return (f"{_label(step)}: supply {', '.join(wanted)}",) if wanted else ()
+    if side in state.done or _waiting_for(system, state, step, side) is not None:
+        return ()
+    if kind == INPUT:
+        return (f"{_label(step)}: submit your order (or finish with none)",)
+    if kind == ASSISTED:
+        return (f"{_label(step)}: roll as needed, then mark it done",)
+    return (f"{_label(step)}: do it on the board, then mark it done",)
+
+
+def checklist(system: SystemLike, state: CampaignState) -> list[dict[str, JSON]]:
+    """The current pass as a checklist: each entry with its kind, sides, order and status (done/current/todo)."""
+    state = _settle(system, state)
+    if state.ended or state.pass_kind is None:
+        return []
+    entries = current_program(system, state)
+    here = entries.index(state.phase_ref) if state.phase_ref in entries else -1
+    names = {RESULTS_MARK: "Scenario results", NEW_DATE: "New date", SCENARIO_MARK: "Scenario",
+             INITIAL_MARK: "Initial Scenario"}
+    items: list[dict[str, JSON]] = []
+    for i, entry in enumerate(entries):
+        status = "done" if i < here else "current" if i == here else "todo"
+        if entry in MARKS:
+            items.append({"ref": entry, "name": names[entry], "kind": "mark", "status": status})
+            continue
+        step = _step(system, entry)
+        order = resolve_order(system, state, step) if step.sides == "ordered" else None
+        items.append({
+            "ref": step.ref, "name": step.name, "kind": step_kind(system, step), "status": status,
+            "sides": step.sides, "order": list(order) if order else (list(step.order) or None),
+            "secret": step.secret, "tables": list(step.tables), "note": step.note,
+            "done": {s: (s in state.done) if status == "current" else status == "done" for s in state.sides},
+        })
+    return items
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Assisted rolls and CG end by the players
+# ---------------------------------------------------------------------------------------------------------------------
+
+
+def assisted_roll(
+    system: SystemLike,
+    state: CampaignState,
+    side: str,
+    step_ref: str,
+    table_id: str,
+    column: str | None,
+    answers: Mapping[int, int | bool],
+    dice: Dice,
+) -> tuple[CampaignState, Events]:
+    """A roll on one of the current step's tables; the player ticks the DRM the board shows (``ask:`` modifiers)."""
+    validate_mark_done(system, state, side)
+    state = _settle(system, state)
+    step = _current_step(system, state)
+    if step is None or step.ref != step_ref:
+        current = step.ref if step else state.step
+        raise SubmissionError(f"Step {step_ref} is not the current step (now: {current}).", step_ref)
+    allowed = tuple(step.tables) + tuple(
+        str(t) for t in (step.params.get("table"),) if isinstance(t, str) and t not in step.tables
+    )
+    if step_kind(system, step) not in (ASSISTED, INPUT) or not allowed:
+        raise SubmissionError(f"{_label(step)} has no table to roll on here.", step.ref)
+    if table_id not in allowed:
+        raise SubmissionError(f"{_label(step)}: unknown table {table_id!r} (allowed: {', '.join(allowed)})", step.ref)
+    table = _system(system).table(table_id)
+    visibility = _visibility(step, table)
+    table.column(column)  # UnknownNameError naming the columns before anything is rolled
+    roll = _roll(dice, table, f"{step.ref} {table.name} ({side_name(system, side)})", side, visibility)
+    resolution = roll_on(table, roll, column, facts_for(system, state, side), answers, side_settings(system, side))
+    state, events = _result_events(state, step, side, resolution, visibility)
+    return state, events
+
+
+def concede(system: SystemLike, state: CampaignState, side: str) -> tuple[CampaignState, Events]:
+    """PL 1.3 / PHD TM End: one side concedes; the other wins the CG."""
+    check_side(system, side)
+    if state.ended:
+        raise SubmissionError("The CG has already ended.")
+    return end_cg(system, state, "concession", side, state.other(side))
+
+
+def propose_end(system: SystemLike, state: CampaignState, side: str) -> tuple[CampaignState, Events]:
+    """PL 1.3 mutual agreement: the CG ends once both sides have proposed it."""
+    check_side(system, side)
+    if state.ended:
+        raise SubmissionError("The CG has already ended.")
+    proposals = state.end_proposals | {side}
+    event = Event("end-proposed", Visibility.PUBLIC, side, {"side": side})
+    if proposals >= set(state.sides):
+        new, more = end_cg(system, state, "mutual-agreement")
+        return new, (event,) + more
+    return replace(state, end_proposals=proposals), (event,)
+
+
+def withdraw_end(system: SystemLike, state: CampaignState, side: str) -> tuple[CampaignState, Events]:
+    """Withdraw a proposal to end the CG."""
+    check_side(system, side)
+    return replace(state, end_proposals=state.end_proposals - {side}), (
+        Event("end-withdrawn", Visibility.PUBLIC, side, {"side": side}),)
+
+
+def submit_chit(system: SystemLike, state: CampaignState, side: str, chit: Chit | str, dice: Dice) -> tuple[CampaignState, Events]:
+    """initiative.submit_chit, then the phase moves on (scenario preparation or the idle loop) and ``advance`` runs."""
+    from rules_engine import initiative
+
+    new, events = initiative.submit_chit(system, state, side, chit, dice)
+    if not new.phased or new.step == INITIATIVE:
+        return new, events
+    new, more = advance(system, new, dice)
+    return new, events + more
+
+
+def call_with_advance(
+    action: Callable[..., tuple[CampaignState, Events]], system: SystemLike, state: CampaignState, dice: Dice,
+    *args: object,
+) -> tuple[CampaignState, Events]:
+    """Run a player action, then ``advance`` (the app's usual pattern)."""
+    new, events = action(system, state, *args)
+    new, more = advance(system, new, dice)
+    return new, events + more
