@@ -1,6 +1,27 @@
+"""URLs. Campaigns are addressed by their random public id; every campaign URL is 404 to anyone without a seat."""
 from django.contrib import admin
-from django.urls import path
+from django.urls import include, path
+
+from campaigns_app import views
+
+campaign_patterns = [
+    path("", views.campaign_detail, name="campaign_detail"),
+    path("invite/", views.campaign_invite, name="campaign_invite"),
+    path("history/", views.campaign_history, name="campaign_history"),
+    path("fragments/", views.campaign_fragments, name="campaign_fragments"),
+    path("chit/", views.chit_confirm, name="chit_confirm"),
+    path("chit/submit/", views.chit_submit, name="chit_submit"),
+    path("done/", views.step_done, name="step_done"),
+    path("move-order/", views.move_order, name="move_order"),
+]
 
 urlpatterns = [
+    path("", views.home, name="home"),
+    path("accounts/signup/", views.signup, name="signup"),
+    path("accounts/", include("django.contrib.auth.urls")),
+    path("campaigns/", views.campaign_list, name="campaign_list"),
+    path("campaigns/new/", views.campaign_create, name="campaign_create"),
+    path("campaigns/<str:public_id>/", include(campaign_patterns)),
+    path("join/<str:token>/", views.campaign_join, name="campaign_join"),
     path("admin/", admin.site.urls),
 ]

@@ -1,0 +1,74 @@
+"""The live campaign page's websocket (/ws/campaigns/<public id>/).
+
+Only a seated player is accepted; the socket joins its own side's group only. On connect and on every "refresh"
+it re-renders the page's fragments from the database (view_for of its side) and sends those that changed as htmx
+out-of-band swaps. The channel layer only says "something changed"; it is never the source of truth, so a reconnect
+after a dropped connection or a server restart resyncs the page completely.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from campaigns_app import fragments, services
+from campaigns_app.notifications import group_name
+
+MAX_MESSAGE = 4096
+
+
+class CampaignConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
+    group: str | None = None
+
+    async def connect(self) -> None:
+        self.public_id = str(self.scope["url_route"]["kwargs"]["public_id"])
+        self.user = self.scope.get("user")
+        self.sent: dict[str, str] = {}
+        if self.user is None or not self.user.is_authenticated:
+            await self.close()
+            return
+        seat = await database_sync_to_async(services.presence_open)(
+            public_id=self.public_id, user=self.user, channel_name=self.channel_name
+        )
+        if seat is None:
+            await self.close()
+            return
+        self.group = group_name(self.public_id, seat.side)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self.push()
+
+    async def disconnect(self, code: int) -> None:
+        if self.group is None:
+            return
+        await self.channel_layer.group_discard(self.group, self.channel_name)
+        await database_sync_to_async(services.presence_close)(public_id=self.public_id, channel_name=self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """The page's only message is its heartbeat (every 25 s): keep the seat online, refresh presence."""
+        if self.group is None or text_data is None or len(text_data) > MAX_MESSAGE:
+            return
+        try:
+            message: Any = json.loads(text_data)
+        except ValueError:
+            return
+        if isinstance(message, dict) and "heartbeat" in message:
+            await database_sync_to_async(services.presence_beat)(channel_name=self.channel_name)
+            await self.push()
+
+    async def campaign_refresh(self, event: dict[str, Any]) -> None:
+        """Group message: the campaign changed; re-render from the database."""
+        await self.push()
+
+    async def push(self) -> None:
+        """Send the fragments that differ from what this socket last sent."""
+        rendered = await database_sync_to_async(fragments.live_fragments_for)(self.public_id, self.user.pk)
+        if rendered is None:
+            await self.close()
+            return
+        changed = [html for fragment_id, html in rendered.items() if self.sent.get(fragment_id) != html]
+        if changed:
+            self.sent = rendered
+            await self.send(text_data="".join(changed))

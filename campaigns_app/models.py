@@ -1,0 +1,177 @@
+"""Refit's tables: CG systems, campaigns, seats, invitations, the event log and live-page presence.
+
+Players never see a primary key: campaigns are addressed by ``public_id`` and invitations by ``token``,
+both random and unguessable; event sequence numbers stay on the server (they would count hidden events).
+"""
+from __future__ import annotations
+
+import secrets
+from datetime import datetime
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+
+def now() -> datetime:
+    """The current time (a module function so tests can pin it)."""
+    return timezone.now()
+
+
+def new_public_id() -> str:
+    """A campaign's public id: 128 random bits, URL-safe."""
+    return secrets.token_urlsafe(16)
+
+
+def new_invitation_token() -> str:
+    """An invitation token: 192 random bits, URL-safe."""
+    return secrets.token_urlsafe(24)
+
+
+def new_player_seed() -> str:
+    """A player's contribution to the dice: 64 random bits, shown to that player."""
+    return secrets.token_hex(8)
+
+
+class CgSystem(models.Model):
+    """A CG system definition (``fixtures/<id>.yaml``), validated by rules_engine and loaded by ``load_systems``."""
+
+    id = models.SlugField(primary_key=True, max_length=40)
+    name = models.CharField(max_length=200)
+    definition = models.TextField(help_text="The YAML text as loaded (refit-cg/1).")
+    sha256 = models.CharField(max_length=64)
+    loaded_at = models.DateTimeField(default=now)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = "CG system"
+        constraints = [
+            models.CheckConstraint(condition=Q(sha256__regex=r"^[0-9a-f]{64}$"), name="cgsystem_sha256_hex"),
+            models.CheckConstraint(condition=~Q(definition=""), name="cgsystem_definition_not_empty"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Campaign(models.Model):
+    """One CG between two players; ``state`` is rules_engine ``CampaignState.to_json()``."""
+
+    public_id = models.CharField(max_length=32, unique=True, default=new_public_id, editable=False)
+    system = models.ForeignKey(CgSystem, on_delete=models.PROTECT, related_name="campaigns")
+    name = models.CharField(max_length=120)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    state = models.JSONField()
+    # The dice seed stays secret until the CG ends; its SHA-256 commitment is shown to both players from the start.
+    dice_seed = models.CharField(max_length=64, editable=False)
+    seed_commitment = models.CharField(max_length=64, editable=False)
+    dice_counters = models.JSONField(default=dict, blank=True)
+    created = models.DateTimeField(default=now, editable=False)
+    updated = models.DateTimeField(default=now)
+
+    class Meta:
+        ordering = ["-updated"]
+        constraints = [
+            models.CheckConstraint(condition=Q(dice_seed__regex=r"^[0-9a-f]{64}$"), name="campaign_seed_hex"),
+            models.CheckConstraint(condition=Q(seed_commitment__regex=r"^[0-9a-f]{64}$"), name="campaign_commitment_hex"),
+            models.CheckConstraint(condition=~Q(name=""), name="campaign_name_not_empty"),
+            models.CheckConstraint(condition=Q(public_id__regex=r"^[A-Za-z0-9_-]{16,32}$"), name="campaign_public_id_shape"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Seat(models.Model):
+    """A player's side in a campaign."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="seats")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats")
+    side = models.CharField(max_length=40)
+    player_seed = models.CharField(max_length=64, default=new_player_seed, editable=False)
+    joined = models.DateTimeField(default=now, editable=False)
+    last_seen = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["joined", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "side"], name="seat_one_player_per_side"),
+            models.UniqueConstraint(fields=["campaign", "user"], name="seat_one_side_per_player"),
+            models.CheckConstraint(condition=~Q(side=""), name="seat_side_not_empty"),
+            models.CheckConstraint(condition=~Q(player_seed=""), name="seat_player_seed_not_empty"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} as {self.side}"
+
+
+class Invitation(models.Model):
+    """The link a campaign's creator sends to the opponent; valid for that one campaign only."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="invitations")
+    token = models.CharField(max_length=48, unique=True, default=new_invitation_token, editable=False)
+    created = models.DateTimeField(default=now, editable=False)
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    accepted_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=Q(token__regex=r"^[A-Za-z0-9_-]{24,48}$"), name="invitation_token_shape"),
+            models.CheckConstraint(
+                condition=Q(accepted_by__isnull=True, accepted_at__isnull=True)
+                | Q(accepted_by__isnull=False, accepted_at__isnull=False),
+                name="invitation_accepted_by_and_at_together",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Invitation to {self.campaign}"
+
+
+class EventRecord(models.Model):
+    """One rules_engine Event (or an app event: created, joined), in campaign order. ``seq`` is never shown."""
+
+    class Visibility(models.TextChoices):
+        PUBLIC = "public", "Both sides"
+        SIDE = "side", "Owning side only"
+        CG_END = "cg-end", "Owning side, both at CG end"
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField()
+    kind = models.CharField(max_length=60)
+    visibility = models.CharField(max_length=10, choices=Visibility.choices)
+    side = models.CharField(max_length=40, blank=True, default="")
+    payload = models.JSONField(default=dict, blank=True)
+    created = models.DateTimeField(default=now, editable=False)
+
+    class Meta:
+        ordering = ["campaign", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "seq"], name="event_seq_unique_per_campaign"),
+            models.CheckConstraint(condition=Q(visibility__in=["public", "side", "cg-end"]), name="event_visibility_known"),
+            models.CheckConstraint(
+                condition=Q(visibility="public") | ~Q(side=""), name="event_secret_has_owner_side"
+            ),
+            models.CheckConstraint(condition=~Q(kind=""), name="event_kind_not_empty"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} ({self.visibility})"
+
+
+class LiveConnection(models.Model):
+    """One open websocket of a seat's live page; a seat is online while it has a fresh one (heartbeat)."""
+
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="connections")
+    channel_name = models.CharField(max_length=200, unique=True)
+    opened = models.DateTimeField(default=now)
+    last_beat = models.DateTimeField(default=now)
+
+    class Meta:
+        indexes = [models.Index(fields=["seat", "last_beat"])]
+
+    def __str__(self) -> str:
+        return f"{self.seat} via {self.channel_name}"

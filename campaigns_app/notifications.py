@@ -1,0 +1,87 @@
+"""After-commit notifications: a bare "refresh" to each seat's own channel group, and "your move" e-mails.
+
+The channel message carries no content: every consumer re-renders its own side's view from the database,
+so nothing one side may not see can ever travel through a group the other side listens to.
+"""
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.core.mail import send_mail
+from django.template.loader import render_to_string
+from django.urls import reverse
+
+from campaigns_app import engine, selectors
+from campaigns_app.models import Seat
+
+log = logging.getLogger(__name__)
+
+REFRESH = {"type": "campaign.refresh"}
+
+
+def group_name(public_id: str, side: str) -> str:
+    """The channel group of one seat's live pages (``campaign-<public id>-<side>``)."""
+    return f"campaign-{public_id}-{side}"
+
+
+def refresh(public_id: str, sides: Iterable[str] | None) -> None:
+    """Tell the live pages of ``sides`` (all seats when None) to re-render from the database."""
+    if sides is None:
+        sides = list(Seat.objects.filter(campaign__public_id=public_id).values_list("side", flat=True))
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    for side in sides:
+        try:
+            async_to_sync(layer.group_send)(group_name(public_id, side), dict(REFRESH))
+        except Exception:  # the database is the truth; a lost refresh is repaired by the next reconnect
+            log.exception("Could not notify %s", group_name(public_id, side))
+
+
+SUBJECTS = {
+    "joined": "{campaign}: your opponent has joined",
+    "action": "{campaign}: your move",
+    "chose": "{campaign}: your opponent has chosen — your move",
+    "revealed": "{campaign}: the Initiative chits are revealed",
+}
+
+
+def email_action_due(public_id: str, side: str, reason: str) -> bool:
+    """E-mail the player of ``side`` that an action is due, unless their live page is open; True when sent."""
+    seat = (
+        Seat.objects.filter(campaign__public_id=public_id, side=side)
+        .select_related("user", "campaign", "campaign__system")
+        .first()
+    )
+    if seat is None or not seat.user.email:
+        return False
+    if selectors.seat_online(seat):
+        return False
+    campaign = seat.campaign
+    system = engine.system_of(campaign.system)
+    state = engine.load_state(campaign.state)
+    opponent_side = engine.other_side(system, side)
+    opponent = Seat.objects.filter(campaign=campaign, side=opponent_side).select_related("user").first()
+    context = {
+        "player": seat.user.get_username(),
+        "campaign": campaign.name,
+        "system": campaign.system.name,
+        "side": engine.side_name(system, side),
+        "opponent": opponent.user.get_username() if opponent else "Your opponent",
+        "opponent_side": engine.side_name(system, opponent_side),
+        "reason": reason,
+        "owes": engine.owes(system, state, side),
+        "url": settings.SITE_URL + reverse("campaign_detail", args=[public_id]),
+    }
+    subject = SUBJECTS.get(reason, SUBJECTS["action"]).format(campaign=campaign.name)
+    body = render_to_string("email/action_due.txt", context)
+    try:
+        send_mail(subject, body, None, [seat.user.email])
+    except Exception:
+        log.exception("Could not e-mail %s about %s", seat.user.email, public_id)
+        return False
+    return True

@@ -1,0 +1,310 @@
+"""Every write Refit makes. Each service runs in one transaction and locks the Campaign row before reading its state,
+so two players acting at the same instant are serialised and a resolution happens exactly once.
+
+After commit, each seat's own channel group gets a bare "refresh" (never content): its consumers re-render from the
+database through view_for. E-mail goes to the player for whom an action became due, unless they are on the live page.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+
+from campaigns_app import engine, notifications, selectors
+from campaigns_app.models import Campaign, CgSystem, EventRecord, Invitation, LiveConnection, Seat, now
+from rules_engine.errors import RulesError
+from rules_engine.events import Event
+from rules_engine.vocabulary import Chit
+
+ONLINE_WITHIN = selectors.ONLINE_WITHIN
+
+
+class ServiceError(ValueError):
+    """A request Refit refuses, with a message for the player; nothing was changed."""
+
+
+class NotSeated(ServiceError):
+    """The user holds no seat in the campaign (views answer 404: existence is not confirmed)."""
+
+
+class InvitationNotFound(ServiceError):
+    """No invitation has this token."""
+
+
+class CampaignFull(ServiceError):
+    """Both seats are taken."""
+
+
+# ----------------------------------------------------------------------------------------------------------- helpers
+
+
+def _locked(public_id: str) -> Campaign:
+    try:
+        return Campaign.objects.select_for_update().select_related("system").get(public_id=public_id)
+    except Campaign.DoesNotExist:
+        raise NotSeated("No such campaign.") from None
+
+
+def _seats(campaign: Campaign) -> list[Seat]:
+    return list(Seat.objects.filter(campaign=campaign).select_related("user"))
+
+
+def _seat_of(seats: list[Seat], user: AbstractBaseUser) -> Seat:
+    for seat in seats:
+        if seat.user_id == user.pk:
+            return seat
+    raise NotSeated("No such campaign.")
+
+
+def _player_seeds(system: Any, seats: list[Seat]) -> tuple[str, str]:
+    by_side = {seat.side: seat.player_seed for seat in seats}
+    first, second = engine.side_ids(system)
+    return (by_side[first], by_side[second])
+
+
+def _append_events(campaign: Campaign, events: Iterable[Event]) -> list[EventRecord]:
+    """Append events after the last one (the caller holds the campaign row lock, so seq cannot collide)."""
+    last = EventRecord.objects.filter(campaign=campaign).aggregate(last=Max("seq"))["last"] or 0
+    records = [
+        EventRecord(
+            campaign=campaign,
+            seq=last + index,
+            kind=event.kind,
+            visibility=str(event.visibility),
+            side=event.side or "",
+            payload=dict(event.payload),
+        )
+        for index, event in enumerate(events, start=1)
+    ]
+    return EventRecord.objects.bulk_create(records)
+
+
+def _require_both_seated(system: Any, seats: list[Seat]) -> None:
+    if len(seats) < 2:
+        raise ServiceError("Your opponent has not joined yet. Send them the invitation link; play starts when both seats are taken.")
+
+
+def _after_commit(campaign: Campaign, system: Any, due: dict[str, str]) -> None:
+    """Schedule the refresh of both seats' pages and the 'your move' e-mails (side → reason)."""
+    public_id = campaign.public_id
+    sides = engine.side_ids(system)
+    transaction.on_commit(lambda: notifications.refresh(public_id, sides))
+    for side, reason in due.items():
+        transaction.on_commit(lambda side=side, reason=reason: notifications.email_action_due(public_id, side, reason))
+
+
+def _owes_all(system: Any, state: Any) -> dict[str, tuple[str, ...]]:
+    return {side: engine.owes(system, state, side) for side in engine.side_ids(system)}
+
+
+def _newly_due(system: Any, before: dict[str, tuple[str, ...]], after: dict[str, tuple[str, ...]], actor: str) -> dict[str, str]:
+    """Sides other than the actor that owe something new after the action."""
+    due = {}
+    for side, owed in after.items():
+        if side != actor and owed and owed != before.get(side):
+            due[side] = "action"
+    return due
+
+
+def _save_state(campaign: Campaign, state: Any, counters: dict[str, int] | None = None) -> None:
+    campaign.state = state.to_json()
+    fields = ["state", "updated"]
+    if counters is not None:
+        campaign.dice_counters = counters
+        fields.append("dice_counters")
+    campaign.updated = now()
+    campaign.save(update_fields=fields)
+
+
+# ----------------------------------------------------------------------------------------------------------- services
+
+
+@transaction.atomic
+def campaign_create(*, user: AbstractBaseUser, system_id: str, side: str, name: str) -> Campaign:
+    """Create a campaign with the creator in ``side``, a committed dice seed and an invitation for the opponent."""
+    name = (name or "").strip()
+    if not name:
+        raise ServiceError("Give the campaign a name (up to 120 characters).")
+    if len(name) > 120:
+        raise ServiceError("The campaign name is too long: at most 120 characters.")
+    try:
+        cg_system = CgSystem.objects.get(id=system_id)
+    except CgSystem.DoesNotExist:
+        allowed = ", ".join(CgSystem.objects.values_list("id", flat=True)) or "none loaded — run manage.py load_systems"
+        raise ServiceError(f"Unknown CG system “{system_id}” (allowed: {allowed}).") from None
+    system = engine.system_of(cg_system)
+    sides = engine.side_ids(system)
+    if side not in sides:
+        raise ServiceError(f"Unknown side “{side}” for {cg_system.name} (allowed: {', '.join(sides)}).")
+    seed = engine.new_seed()
+    campaign = Campaign.objects.create(
+        system=cg_system,
+        name=name,
+        created_by=user,
+        state=engine.new_state(system),
+        dice_seed=seed.hex(),
+        seed_commitment=engine.seed_commitment(seed),
+        dice_counters={},
+    )
+    Seat.objects.create(campaign=campaign, user=user, side=side)
+    Invitation.objects.create(campaign=campaign)
+    _append_events(
+        campaign,
+        [engine.app_event("campaign-created", side=side, player=user.get_username(), system=cg_system.name,
+                          commitment=campaign.seed_commitment)],
+    )
+    return campaign
+
+
+@transaction.atomic
+def campaign_join(*, user: AbstractBaseUser, token: str) -> Seat:
+    """Take the free seat of the invitation's campaign (idempotent for a player already seated there)."""
+    invitation = Invitation.objects.filter(token=token).select_related("campaign").first()
+    if invitation is None:
+        raise InvitationNotFound("This invitation link is not valid. Ask your opponent to send it again.")
+    campaign = _locked(invitation.campaign.public_id)
+    seats = _seats(campaign)
+    for seat in seats:
+        if seat.user_id == user.pk:
+            return seat
+    if len(seats) >= 2:
+        raise CampaignFull("This campaign is full: both sides are already taken.")
+    system = engine.system_of(campaign.system)
+    side = engine.other_side(system, seats[0].side)
+    try:
+        with transaction.atomic():
+            seat = Seat.objects.create(campaign=campaign, user=user, side=side)
+    except IntegrityError:
+        raise CampaignFull("This campaign is full: both sides are already taken.") from None
+    invitation.accepted_by = user
+    invitation.accepted_at = now()
+    invitation.save(update_fields=["accepted_by", "accepted_at"])
+    _append_events(campaign, [engine.app_event("player-joined", side=side, player=user.get_username())])
+    campaign.updated = now()
+    campaign.save(update_fields=["updated"])
+    _after_commit(campaign, system, {seats[0].side: "joined"})
+    return seat
+
+
+@transaction.atomic
+def step_mark_done(*, user: AbstractBaseUser, public_id: str) -> Campaign:
+    """Mark the current on-board step (Initial Scenario, scenario) done for the user's side."""
+    campaign = _locked(public_id)
+    seats = _seats(campaign)
+    seat = _seat_of(seats, user)
+    system = engine.system_of(campaign.system)
+    _require_both_seated(system, seats)
+    state = engine.load_state(campaign.state)
+    before = _owes_all(system, state)
+    try:
+        new_state, events = engine.mark_step_done(system, state, seat.side)
+    except RulesError as error:
+        raise ServiceError(str(error)) from None
+    _save_state(campaign, new_state)
+    _append_events(campaign, events)
+    _after_commit(campaign, system, _newly_due(system, before, _owes_all(system, new_state), seat.side))
+    return campaign
+
+
+@transaction.atomic
+def chit_submit(*, user: AbstractBaseUser, public_id: str, side: str, chit: str) -> Campaign:
+    """Seal the user's Initiative chit (RR 2.522); the second chit resolves both, once, under the row lock."""
+    campaign = _locked(public_id)
+    seats = _seats(campaign)
+    seat = _seat_of(seats, user)
+    system = engine.system_of(campaign.system)
+    state = engine.load_state(campaign.state)
+    problem = selectors.chit_problem(system, state, seat, len(seats), side, chit)
+    if problem:
+        raise ServiceError(problem)
+    chit_value = Chit(chit)
+    before = _owes_all(system, state)
+    dice = engine.committed_dice(campaign, _player_seeds(system, seats))
+    try:
+        new_state, events = engine.submit_chit(system, state, seat.side, chit_value, dice)
+    except RulesError as error:
+        raise ServiceError(str(error)) from None
+    _save_state(campaign, new_state, dice.counters)
+    _append_events(campaign, events)
+    due = _newly_due(system, before, _owes_all(system, new_state), seat.side)
+    opponent = engine.other_side(system, seat.side)
+    if any(event.kind == "chits-revealed" for event in events):
+        due[opponent] = "revealed"
+    elif engine.owes(system, new_state, opponent):
+        due[opponent] = "chose"  # the opponent still has to choose: tell them this side has (never what)
+    _after_commit(campaign, system, due)
+    return campaign
+
+
+@transaction.atomic
+def move_order_roll(*, user: AbstractBaseUser, public_id: str) -> Campaign:
+    """Make the Dual Attack move-order roll (RR 2.525) on the server, for the side the rules name as roller."""
+    campaign = _locked(public_id)
+    seats = _seats(campaign)
+    seat = _seat_of(seats, user)
+    system = engine.system_of(campaign.system)
+    _require_both_seated(system, seats)
+    state = engine.load_state(campaign.state)
+    try:
+        engine.validate_move_order(system, state)
+    except RulesError as error:
+        raise ServiceError(str(error)) from None
+    roller = engine.move_order_roller(system)
+    if roller != seat.side:
+        raise ServiceError(f"The {engine.side_name(system, roller or '')} side makes the move-order roll, not yours.")
+    before = _owes_all(system, state)
+    dice = engine.committed_dice(campaign, _player_seeds(system, seats))
+    try:
+        new_state, events = engine.roll_move_order(system, state, dice)
+    except RulesError as error:
+        raise ServiceError(str(error)) from None
+    _save_state(campaign, new_state, dice.counters)
+    _append_events(campaign, events)
+    _after_commit(campaign, system, _newly_due(system, before, _owes_all(system, new_state), seat.side))
+    return campaign
+
+
+# ----------------------------------------------------------------------------------------------------------- presence
+
+
+def _seat_for_connection(public_id: str, user: AbstractBaseUser) -> Seat | None:
+    if not getattr(user, "is_authenticated", False):
+        return None
+    return Seat.objects.filter(campaign__public_id=public_id, user_id=user.pk).select_related("campaign").first()
+
+
+@transaction.atomic
+def presence_open(*, public_id: str, user: AbstractBaseUser, channel_name: str) -> Seat | None:
+    """Record an open live page of the user's seat; None when the user holds no seat (the socket is refused)."""
+    seat = _seat_for_connection(public_id, user)
+    if seat is None:
+        return None
+    moment = now()
+    LiveConnection.objects.filter(seat=seat, last_beat__lt=moment - ONLINE_WITHIN).delete()
+    LiveConnection.objects.update_or_create(channel_name=channel_name, defaults={"seat": seat, "last_beat": moment})
+    Seat.objects.filter(pk=seat.pk).update(last_seen=moment)
+    transaction.on_commit(lambda: notifications.refresh(public_id, None))
+    return seat
+
+
+@transaction.atomic
+def presence_beat(*, channel_name: str) -> None:
+    """A live page is still open."""
+    moment = now()
+    connection = LiveConnection.objects.filter(channel_name=channel_name).select_related("seat").first()
+    if connection is None:
+        return
+    LiveConnection.objects.filter(pk=connection.pk).update(last_beat=moment)
+    Seat.objects.filter(pk=connection.seat_id).update(last_seen=moment)
+
+
+@transaction.atomic
+def presence_close(*, public_id: str, channel_name: str) -> None:
+    """A live page closed."""
+    deleted, _ = LiveConnection.objects.filter(channel_name=channel_name).delete()
+    if deleted:
+        transaction.on_commit(lambda: notifications.refresh(public_id, None))
+
