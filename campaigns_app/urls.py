@@ -13,6 +13,10 @@ campaign_patterns = [
     path("chit/submit/", views.chit_submit, name="chit_submit"),
     path("done/", views.step_done, name="step_done"),
     path("move-order/", views.move_order, name="move_order"),
+    # The between-scenario phase (checklist, purchases, assisted rolls, results) and the records (roster, purchase
+    # record, dice log, CG end, verification) live in their own URL modules so they can grow independently.
+    path("", include("campaigns_app.phase_urls")),
+    path("", include("campaigns_app.record_urls")),
 ]
 
 urlpatterns = [
@@ -23,5 +27,6 @@ urlpatterns = [
     path("campaigns/new/", views.campaign_create, name="campaign_create"),
     path("campaigns/<str:public_id>/", include(campaign_patterns)),
     path("join/<str:token>/", views.campaign_join, name="campaign_join"),
+    path("cards/", include("campaigns_app.card_urls")),
     path("admin/", admin.site.urls),
 ]
