@@ -34,5 +34,9 @@ test: $(STAMP)
 mypy: $(STAMP)
 	$(BIN)/mypy --strict rules_engine
 
+bench: $(STAMP)
+	$(BIN)/python bench/engine_campaign.py $(BENCH_ARGS)
+	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(BIN)/python bench/reveal_latency.py $(BENCH_ARGS)
+
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache staticfiles

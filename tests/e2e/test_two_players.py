@@ -1,0 +1,210 @@
+"""Two players in two browser contexts of Debian's chromium: sign up, create, invite, join, both choose, both see the reveal.
+
+The server is a separate uvicorn process (see conftest.py); these tests are plain sync functions and never touch
+Django's database in-process. Screenshots of every stage, for both players, go to test-results/e2e/<test name>/.
+"""
+from __future__ import annotations
+
+import re
+import secrets
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+PASSWORD = "correct-horse-battery-staple-42"
+TIMEOUT_MS = 20_000
+
+
+@dataclass
+class Player:
+    name: str
+    context: object
+    page: object
+    frames: list[str] = field(default_factory=list)  # websocket frames this player's browser received, in order
+
+
+@pytest.fixture
+def players(browser: object, live_url: str, output_dir: Path, request: pytest.FixtureRequest) -> Iterator[tuple[Player, Player]]:
+    """Two isolated browser contexts (two users), each recording the websocket frames its page receives."""
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=TIMEOUT_MS)
+    made: list[Player] = []
+    run = secrets.token_hex(3)
+    for label in ("p1", "p2"):
+        context = browser.new_context(base_url=live_url, viewport={"width": 1200, "height": 900})  # type: ignore[attr-defined]
+        context.set_default_timeout(TIMEOUT_MS)
+        page = context.new_page()
+        player = Player(name=f"{label}-{run}", context=context, page=page)
+
+        def on_websocket(ws: object, player: Player = player) -> None:
+            ws.on("framereceived", lambda payload: player.frames.append(  # type: ignore[attr-defined]
+                payload if isinstance(payload, str) else payload.decode("utf-8", "replace")))
+
+        page.on("websocket", on_websocket)
+        made.append(player)
+    try:
+        yield made[0], made[1]
+    finally:
+        report = getattr(request.node, "rep_call", None)
+        for number, player in enumerate(made, start=1):
+            try:
+                if report is not None and report.failed:
+                    player.page.screenshot(path=str(output_dir / f"zz-failure-player{number}.png"), full_page=True)  # type: ignore[attr-defined]
+                    (output_dir / f"zz-failure-player{number}.html").write_text(player.page.content())  # type: ignore[attr-defined]
+            finally:
+                player.context.close()  # type: ignore[attr-defined]
+
+
+def sign_up(page: object, username: str) -> None:
+    """Fill and submit the sign-up form the page is on."""
+    page.fill("input[name=username]", username)  # type: ignore[attr-defined]
+    page.fill("input[name=email]", f"{username}@example.test")  # type: ignore[attr-defined]
+    page.fill("input[name=password1]", PASSWORD)  # type: ignore[attr-defined]
+    page.fill("input[name=password2]", PASSWORD)  # type: ignore[attr-defined]
+    page.locator("main form").get_by_role("button", name="Sign up").click()  # type: ignore[attr-defined]
+
+
+def choose_chit(page: object, chit: str) -> None:
+    """Pick a chit, continue, and confirm on the "This is final" step."""
+    from playwright.sync_api import expect
+
+    page.locator(f"#chit-form input[name=chit][value={chit}]").check()  # type: ignore[attr-defined]
+    page.locator("#chit-form").get_by_role("button", name="Continue").click()  # type: ignore[attr-defined]
+    confirm = page.locator("#chit-confirm")  # type: ignore[attr-defined]
+    expect(confirm).to_contain_text(f"Submit {chit.capitalize()}? This is final.")
+    return confirm
+
+
+def mentions(html: str, word: str) -> int:
+    return len(re.findall(word, html, flags=re.IGNORECASE))
+
+
+def test_two_players_sign_up_join_choose_and_both_pages_show_the_reveal_without_reload(
+    players: tuple[Player, Player], live_url: str, screenshot: Callable[[object, str], Path]
+) -> None:
+    from playwright.sync_api import expect
+
+    p1, p2 = players
+
+    # 1. Both sign up.
+    p1.page.goto("/accounts/signup/")  # type: ignore[attr-defined]
+    screenshot(p1.page, "01-player1-signup")
+    sign_up(p1.page, p1.name)
+    expect(p1.page).to_have_url(re.compile(r"/campaigns/$"))  # type: ignore[attr-defined]
+    expect(p1.page.locator("main")).to_contain_text("No campaigns yet")  # type: ignore[attr-defined]
+    screenshot(p1.page, "02-player1-my-campaigns-empty")
+
+    # 2. Player 1 creates an RR campaign as the Canadian side and copies the invitation link.
+    p1.page.goto("/campaigns/new/?system=rr")  # type: ignore[attr-defined]
+    expect(p1.page.locator("select[name=system]")).to_have_value("rr")  # type: ignore[attr-defined]
+    p1.page.fill("input[name=name]", f"Hill 112 {p1.name}")  # type: ignore[attr-defined]
+    p1.page.locator("input[name=side][value=canadian]").check()  # type: ignore[attr-defined]
+    screenshot(p1.page, "03-player1-create")
+    p1.page.get_by_role("button", name="Create campaign").click()  # type: ignore[attr-defined]
+    expect(p1.page).to_have_url(re.compile(r"/campaigns/[A-Za-z0-9_-]+/invite/$"))  # type: ignore[attr-defined]
+    campaign_path = re.sub(r"invite/$", "", p1.page.url.removeprefix(live_url))  # type: ignore[attr-defined]
+    link = p1.page.locator("#invite-link").input_value()  # type: ignore[attr-defined]
+    assert re.fullmatch(re.escape(live_url) + r"/join/[A-Za-z0-9_-]{24,48}/", link), link
+    p1.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_url)  # type: ignore[attr-defined]
+    p1.page.locator("#copy-invite").click()  # type: ignore[attr-defined]
+    expect(p1.page.locator("#copy-status")).to_have_text("Link copied.")  # type: ignore[attr-defined]
+    assert p1.page.evaluate("navigator.clipboard.readText()") == link  # type: ignore[attr-defined]
+    screenshot(p1.page, "04-player1-invitation")
+
+    # Player 1 waits on the live page: the opponent's arrival must show up there without a reload.
+    p1.page.goto(campaign_path)  # type: ignore[attr-defined]
+    expect(p1.page.locator("#live-indicator")).to_have_attribute("data-state", "online")  # type: ignore[attr-defined]
+    expect(p1.page.locator("#owes")).to_contain_text("Waiting for your opponent to join")  # type: ignore[attr-defined]
+    p1.page.evaluate("window.__refitMarker = 'p1-before-join'")  # type: ignore[attr-defined]
+    screenshot(p1.page, "05-player1-live-waiting")
+
+    # 3. Player 2 opens the link, signs up from it, and takes the other (German) side.
+    p2.page.goto(link)  # type: ignore[attr-defined]
+    expect(p2.page.locator("main")).to_contain_text("invites you to play the German side")  # type: ignore[attr-defined]
+    screenshot(p2.page, "06-player2-invitation")
+    p2.page.get_by_role("link", name="Sign up to join").click()  # type: ignore[attr-defined]
+    sign_up(p2.page, p2.name)
+    expect(p2.page.locator("#join-button")).to_have_text("Take the German side")  # type: ignore[attr-defined]
+    screenshot(p2.page, "07-player2-join")
+    p2.page.locator("#join-button").click()  # type: ignore[attr-defined]
+    expect(p2.page).to_have_url(live_url + campaign_path)  # type: ignore[attr-defined]
+    expect(p2.page.locator("#live-indicator")).to_have_attribute("data-state", "online")  # type: ignore[attr-defined]
+    screenshot(p2.page, "08-player2-live")
+
+    expect(p1.page.locator("#players")).to_contain_text(p2.name)  # type: ignore[attr-defined]
+    assert p1.page.evaluate("window.__refitMarker") == "p1-before-join", "player 1's page reloaded"  # type: ignore[attr-defined]
+    screenshot(p1.page, "09-player1-opponent-joined-live")
+
+    # 4. Both mark the Initial Scenario finished; the chit step opens on both pages.
+    for player in (p1, p2):
+        player.page.locator("#owes").get_by_role("button", name=re.compile(r"Mark the Initial Scenario finished")).click()  # type: ignore[attr-defined]
+        if player is p1:
+            expect(p1.page.locator("#owes")).to_contain_text("Nothing is due from you")  # type: ignore[attr-defined]
+            screenshot(p1.page, "10-player1-initial-scenario-done")
+    for number, player in enumerate((p1, p2), start=1):
+        expect(player.page.locator("#chit-form")).to_be_visible()  # type: ignore[attr-defined]
+        expect(player.page.locator("#campaign-status")).to_contain_text("Initiative Determination")  # type: ignore[attr-defined]
+        screenshot(player.page, f"11-player{number}-chit-step")
+
+    # 5. Player 1 (Canadian) chooses Attack. Player 2 learns only "has chosen".
+    for player in (p1, p2):
+        player.page.evaluate("window.__refitMarker = 'before-chits'")  # type: ignore[attr-defined]
+    p1_url, p2_url = p1.page.url, p2.page.url  # type: ignore[attr-defined]
+    p2_panel_before = p2.page.locator("#chit-panel").inner_html()  # type: ignore[attr-defined]
+    p2_html_before = p2.page.content()  # type: ignore[attr-defined]
+    p2_frames_before = len(p2.frames)
+
+    confirm = choose_chit(p1.page, "attack")
+    screenshot(p1.page, "12-player1-confirm-attack")
+    confirm.get_by_role("button", name="Yes, submit Attack").click()
+    expect(p1.page.locator("#chit-sealed")).to_contain_text("Your Attack chit is sealed")  # type: ignore[attr-defined]
+    screenshot(p1.page, "13-player1-sealed")
+
+    expect(p2.page.locator("#players")).to_contain_text("Has chosen")  # type: ignore[attr-defined]
+    screenshot(p2.page, "14-player2-opponent-has-chosen")
+    p2_html_after = p2.page.content()  # type: ignore[attr-defined]
+    for word in ("attack", "idle"):
+        assert mentions(p2_html_after, word) == mentions(p2_html_before, word), (
+            f"player 2's page mentions “{word}” a different number of times after player 1 chose"
+        )
+    assert p2.page.locator("#chit-panel").inner_html() == p2_panel_before  # type: ignore[attr-defined]
+    assert p2.page.locator("#chit-reveal").count() == 0  # type: ignore[attr-defined]
+    assert "Attack chit is sealed" not in p2_html_after
+    new_frames = p2.frames[p2_frames_before:]
+    assert new_frames, "player 2's page received no live update when player 1 chose"
+    for frame in new_frames:
+        assert not re.search(r"attack|idle|chit-reveal", frame, flags=re.IGNORECASE), frame
+
+    # 6. Player 2 (German) chooses Idle: both pages show the reveal; player 1's without reload or navigation.
+    confirm = choose_chit(p2.page, "idle")
+    screenshot(p2.page, "15-player2-confirm-idle")
+    confirm.get_by_role("button", name="Yes, submit Idle").click()
+
+    for number, player in enumerate((p1, p2), start=1):
+        reveal = player.page.locator("#chit-reveal")  # type: ignore[attr-defined]
+        # RR 2.522 matrix (rules-catalog §2.7): CDN ATTACK × GER IDLE = Canadian Assault;
+        # the German sets up first, the Canadian moves first.
+        expect(reveal).to_contain_text("Canadian Assault")
+        expect(reveal.locator("tr", has_text="Canadian")).to_contain_text("Attack")
+        expect(reveal.locator("tr", has_text="German")).to_contain_text("Idle")
+        expect(reveal).to_contain_text("German sets up first")
+        expect(reveal).to_contain_text("Canadian moves first")
+        screenshot(player.page, f"16-player{number}-revealed")
+
+    assert p1.page.url == p1_url and p2.page.url == p2_url  # type: ignore[attr-defined]
+    assert p1.page.evaluate("window.__refitMarker") == "before-chits", "player 1's page reloaded for the reveal"  # type: ignore[attr-defined]
+    assert p2.page.evaluate("window.__refitMarker") == "before-chits", "player 2's page reloaded for the reveal"  # type: ignore[attr-defined]
+
+    # The shared history shows the reveal to both.
+    for number, player in enumerate((p1, p2), start=1):
+        player.page.goto(campaign_path + "history/")  # type: ignore[attr-defined]
+        line = player.page.locator("main li", has_text="Initiative chits revealed")  # type: ignore[attr-defined]
+        expect(line).to_contain_text("→ Canadian Assault")
+        expect(line).to_contain_text("Canadian Attack")
+        expect(line).to_contain_text("German Idle")
+        screenshot(player.page, f"17-player{number}-history")
