@@ -4,12 +4,25 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.urls import reverse
+from django.urls import URLResolver, reverse
 
 from campaigns_app.urls import campaign_patterns
 from tests.campaigns_app.conftest import client_for, deterministic_csrf, snapshot
 
-CAMPAIGN_URL_NAMES = [pattern.name for pattern in campaign_patterns]
+
+
+def _url_names(patterns: list[Any]) -> list[str]:
+    """Every named URL under /campaigns/<public id>/, including the included phase and record modules."""
+    names: list[str] = []
+    for pattern in patterns:
+        if isinstance(pattern, URLResolver):
+            names.extend(_url_names(pattern.url_patterns))
+        elif pattern.name:
+            names.append(pattern.name)
+    return names
+
+
+CAMPAIGN_URL_NAMES = _url_names(campaign_patterns)
 POST_DATA = {"side": "german", "chit": "attack", "confirmed": "yes"}
 
 
