@@ -62,7 +62,7 @@ class Play:
     """One campaign, two seated players; each method is one player's action through a service."""
 
     def __init__(self, monkeypatch: Any, system_id: str, creator_side: str, dice: ScriptedDice,
-                 card: Path | None = None) -> None:
+                 card: Path | None = None, card_text: str | None = None) -> None:
         load_system(system_id)
         self.dice = dice
         monkeypatch.setattr(engine, "committed_dice", lambda campaign, seeds: dice)
@@ -70,10 +70,11 @@ class Play:
         creator = User.objects.create_user(f"{system_id}-a", f"{system_id}-a@example.org", PASSWORD)
         joiner = User.objects.create_user(f"{system_id}-b", f"{system_id}-b@example.org", PASSWORD)
         extra: dict[str, Any] = {}
-        if card is not None:
+        if card is not None or card_text is not None:
             from campaigns_app import card_services
 
-            made = card_services.card_create(creator, card.read_text(encoding="utf-8"), filename=card.name)
+            text = card_text if card_text is not None else card.read_text(encoding="utf-8")  # type: ignore[union-attr]
+            made = card_services.card_create(creator, text, filename=card.name if card is not None else "card.yaml")
             extra["card_id"] = made.id
         campaign = services.campaign_create(user=creator, system_id=system_id, side=creator_side,
                                             name=f"Scripted {system_id}", **extra)

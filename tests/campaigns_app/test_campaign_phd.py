@@ -1,0 +1,245 @@
+"""Purple Heart Draw (Tactical Mission) scripted campaign at the service level (issue 4 item 10): all five TM Scenarios
+I (Initial, US Attack assigned by C4.2) → II (German Attack) → III (Lull) → IV (US Attack) → V (Dual Attack) and the CG
+end, two players, scripted dice, with a TEST DATA CG Card (tests/campaigns_app/cards/phd-test.yaml) supplying what the
+OCR lost: RG chart rows, set-up costs, the C5.33 Leader Table, the TP price of a DSP, TP Replenishment rows 4 and 6 and
+the Battlefield Promotion row 5-6. One lost TP cell (row 10, US) is typed by the US player in play (sequence.needs/supply).
+
+Legible values are typed from seed 003 (fixtures/phd.yaml): C5.29 TP table (German/US) 7 → 20/30, 9 → 18/28,
+11 → 16/26, 5 → 22/32; C5.23 Battlefield Promotion 3-4 → 2, ≥7 → 0; DRMs +1 "Attack" chit previous scenario, −1 per
+10 CVP (FRD) suffered; C5.23 −1 per 10 CVP amassed. The card's invented values are quoted where they are used.
+"""
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+import pytest
+
+from campaigns_app.services import ServiceError
+from rules_engine import sequence
+from tests.campaigns_app.campaign_script import CARDS, Play, ScriptedDice
+
+pytestmark = pytest.mark.django_db
+
+CARD = CARDS / "phd-test.yaml"
+
+DICE = (
+    # --- ConPh after TM I (German 12 CVP amassed / 25 suffered; US 25 amassed / 12 suffered; US attacked)
+    # C5.23 secret DR: German 2+2 = 4 −1 (12 CVP: one 10) = 3 → 3-4 → 2 MMC;
+    #                  US 4+3 = 7 −2 (25 CVP: two 10s) = 5 → 5-6 (card: TEST DATA) → 1 MMC
+    2, 2, 4, 3,
+    # C5.29 (TM II) secret DR: German 3+3 = 6 −2 (25 suffered) = 4 → row 4 (card: TEST DATA 23) → 23 TP;
+    #                          US 3+4 = 7 +1 (US Attack in TM I) −1 (12 suffered) = 7 → 30 TP
+    3, 3, 3, 4,
+    # C5.33 Leader Table (card, TEST DATA): German I1 DR 2+3 = 5 → 5-7, German → 8-1; US I1 DR 5+6 = 11 → ≥11, U.S. → 6+1
+    2, 3, 5, 6,
+    # --- ConPh after TM II (German 8 amassed / 31 suffered, attacked; US 31 amassed / 8 suffered)
+    # C5.23: German 3+4 = 7 → ≥7 → 0; US 5+5 = 10 −3 = 7 → 0
+    3, 4, 5, 5,
+    # C5.29 (TM III): German 4+5 = 9 +1 (Attack chit in II) −3 (31 suffered) = 7 → 20 TP;
+    #                 US 5+5 = 10 → row 10, US cell lost in the OCR → the US player types it (27, TEST DATA)
+    4, 5, 5, 5,
+    # --- TM III is a Lull: the loop_on_idle steps run again (C5.1–C5.24, then C5.25–C5.37 for TM IV)
+    # C5.23 (no scenario: no CVP): German 3+1 = 4 → 2; US 2+2 = 4 → 2
+    3, 1, 2, 2,
+    # C5.29 (TM IV; the Lull had no Attack chit and no CVP): German 6+5 = 11 → 16 TP; US 4+5 = 9 → 28 TP
+    6, 5, 4, 5,
+    # C5.33 US A1 Sherman Pl (armour column, TEST DATA): DR 1+2 = 3 → ≤4 → 9-1
+    1, 2,
+    # --- ConPh after TM IV (German 14 amassed / 9 suffered; US 9 amassed / 14 suffered, attacked)
+    # C5.23: German 6+6 = 12 −1 = 11 → 0; US 3+3 = 6 → 5-6 → 1
+    6, 6, 3, 3,
+    # C5.29 (TM V): German 2+3 = 5 → 22 TP; US 3+3 = 6 +1 (Attack chit in IV) −1 (14 suffered) = 6 → row 6
+    # (card: TEST DATA 31) → 31 TP
+    2, 3, 3, 3,
+    # TM V both Attack → Dual Attack: set-up dr 2 → "< 3" German sets up first; (after set-up) move dr 5 → "> 4" US
+    2, 5,
+    # --- ConPh after TM V (German 10 amassed / 20 suffered; US 20 amassed / 10 suffered)
+    # C5.23: German 4+4 = 8 −1 = 7 → 0; US 4+4 = 8 −2 = 6 → 1
+    4, 4, 4, 4,
+)
+
+
+def rg(rg_id: str, mode: str = "entry") -> dict[str, Any]:
+    return {"type": "rg", "rg_id": rg_id, "setup_mode": mode}
+
+
+def secret_results(play: Play, date: str, step: str) -> dict[str, tuple[int, int, str]]:
+    return {r.payload["side"]: (r.payload["original"], r.payload["final"], r.payload["result"])
+            for r in play.records("table-result", date=date, step=step)}
+
+
+def tp(play: Play, date: str) -> dict[str, tuple[int, str]]:
+    return {r.side: (r.payload["dr"], r.payload["amount"]) for r in play.records("replenished", date_id=date)}
+
+
+def test_phd_through_all_five_tm_scenarios_with_its_missing_values_supplied(monkeypatch: Any) -> None:
+    dice = ScriptedDice(*DICE)
+    play = Play(monkeypatch, "phd", "german", dice, card=CARD)
+
+    # --- TM I, the Initial TM Scenario: I5 no TP roll. (C4.2's OB points — German 20 TP/60 DSP, US 30 TP — are not
+    # put on the ledgers by sequence.start yet: see test_phd_initial_ob_gives_its_tp_and_dsp below.) Nothing is bought.
+    assert play.at() == ("I", "phase", "C5.12")
+    assert play.records("replenished") == []
+    assert play.until("C5.31") == ["C5.12"]
+    play.order("german")
+    play.order("us")
+    play.until("C5.35")
+    play.order("german")
+    play.order("us")
+    assert play.until("@initial-scenario") == ["C5.39", "C5.41"]
+    play.both_done()
+    play.results(cvp={"german": 12, "us": 25}, attacked={"us": True, "german": False})
+
+    # --- ConPh after TM I → TM II
+    play.until("C5.31")
+    assert secret_results(play, "I", "C5.23") == {"german": (4, 3, "2"), "us": (7, 5, "1")}
+    assert {r.visibility for r in play.records("table-result", date="I", step="C5.23")} == {"side"}
+    san = {r.payload["side"]: (r.payload["before"], r.payload["after"]) for r in play.records("san-adjusted", date="II")}
+    assert san == {"german": (3, 3), "us": (2, 2)}  # C5.25: both inside 2..4 (C4.2 SAN 3 / 2)
+    assert tp(play, "II") == {"german": (4, "23"), "us": (7, "30")}
+    assert {r.visibility for r in play.records("replenished", date_id="II")} == {"cg-end"}
+    assert play.at() == ("II", "phase", "C5.31")
+    # C5.31/C5.32: German I1 Gren Pl on map 8 + 1 (card set-up cost, TEST DATA) = 9 → 23 − 9 = 14; US I1 Rifle Pl entering 9
+    play.order("german", rg("I1", "on-map"))
+    play.order("us", rg("I1"))
+    assert (play.ledger("german").balance("TP"), play.ledger("us").balance("TP")) == (Decimal(14), Decimal(21))
+    play.until("C5.35")
+    assert play.ledger("german").purchases[0].leaders == ("8-1",)
+    assert play.ledger("us").purchases[0].leaders == ("6+1",)
+    # C5.35: German 8 DSP for 8 TP (card: 1 TP per DSP, TEST DATA) → TP 6; a Trench 5 DSP → 3 DSP left, forfeit at the
+    # end of the step ("Any unspent DSP are lost")
+    play.order("german", {"type": "points", "currency": "DSP", "amount": 8}, {"type": "fort", "fort_type": "Trench"})
+    assert (play.ledger("german").balance("TP"), play.ledger("german").balance("DSP")) == (Decimal(6), Decimal(3))
+    play.order("us")
+    assert play.ledger("german").balance("DSP") == Decimal(0)
+    forfeit = [r for r in play.records("points-forfeited") if r.side == "german"]
+    assert [(r.payload.get("currency"), r.payload.get("amount")) for r in forfeit] == [("DSP", "3")]
+    # C5.36 then C5.37 sealed chits: German Attack, US Idle → "German Attack": US sets up first, German moves first
+    play.until("C5.37")
+    play.chit("german", "attack")
+    play.chit("us", "idle")
+    assert [(r.payload["label"], r.payload["setup_first"], r.payload["moves_first"])
+            for r in play.records("chits-revealed", date="II")] == [("German Attack", "us", "german")]
+    play.until("@scenario")
+    play.both_done()
+    play.results(cvp={"german": 8, "us": 31}, attacked={"german": True, "us": False})
+
+    # --- ConPh after TM II → TM III: the US roll falls on a lost cell; only the US sees the need
+    for _ in range(40):
+        if sequence.needs(play.system, play.state, "us"):
+            break
+        play.both_done()
+    assert secret_results(play, "II", "C5.23") == {"german": (7, 7, "0"), "us": (10, 7, "0")}
+    (need,) = sequence.needs(play.system, play.state, "us")
+    assert (need.kind, need.table, need.final, need.column, need.public) == ("table-value", "tp-replenishment", 10, "us", False)
+    assert sequence.needs(play.system, play.state, "german") == ()
+    play.supply("us", need.id, 27)  # TEST DATA: typed "as printed on the chart"
+    assert tp(play, "III") == {"german": (7, "20"), "us": (10, "27")}
+    assert (play.ledger("german").balance("TP"), play.ledger("us").balance("TP")) == (Decimal(26), Decimal(48))
+    play.until("C5.31")
+    play.order("german")
+    play.order("us")
+    play.until("C5.35")
+    play.order("german")
+    play.order("us")
+    play.until("C5.37")
+    # --- TM III: both Idle → Lull: no scenario; the loop_on_idle steps run for TM IV
+    play.chit("german", "idle")
+    play.chit("us", "idle")
+    lull = play.records("idle", date="III")
+    assert [r.payload["label"] for r in lull] == ["Lull Date"]
+    assert lull[0].payload["loop"][:2] == ["C5.1", "C5.2"] and "@new-date" in lull[0].payload["loop"]
+    play.until("C5.31")
+    assert play.at() == ("IV", "phase", "C5.31")
+    assert secret_results(play, "III", "C5.23") == {"german": (4, 4, "2"), "us": (4, 4, "2")}
+    assert tp(play, "IV") == {"german": (11, "16"), "us": (9, "28")}
+    # TM IV: US A1 Sherman Pl on map 14 + 2 (TEST DATA) = 16 → 48 + 28 − 16 = 60; German G1 In Reserve 5 − 1 = 4 → 42 − 4 = 38
+    play.order("us", rg("A1", "on-map"))
+    play.order("german", rg("G1", "reserve"))
+    assert (play.ledger("german").balance("TP"), play.ledger("us").balance("TP")) == (Decimal(38), Decimal(60))
+    play.until("C5.35")
+    assert play.ledger("us").purchases[1].leaders == ("9-1",)
+    play.order("german")
+    play.order("us")
+    play.until("C5.37")
+    play.chit("german", "idle")
+    play.chit("us", "attack")
+    assert [r.payload["label"] for r in play.records("chits-revealed", date="IV")] == ["US Attack"]
+    play.until("@scenario")
+    play.both_done()
+    play.results(cvp={"german": 14, "us": 9}, attacked={"us": True, "german": False})
+
+    # --- ConPh after TM IV → TM V: German 38 + 22 = 60; US 60 + 31 = 91
+    play.until("C5.31")
+    assert secret_results(play, "IV", "C5.23") == {"german": (12, 11, "0"), "us": (6, 6, "1")}
+    assert tp(play, "V") == {"german": (5, "22"), "us": (6, "31")}
+    assert (play.ledger("german").balance("TP"), play.ledger("us").balance("TP")) == (Decimal(60), Decimal(91))
+    play.order("german")
+    play.order("us")
+    play.until("C5.35")
+    play.order("german")
+    play.order("us")
+    play.until("C5.37")
+    play.chit("german", "attack")
+    play.chit("us", "attack")
+    revealed = play.records("chits-revealed", date="V")
+    assert [(r.payload["label"], r.payload["setup_first"]) for r in revealed] == [("Dual Attack", "german")]
+    play.until("@scenario")
+    assert play.state.last_round.moves_first == "us"
+    play.both_done()
+    play.results(cvp={"german": 10, "us": 20}, attacked={"german": True, "us": True})
+
+    # --- after TM V, the last: its ConPh, then the TM ends
+    for _ in range(60):
+        if play.state.ended:
+            break
+        play.both_done()
+    assert play.state.ended and play.state.cg_end.reason == "last-date"
+    assert secret_results(play, "V", "C5.23") == {"german": (8, 7, "0"), "us": (8, 6, "1")}
+    assert [(h.date_id, h.kind, h.label) for h in play.state.history] == [
+        ("I", "initial", "US Attack"), ("II", "scenario", "German Attack"), ("III", "idle", "Lull Date"),
+        ("IV", "scenario", "US Attack"), ("V", "scenario", "Dual Attack")]
+    # roster: German TM II Start 0, Replenished 23, I1 9, Spent 9 + 8 (DSP) = 17, Left 6
+    line = play.roster("german", "II")
+    assert (line.start, line.replenished, line.purchased, line.spent, line.left) == (
+        Decimal(0), Decimal(23), (("I1", Decimal(9)),), Decimal(17), Decimal(6))
+    assert dice.remaining == 0
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason="sequence.start does not give the C4.2 Initial OB points (German 20 TP + 60 DSP, "
+                                       "US 30 TP) nor record the OB-given RG (Gren Pl x2 / Rifle Pl x2): engine (J)")
+def test_phd_initial_ob_gives_its_tp_and_dsp(monkeypatch: Any) -> None:
+    play = Play(monkeypatch, "phd", "german", ScriptedDice(), card=CARD)
+    assert (play.ledger("german").balance("TP"), play.ledger("german").balance("DSP")) == (Decimal(20), Decimal(60))
+    assert play.ledger("us").balance("TP") == Decimal(30)
+
+
+@pytest.mark.xfail(strict=True, raises=ServiceError, reason="a row whose label AND cell are lost: after the label is "
+                   "typed, sequence.supply raises 'the result for final DR 5 is lost … supply it in a CG Card' instead "
+                   "of asking for the cell (engine, J)")
+def test_phd_a_roll_on_a_row_with_lost_label_and_cell_asks_for_both(monkeypatch: Any) -> None:
+    text = CARD.read_text(encoding="utf-8")
+    for line in ('  - {table: battlefield-promotion, row: 5, label: "5-6", note: "TEST DATA"}\n',
+                 '  - {table: battlefield-promotion, row: 5, value: 1, note: "TEST DATA"}\n'):
+        assert line in text
+        text = text.replace(line, "")
+    text = text.replace("id: test-phd", "id: test-phd-lost-row")
+    # C5.23: German 3+3 = 6 −1 (12 CVP amassed) = 5 → row 5-6, label and # of MMC lost; US 3+3 = 6 −2 = 4 → 3-4 → 2
+    play = Play(monkeypatch, "phd", "german", ScriptedDice(3, 3, 3, 3), card_text=text)
+    for ref in ("C5.31", "C5.35"):
+        play.until(ref)
+        play.order("german")
+        play.order("us")
+    play.until("@initial-scenario")
+    play.both_done()
+    play.results(cvp={"german": 12, "us": 25}, attacked={"us": True, "german": False})
+    for _ in range(40):
+        if sequence.needs(play.system, play.state, "german"):
+            break
+        play.both_done()
+    (label,) = sequence.needs(play.system, play.state, "german")
+    assert (label.table, label.final, label.column) == ("battlefield-promotion", 5, None)
+    play.supply("german", label.id, "5-6")  # TEST DATA
+    (cell,) = sequence.needs(play.system, play.state, "german")
+    assert (cell.table, cell.final, cell.column) == ("battlefield-promotion", 5, "mmc")
