@@ -54,7 +54,7 @@ if str(REPO) not in sys.path:
 
 from rules_engine import sequence  # noqa: E402
 from rules_engine.dice import CommittedDice  # noqa: E402
-from rules_engine.errors import MissingValueError  # noqa: E402
+from rules_engine.errors import MissingValueError, SubmissionError  # noqa: E402
 from rules_engine.fortification_purchase import FortOrder  # noqa: E402
 from rules_engine.loader import parse_system  # noqa: E402
 from rules_engine.model import DiceTable, Step, System  # noqa: E402
@@ -180,7 +180,7 @@ class Driver:
         for side in self.shuffled(state.sides):
             wanted = self.call(sequence.needs, system, state, side)
             if wanted:
-                state = self.move(sequence.supply, system, state, side, self.supply_values(wanted))
+                state = self.supply(state, side, wanted)
                 moved = True
                 continue
             if kind == sequence.AUTOMATIC or not self.call(sequence.owes, system, state, side):
@@ -207,6 +207,16 @@ class Driver:
         return out
 
     # -- players' inputs ----------------------------------------------------------------------------------------------
+
+    def supply(self, state: CampaignState, side: str, wanted: tuple[Any, ...]) -> CampaignState:
+        """A value lost in the seed (a stand-in of the right shape: the bench plays a player reading their chart),
+        else SAN/ELR/LVP and DRM facts."""
+        lost = [n for n in wanted if n.kind == "table-value"]
+        if lost:
+            self.tally.refusals[f"{lost[0].table_ref}: lost value typed by the player ({lost[0].table}, {lost[0].row})"] += 1
+            typed = {"number": "1", "leaders": "8-0"}.get(lost[0].shape, "bench value")
+            return self.move(sequence.supply, self.system, state, side, lost[0].id, typed, dice=self.dice)
+        return self.move(sequence.supply, self.system, state, side, self.supply_values(tuple(n.id for n in wanted)))
 
     def supply_values(self, wanted: tuple[str, ...]) -> dict[str, int | bool]:
         """What an automatic step asks for: SAN/ELR/LVP as numbers, DRM facts as yes/no."""
@@ -330,7 +340,11 @@ class Driver:
         if isinstance(cost, int) and isinstance(most, int) and self.rng.random() < 0.4:
             affordable = [x for x in range(most + 1) if cost + x <= left]
             extra = self.rng.choice(affordable) if affordable else None
-        return self.move(sequence.submit_recon, self.system, state, side, extra, self.dice)
+        try:
+            return self.move(sequence.submit_recon, self.system, state, side, extra, self.dice)
+        except SubmissionError as error:  # e.g. RG M3 CG Max 8 reached: the Recon is an M3 purchase
+            self.tally.refusals[_refusal_key(step.ref, str(error))] += 1
+            return self.move(sequence.submit_recon, self.system, state, side, None, self.dice)
 
     def assisted(self, state: CampaignState, step: Step, side: str) -> CampaignState:
         """0–2 rolls on the step's tables (random column, random answers to the ``ask:`` DRM), then done."""
@@ -339,11 +353,11 @@ class Driver:
             table = self.system.table(self.rng.choice(tables))
             column = self.rng.choice(table.columns).id if len(table.columns) > 1 else None
             answers = self.answers(table, column)
-            try:
-                state = self.move(sequence.assisted_roll, self.system, state, side, step.ref, table.id, column,
-                                  answers, self.dice)
-            except MissingValueError as error:  # a roll fell on a value lost in the seed: refused, as it must be
-                self.tally.refusals[_refusal_key(table.ref, f"lost value: {error}")] += 1
+            state = self.move(sequence.assisted_roll, self.system, state, side, step.ref, table.id, column,
+                              answers, self.dice)
+            wanted = self.call(sequence.needs, self.system, state, side)
+            if wanted:  # the roll fell on a value lost in the seed: the player types it
+                state = self.supply(state, side, wanted)
         return self.move(sequence.mark_done, self.system, state, side)
 
     def answers(self, table: DiceTable, column: str | None) -> dict[int, int | bool]:

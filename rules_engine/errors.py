@@ -33,6 +33,18 @@ class MissingValueError(RulesError):
     """A needed value is lost in the rule text and has not been supplied by a user."""
 
 
+class LostCellError(MissingValueError):
+    """A roll's final result fell on a table cell (or row label) lost in the rule text; says which, for a Need."""
+
+    def __init__(self, message: str, table: str, final: int, row: int, column: str | None, part: str = "cell") -> None:
+        super().__init__(message)
+        self.table = table  # table id
+        self.final = final  # the final roll
+        self.row = row  # index of the row in the table
+        self.column = column  # column id (None for a lost row label)
+        self.part = part  # "cell" | "label"
+
+
 class UnknownNameError(RulesError):
     """An unknown system, table, column, step or RG id."""
 

@@ -5,7 +5,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TypeAlias
 
-from rules_engine.errors import MissingValueError, UnknownNameError
+from rules_engine.errors import LostCellError, MissingValueError, UnknownNameError
 from rules_engine.vocabulary import Automation, Chit, DiceKind, Provenance, SideId, Visibility
 
 
@@ -378,18 +378,23 @@ class DiceTable:
             what += f"the {col.label} value for final {self.dice} {final}"
         else:
             what += f"the result for final {self.dice} {final}"
+        index = next(i for i, r in enumerate(self.rows) if r is row) if row.missing or row.label_missing else -1
         if row.missing is not None:
-            raise MissingValueError(
-                f"{what} (row {row.range_text}) is not in the rule text ({row.missing}); supply it in a CG Card"
+            raise LostCellError(
+                f"{what} (row {row.range_text}) is not in the rule text ({row.missing}); supply it in a CG Card",
+                self.id, final, index, col.id,
             )
         if row.label_missing is not None:
-            raise MissingValueError(
+            raise LostCellError(
                 f"{what}: the row label (interpreted range {row.range_text}) is lost in the rule text "
-                f"({row.label_missing}); supply the label in a CG Card"
+                f"({row.label_missing}); supply the label in a CG Card",
+                self.id, final, index, None, "label",
             )
         cell = row.cells[self.columns.index(col)]
         if cell.missing:
-            raise MissingValueError(f"{what} is lost in the rule text ({cell.note}); supply it in a CG Card")
+            index = next(i for i, r in enumerate(self.rows) if r is row)
+            raise LostCellError(f"{what} is lost in the rule text ({cell.note}); supply it in a CG Card",
+                                self.id, final, index, col.id)
         return cell
 
     @property

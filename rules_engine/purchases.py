@@ -26,7 +26,7 @@ from rules_engine.ledger import (
     amount_text,
     to_decimal,
 )
-from rules_engine.model import Cell, RgChart, RgRow, SettingValue, SpecialRule, System
+from rules_engine.model import Cell, RgChart, RgRow, SettingValue, SpecialRule, Step, System
 from rules_engine.vocabulary import Chit, SideId
 
 __all__ = [
@@ -90,6 +90,36 @@ def purchase_currency(system: System) -> str:
     if not system.currencies:
         raise UnknownNameError(f"{system.id}: no currency to buy with")
     return system.currencies[0].code
+
+
+def recon_step(system: System) -> Step | None:
+    """The step that buys Recon with its dr (action ``purchase-recon``: RR 2.521), if any."""
+    return next((step for step in system.steps if step.action == "purchase-recon"), None)
+
+
+_RECON_ROWS: dict[tuple[int, SideId], tuple[System, RgRow | None]] = {}
+
+
+def recon_row(system: System, side: SideId) -> RgRow | None:
+    """The side's RG row that is the Recon purchase: the row with a note allowing extra points for the Recon drm (RR M3,
+    note r "May spend extra CPP (2.521)"); None without a recon step or such a row (cached per system object)."""
+    found = _RECON_ROWS.get((id(system), side))
+    if found is not None and found[0] is system:
+        return found[1]
+    row: RgRow | None = None
+    if recon_step(system) is not None:
+        try:
+            chart = system.rg_chart(side)
+        except (UnknownNameError, MissingValueError):
+            chart = None
+        for candidate in chart.rows if chart is not None else ():
+            if any(chart.notes[n].extra_max is not None for n in candidate.notes if n in chart.notes):  # type: ignore[union-attr]
+                row = candidate
+                break
+    if len(_RECON_ROWS) > 256:
+        _RECON_ROWS.clear()
+    _RECON_ROWS[(id(system), side)] = (system, row)
+    return row
 
 
 def purchase_ref(system: System) -> str:
@@ -354,10 +384,18 @@ def _count(ledger: SideLedger, batch: _Batch, ids: Sequence[str], date_id: str, 
 
 def _check_rg(
     system: System, ledger: SideLedger, side: SideId, date_id: str, order: RgOrder, batch: _Batch,
-    *, initial: bool, chit: Chit | None, currency: str,
+    *, initial: bool, chit: Chit | None, currency: str, at_recon_step: bool = False,
 ) -> list[Violation]:
     cost, problems = rg_order_cost(system, side, order)
     violations = list(problems)
+    found = recon_row(system, side)
+    recon = recon_step(system) if found is not None and found.id == order.rg_id and not at_recon_step else None
+    if recon is not None and found is not None:
+        # RR note r "May spend extra CPP (2.521)" sends the Recon RG to 2.521 PURCHASING RECONNAISSANCE, which alone
+        # makes the Recon dr ("Each side may now make a Recon dr, provided it first expends the required CPP"): M3 and
+        # 2.521 are one purchase, so it is not bought again at 2.518.
+        violations.append(Violation(recon.ref, f"{_row_label(found)} is bought at {recon.ref} {recon.name} with its "
+                                               f"Recon dr, not here ({recon.ref})"))
     try:
         chart = system.rg_chart(side)
         row = chart.row(order.rg_id)
@@ -481,8 +519,10 @@ def validate_order(
     *,
     initial: bool,
     chit: Chit | None = None,
+    at_recon_step: bool = False,
 ) -> tuple[Violation, ...]:
-    """Every rule the orders break, each with its own message citing the rule (empty: the order may be applied)."""
+    """Every rule the orders break, each with its own message citing the rule (empty: the order may be applied).
+    ``at_recon_step``: the order is the Recon purchase of the recon step (RR 2.521 buys RG M3, see ``recon_row``)."""
     ref = purchase_ref(system)
     violations: list[Violation] = []
     try:
@@ -501,7 +541,7 @@ def validate_order(
     for order in orders:
         if isinstance(order, RgOrder):
             violations.extend(_check_rg(system, ledger, side, date_id, order, batch,
-                                        initial=initial, chit=chit, currency=currency))
+                                        initial=initial, chit=chit, currency=currency, at_recon_step=at_recon_step))
         elif isinstance(order, FortOrder):
             forts.append(order)
         elif isinstance(order, AttackOptionOrder):
@@ -647,9 +687,11 @@ def apply_order(
     *,
     initial: bool,
     chit: Chit | None = None,
+    at_recon_step: bool = False,
 ) -> SideLedger:
     """Record a valid order: Purchase Record lines (#P/#R), points deducted, `gives` credited, the CG Roster line."""
-    violations = validate_order(system, ledger, side, date_id, orders, initial=initial, chit=chit)
+    violations = validate_order(system, ledger, side, date_id, orders, initial=initial, chit=chit,
+                                at_recon_step=at_recon_step)
     if violations:
         error = SubmissionError("; ".join(v.message for v in violations))
         error.ref = violations[0].ref or None

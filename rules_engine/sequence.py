@@ -24,12 +24,27 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Protocol, cast
+from typing import TYPE_CHECKING, Protocol, cast
 
-from rules_engine.dice import PUBLIC_STREAM, Dice, Roll
-from rules_engine.errors import RulesError, SubmissionError
+from rules_engine.dice import PUBLIC_STREAM, Dice, Roll, roll_from_json, roll_to_json
+from rules_engine.errors import MissingValueError, RulesError, SubmissionError
 from rules_engine.ledger import RosterLine, SideLedger, new_ledger
 from rules_engine.events import JSON, Event, roll_event
+from rules_engine.lost_values import (
+    LABEL,
+    Need,
+    NeedDice,
+    ReplayDice,
+    cell_key,
+    column_shape,
+    examples,
+    lost_cause,
+    need_id,
+    parse_value,
+    split_key,
+    value_json,
+    with_cells,
+)
 from rules_engine.model import Cell, DiceTable, Row, Step, System
 from rules_engine.state import (
     DUAL_ATTACK,
@@ -51,6 +66,9 @@ from rules_engine.state import (
 )
 from rules_engine.tables import AppliedModifier, Fact, MissingFactError, modifiers_for, needed_facts, side_facts
 from rules_engine.vocabulary import Chit, DiceKind, Visibility
+
+if TYPE_CHECKING:
+    from rules_engine.purchases import RgOrder
 
 RESULTS_MARK = "@results"
 NEW_DATE = "@new-date"
@@ -94,9 +112,23 @@ def _steps(system: SystemLike) -> tuple[Step, ...]:
     return tuple(getattr(system, "steps", ()))
 
 
+_LAYOUTS: dict[int, tuple[tuple[Step, ...], Layout]] = {}
+
+
 def layout(system: SystemLike) -> Layout:
-    """Split ``system.steps`` into parts (module docstring)."""
+    """Split ``system.steps`` into parts (module docstring); cached per steps tuple (a System is immutable)."""
     steps = _steps(system)
+    found = _LAYOUTS.get(id(steps))
+    if found is not None and found[0] is steps:
+        return found[1]
+    result = _layout(steps)
+    if len(_LAYOUTS) > 256:
+        _LAYOUTS.clear()
+    _LAYOUTS[id(steps)] = (steps, result)  # the key object is kept alive with its entry: its id cannot be reused
+    return result
+
+
+def _layout(steps: tuple[Step, ...]) -> Layout:
     declared = [PART_WORDS.get(str(step.params.get("part"))) for step in steps]
     parts: list[str] = []
     if NEW not in declared:
@@ -179,7 +211,7 @@ def _spine_step(system: SystemLike, state: CampaignState, kind: str, entry: str)
 def _goto(system: SystemLike, state: CampaignState, kind: str, entry: str) -> CampaignState:
     return replace(
         state, pass_kind=kind, phase_ref=entry, step=_spine_step(system, state, kind, entry), done=frozenset(),
-        facts_supplied={},
+        facts_supplied={}, parts_done=frozenset(),
     )
 
 
@@ -315,11 +347,12 @@ def start(
 
 def step_kind(system: SystemLike, step: Step) -> str:
     """automatic | input | assisted | on-board (module docstring)."""
-    if step.action in AUTO_HANDLERS and not step.params.get("optional"):
+    automatic = step.action in AUTO_HANDLERS or step.action in PARTS
+    if automatic and not step.params.get("optional"):
         return AUTOMATIC
     if step.action in INPUT_ACTIONS:
         return INPUT
-    if step.tables or step.action in ROLL_ACTIONS or step.action in AUTO_HANDLERS:
+    if step.tables or step.action in ROLL_ACTIONS or automatic:
         return ASSISTED
     return ON_BOARD
 
@@ -433,7 +466,9 @@ def facts_for(system: SystemLike, state: CampaignState, side: str) -> dict[str, 
     last = state.history[-1] if state.history else None
     result = last.result if last is not None else None
     facts["own_attack_previous"] = last is not None and last.choices.get(side) == str(Chit.ATTACK)
-    facts["own_attacked_previous_scenario"] = bool(result and result.attacked.get(side))
+    # RR 2.521 "-1 Attacked in the previous CG Scenario": the last scenario played (an Idle Date has none)
+    played = next((r.result for r in reversed(state.history) if r.kind != "idle" and r.result is not None), None)
+    facts["own_attacked_previous_scenario"] = bool(played and played.attacked.get(side))
     won = bool(result and result.winner == side)
     facts["won_previous"] = won
     facts["won_this"] = won
@@ -592,42 +627,163 @@ def _missing_tracks(system: SystemLike, state: CampaignState, step: Step, side: 
     return tuple(t for t in needs if t not in state.tracks.get(side, {}))
 
 
-def needs(system: SystemLike, state: CampaignState, side: str) -> tuple[str, ...]:
-    """What ``side`` must supply before the current automatic step can run (facts for a DRM, its SAN/ELR/LVP)."""
+def _fact_shape(system: SystemLike, step: Step, side: str, fact: str) -> str:
+    """``number`` for a counted fact (a ``per:`` modifier: "−1 per 10 CVP"), else ``yes-no``."""
+    try:
+        table = _step_table(system, step, side)
+    except RulesError:
+        return "yes-no"
+    return "number" if any(m.per is not None and m.per.fact == fact for m in table.modifiers) else "yes-no"
+
+
+def _table_need(system: SystemLike, state: CampaignState, side: str, pending: Mapping[str, JSON]) -> Need:
+    """The "table-value" Need of a side's paused roll."""
+    key = str(pending["cell"])
+    table_id, index, column = split_key(key)
+    table = _system(_for_side(system, state, side)).table(table_id)
+    row = table.rows[index]
+    col = None if column == LABEL else table.column(column)
+    final = pending.get("final")
+    shape = column_shape(table, column)
+    if col is None:
+        what = f"the row label of {table.ref} {table.name} for final {table.dice} {final} (read as {row.range_text})"
+    elif len(table.columns) > 1:
+        what = f"the {col.label} value of {table.ref} {table.name} for final {table.dice} {final}"
+    else:
+        what = f"the result of {table.ref} {table.name} for final {table.dice} {final}"
+    text = f"{what} is lost in the rule text: type it as printed on your chart"
+    return Need(
+        id=need_id(key), kind="table-value", side=side, text=text, shape=shape, step=str(pending.get("step")),
+        table=table.id, table_ref=table.ref, table_name=table.name, final=final if isinstance(final, int) else None,
+        row=row.range_text, column=col.id if col else None, column_label=col.label if col else None,
+        public=bool(pending.get("public")), examples=examples(table, column),
+    )
+
+
+def _open_pending(state: CampaignState, side: str) -> Mapping[str, JSON] | None:
+    """A side's paused roll whose value has not been typed yet."""
+    pending = state.pending.get(side)
+    if pending is None or str(pending.get("cell")) in state.supplied_cells.get(side, {}):
+        return None
+    return pending
+
+
+def needs(system: SystemLike, state: CampaignState, side: str) -> tuple[Need, ...]:
+    """What ``side`` must supply before the current step goes on: a value lost in the rule text that its roll fell on
+    ("table-value"), its SAN/ELR/Current-LVP ("track"), a DRM fact the records do not give ("fact")."""
     state = _settle(system, state)
+    out: list[Need] = []
+    pending = _open_pending(state, side)
+    if pending is not None:
+        out.append(_table_need(system, state, side, pending))
     if state.step != PHASE or state.phase_ref in MARKS or state.phase_ref is None:
-        return ()
+        return tuple(out)
     step = _step(system, state.phase_ref)
     if step_kind(system, step) != AUTOMATIC:
+        return tuple(out)
+    for track in _missing_tracks(system, state, step, side):
+        out.append(Need(track, "track", side, f"your current {track.upper()} ({step.ref})", "number", step.ref))
+    for fact in _missing_facts(system, state, step, side):
+        shape = _fact_shape(system, step, side, fact)
+        out.append(Need(fact, "fact", side, f"{fact.replace('_', ' ')} ({step.ref})", shape, step.ref))
+    return tuple(out)
+
+
+def public_needs(system: SystemLike, state: CampaignState, side: str) -> tuple[Need, ...]:
+    """The opponent's Needs ``side`` may see: values lost in the rule text that a *public* roll fell on."""
+    other = state.other(side)
+    pending = _open_pending(state, other)
+    if pending is None or not pending.get("public"):
         return ()
-    return _missing_tracks(system, state, step, side) + _missing_facts(system, state, step, side)
+    return (_table_need(system, state, other, pending),)
 
 
-def supply(system: SystemLike, state: CampaignState, side: str, values: Mapping[str, int | bool]) -> tuple[CampaignState, Events]:
-    """A side supplies what the current automatic step needs (its SAN, ELR, Current-LVP, or a DRM fact)."""
+def supply(
+    system: SystemLike,
+    state: CampaignState,
+    side: str,
+    need: str | Mapping[str, int | bool],
+    value: object = None,
+    *,
+    dice: Dice | None = None,
+) -> tuple[CampaignState, Events]:
+    """A side supplies what it is asked for (``needs``): ``need`` is a Need id and ``value`` the value (a table value
+    as printed: "12", "8-0, 7-0", a text), or a mapping {need id: value} for several SAN/ELR/LVP/fact needs at once.
+    A table value is stored as this side's supplied cell and the paused work resumes now (or at the next ``advance``
+    when it needs a new roll and no ``dice`` are given)."""
     check_side(system, side)
     state = _settle(system, state)
     wanted = needs(system, state, side)
+    ids = ", ".join(n.id for n in wanted) or "nothing"
+    values: Mapping[str, object] = need if isinstance(need, Mapping) else {need: value}
     if not values:
-        raise SubmissionError(f"Nothing supplied (needed: {', '.join(wanted) or 'nothing'})")
-    for key, value in values.items():
-        if key not in wanted:
-            raise SubmissionError(f"{key!r} is not needed now (needed: {', '.join(wanted) or 'nothing'})", state.phase_ref)
-        if key in TRACKS and (isinstance(value, bool) or not isinstance(value, int)):
-            raise SubmissionError(f"{key} must be a whole number, got {value!r}", state.phase_ref)
+        raise SubmissionError(f"Nothing supplied (needed: {ids})")
+    by_id = {n.id: n for n in wanted}
+    for key, given in values.items():
+        found = by_id.get(key)
+        if found is None:
+            raise SubmissionError(f"{key!r} is not needed now (needed: {ids})", state.phase_ref)
+        if found.kind == "table-value":
+            if len(values) > 1:
+                raise SubmissionError("Supply a value lost in the rule text on its own", found.table_ref)
+            return _supply_cell(system, state, side, found, given, dice)
+        given = _coerce(found.shape, given)
+        values = {**values, key: given}
+        if found.shape == "number" and (isinstance(given, bool) or not isinstance(given, int)):
+            raise SubmissionError(f"{key} must be a whole number, got {given!r}", state.phase_ref)
+        if found.shape == "yes-no" and not isinstance(given, bool):
+            raise SubmissionError(f"{key} must be yes or no (true/false), got {given!r}", state.phase_ref)
     facts = {s: dict(v) for s, v in state.facts_supplied.items()}
     new = state
-    for key, value in values.items():
+    plain: dict[str, int | bool] = {k: v for k, v in values.items() if isinstance(v, (int, bool))}
+    for key, given in plain.items():
         if key in TRACKS:
-            new = _set_track(new, side, key, int(value), None, main_currency(system))
+            new = _set_track(new, side, key, int(given), None, main_currency(system))
         else:
-            facts.setdefault(side, {})[key] = value
+            facts.setdefault(side, {})[key] = given
     new = replace(new, facts_supplied=facts)
-    public = {k: v for k, v in values.items() if k in TRACKS and k != "lvp"}
-    events: list[Event] = [Event("supplied", Visibility.SIDE, side, {"step": state.phase_ref, "values": dict(values)})]
+    public = {k: v for k, v in plain.items() if k in TRACKS and k != "lvp"}
+    events: list[Event] = [Event("supplied", Visibility.SIDE, side, {"step": state.phase_ref, "values": dict(plain)})]
     if public:
         events.append(Event("track-set", Visibility.PUBLIC, None, {"side": side, "values": dict(public)}))
     return new, tuple(events)
+
+
+def _coerce(shape: str, given: object) -> object:
+    """A form's text for a whole number or a yes/no ("7", "yes", "false"), else the value unchanged."""
+    if not isinstance(given, str):
+        return given
+    text = given.strip().casefold()
+    if shape == "number" and re.fullmatch(r"[+-]?\d+", text):
+        return int(text)
+    if shape == "yes-no" and text in ("true", "yes", "on", "1", "false", "no", "off", "0"):
+        return text in ("true", "yes", "on", "1")
+    return given
+
+
+def _supply_cell(
+    system: SystemLike, state: CampaignState, side: str, need: Need, raw: object, dice: Dice | None
+) -> tuple[CampaignState, Events]:
+    """Store a typed table value as the side's supplied cell (audited at CG end), then resume the paused work."""
+    pending = state.pending[side]
+    key = str(pending["cell"])
+    value = parse_value(need.shape, raw, f"{need.table_ref} {need.table_name}")
+    cells = {**state.supplied_cells.get(side, {}), key: value_json(value)}
+    state = replace(state, supplied_cells={**state.supplied_cells, side: cells})
+    visibility = Visibility.PUBLIC if need.public else Visibility.CG_END
+    shown = ", ".join(value) if isinstance(value, tuple) else str(value)
+    event = Event("value-supplied", visibility, None if need.public else side, {
+        "date": state.date_id, "step": need.step, "side": side, "need": need.id, "table": need.table,
+        "table_ref": need.table_ref, "final": need.final, "row": need.row, "column": need.column, "value": shown,
+        "text": f"{side_name(system, side)} typed {shown!r} for {need.table_ref} {need.table_name} row {need.row}"
+                + (f", {need.column_label}" if need.column_label else "") + " (lost in the rule text)",
+    })
+    state = _record(state, event)
+    try:
+        new, more = _resume_all(system, state, dice)
+    except NeedDice:
+        return state, (event,)  # the next advance (with the dice) resumes it
+    return new, (event, *more)
 
 
 # ---------------------------------------------------------------------------------------------------------------------
@@ -769,56 +925,52 @@ def _clamp_san(system: SystemLike, state: CampaignState, step: Step, dice: Dice)
     return state, tuple(events)
 
 
-def _table_roll_per_side(
-    system: SystemLike, state: CampaignState, step: Step, dice: Dice
-) -> tuple[CampaignState, list[tuple[str, Resolution, Visibility]], list[Event]]:
-    out: list[tuple[str, Resolution, Visibility]] = []
-    events: list[Event] = []
+def _table_roll(
+    system: SystemLike, state: CampaignState, step: Step, side: str, dice: Dice
+) -> tuple[CampaignState, Events, Resolution | None]:
+    """One side's roll on the step's table, DRM from the records (None when the step does not apply to it)."""
+    if not _applies(system, step, side):
+        return state, (), None
     add = step.params.get("add")
     ignored = step.params.get("ignore_facts")
-    for side in side_ids(system):
-        if not _applies(system, step, side):
-            continue
-        table = _step_table(system, step, side)
-        column = table_column(system, step, table, side)
-        visibility = _visibility(step, table)
-        roll = _roll(dice, table, f"{step.ref} {step.name} ({table.name}, {side_name(system, side)})", side, visibility)
-        extra = (AppliedModifier(f"+{add} ({step.ref})" if add > 0 else f"{add} ({step.ref})", add, -1, "step"),) \
-            if isinstance(add, int) and add else ()
-        resolution = roll_on(table, roll, column, facts_for(system, state, side), {}, side_settings(system, side),
-                             extra, ignored if isinstance(ignored, list) else ())
-        state, evs = _result_events(state, step, side, resolution, visibility)
-        events.extend(evs)
-        out.append((side, resolution, visibility))
-    return state, out, events
+    table = _step_table(system, step, side)
+    column = table_column(system, step, table, side)
+    visibility = _visibility(step, table)
+    roll = _roll(dice, table, f"{step.ref} {step.name} ({table.name}, {side_name(system, side)})", side, visibility)
+    extra = (AppliedModifier(f"+{add} ({step.ref})" if add > 0 else f"{add} ({step.ref})", add, -1, "step"),) \
+        if isinstance(add, int) and add else ()
+    resolution = roll_on(table, roll, column, facts_for(system, state, side), {}, side_settings(system, side),
+                         extra, ignored if isinstance(ignored, list) else ())
+    state, events = _result_events(state, step, side, resolution, visibility)
+    return state, events, resolution
 
 
-def _roll_per_side(system: SystemLike, state: CampaignState, step: Step, dice: Dice) -> tuple[CampaignState, Events]:
+def _roll_per_side(system: SystemLike, state: CampaignState, step: Step, side: str, dice: Dice) -> tuple[CampaignState, Events]:
     """A roll per side on the step's table, DRM from the records (PL 3.44/3.45, PHD C5.23)."""
-    state, _, events = _table_roll_per_side(system, state, step, dice)
-    return state, tuple(events)
+    state, events, _ = _table_roll(system, state, step, side, dice)
+    return state, events
 
 
-def _elr_change(system: SystemLike, state: CampaignState, step: Step, dice: Dice) -> tuple[CampaignState, Events]:
+def _elr_change(system: SystemLike, state: CampaignState, step: Step, side: str, dice: Dice) -> tuple[CampaignState, Events]:
     """PL 3.47 ELR Loss/Gain: a DR per side; +1 to a maximum, −1 to a minimum; a reduced 5 never returns."""
-    state, rolled, events = _table_roll_per_side(system, state, step, dice)
+    state, rolled, resolution = _table_roll(system, state, step, side, dice)
+    events = list(rolled)
+    elr = state.tracks.get(side, {}).get("elr")
+    if resolution is None or elr is None:
+        return state, tuple(events)
     limits = _rule_params(system, step)
     low, high = limits.get("min"), limits.get("max")
-    for side, resolution, _ in rolled:
-        elr = state.tracks.get(side, {}).get("elr")
-        change = resolution.cell.number
-        if elr is None:
-            continue
-        new = elr + int(change)
-        if change > 0 and isinstance(high, int):
-            new = elr if elr >= high else min(new, high)
-        if change < 0 and isinstance(low, int):
-            new = max(new, low)
-        state = _set_track(state, side, "elr", new, None, main_currency(system))
-        event = Event("elr-changed", Visibility.PUBLIC, None,
-                      {"date": state.date_id, "step": step.ref, "side": side, "before": elr, "after": new})
-        state = _record(state, event)
-        events.append(event)
+    change = resolution.cell.number
+    new = elr + int(change)
+    if change > 0 and isinstance(high, int):
+        new = elr if elr >= high else min(new, high)
+    if change < 0 and isinstance(low, int):
+        new = max(new, low)
+    state = _set_track(state, side, "elr", new, None, main_currency(system))
+    event = Event("elr-changed", Visibility.PUBLIC, None,
+                  {"date": state.date_id, "step": step.ref, "side": side, "before": elr, "after": new})
+    state = _record(state, event)
+    events.append(event)
     return state, tuple(events)
 
 
@@ -842,17 +994,13 @@ def roster_update(state: CampaignState, side: str, date_id: str, currency: str |
     return _with_ledger(state, side, ledger.with_roster_line(replace(line, **values)))  # type: ignore[arg-type]
 
 
-def _replenish(system: SystemLike, state: CampaignState, step: Step, dice: Dice) -> tuple[CampaignState, Events]:
+def _replenish(system: SystemLike, state: CampaignState, step: Step, side: str, dice: Dice) -> tuple[CampaignState, Events]:
     """RR 2.516 (Base Number − secret DR), PL 2.1 / PHD C5.29 (secret DR on the table): rules_engine.replenishment."""
     from rules_engine import replenishment
 
-    events: list[Event] = []
-    for side in side_ids(system):
-        ledger, evs = replenishment.replenish(_system(system), _ledger(system, state, side), side, state.date_id, dice,
-                                              facts=facts_for(system, state, side))
-        state = _record(_with_ledger(state, side, ledger), *evs)
-        events.extend(evs)
-    return state, tuple(events)
+    ledger, events = replenishment.replenish(_system(system), _ledger(system, state, side), side, state.date_id, dice,
+                                             facts=facts_for(system, state, side))
+    return _record(_with_ledger(state, side, ledger), *events), events
 
 
 def _lvp_recorders(system: SystemLike, step: Step) -> tuple[str, ...]:
@@ -893,23 +1041,202 @@ def _announce(system: SystemLike, state: CampaignState, step: Step, dice: Dice) 
     return _record(state, event), (event,)
 
 
-def _purchase_rolls(system: SystemLike, state: CampaignState, step: Step, dice: Dice) -> tuple[CampaignState, Events]:
+def _purchase_rolls(system: SystemLike, state: CampaignState, step: Step, side: str, dice: Dice) -> tuple[CampaignState, Events]:
     """RR 2.519 / PL 2.35–2.36 / PHD C5.33–C5.34: the secret rolls of each RG line bought (or OB-given) this date."""
-    from rules_engine.rg_rolls import roll_for_purchase
+    from rules_engine.rg_rolls import RollMissingValueError, roll_for_purchase
 
-    events: list[Event] = []
-    for side in side_ids(system):
-        ledger = _ledger(system, state, side)
-        mine: list[Event] = []
-        for line in ledger.purchases:
-            if line.date_id != state.date_id or line.rolled:
-                continue
+    ledger = _ledger(system, state, side)
+    mine: list[Event] = []
+    for line in ledger.purchases:
+        if line.date_id != state.date_id or line.rolled:
+            continue
+        try:
             rolled, evs = roll_for_purchase(_system(system), line, side, dice, ledger=ledger,
                                             facts=facts_for(system, state, side))
-            ledger = ledger.with_purchase(rolled)
-            mine.extend(evs)
-        state = _record(_with_ledger(state, side, ledger), *mine)
-        events.extend(mine)
+        except RollMissingValueError as error:
+            error.events = (*mine, *error.events)  # the earlier lines' rolls are kept with the lost one
+            raise
+        ledger = ledger.with_purchase(rolled)
+        mine.extend(evs)
+    return _record(_with_ledger(state, side, ledger), *mine), tuple(mine)
+
+
+class Part(Protocol):
+    """One side's part of an automatic step that rolls (run per side, so one side's lost value pauses only it)."""
+
+    def __call__(
+        self, system: SystemLike, state: CampaignState, step: Step, side: str, dice: Dice
+    ) -> tuple[CampaignState, Events]: ...
+
+
+PARTS: Mapping[str, Part] = {
+    "elr-change": _elr_change,
+    "roll-per-side": _roll_per_side,
+    "replenish-base-minus-dr": _replenish,
+    "replenish-from-table": _replenish,
+    "rg-strength-weapons-leaders": _purchase_rolls,
+    "roll-per-purchase": _purchase_rolls,
+}
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Rolls that fall on a value lost in the rule text (rules_engine.lost_values)
+# ---------------------------------------------------------------------------------------------------------------------
+
+
+def _for_side(system: SystemLike, state: CampaignState, side: str) -> SystemLike:
+    """The system with the values ``side`` has typed in this campaign filled in (its own lookups only)."""
+    cells = state.supplied_cells.get(side)
+    return with_cells(_system(system), cells) if cells else system
+
+
+Work = Callable[[SystemLike, CampaignState, Dice], tuple[CampaignState, Events]]
+
+
+def _roll_key(event: Event) -> tuple[str, int] | None:
+    if event.kind != "roll":
+        return None
+    stream, number = event.payload.get("stream"), event.payload.get("number")
+    return (stream, number) if isinstance(stream, str) and isinstance(number, int) else None
+
+
+def _attempt(
+    system: SystemLike, state: CampaignState, side: str, step_ref: str, op: str, args: Mapping[str, JSON], work: Work,
+    dice: Dice | None,
+) -> tuple[CampaignState, Events, bool]:
+    """Run ``work`` for ``side`` keeping every roll: a roll on a lost value pauses it with a "table-value" Need (the
+    rolls made are recorded); a paused work is run again with its rolls given back (never re-rolled).
+    Returns (state, events, finished)."""
+    pending = state.pending.get(side)
+    replay = [roll_from_json(r) for r in _json_list(pending, "rolls") if isinstance(r, Mapping)]
+    lost_before = {(str(k[0]), int(str(k[1]))) for k in _json_list(pending, "lost_rolls")
+                   if isinstance(k, (list, tuple)) and len(k) == 2}
+    recorder = ReplayDice(dice, replay)
+    before = len(state.records)
+    try:
+        new, events = work(_for_side(system, state, side), state, recorder)
+    except MissingValueError as error:
+        lost = lost_cause(error)
+        if lost is None or not recorder.fresh:
+            raise
+        return _pause(system, state, side, step_ref, op, args, recorder, lost_before, error) + (False,)
+    if replay:
+        again = {(r.stream, r.number, r.purpose) for r in recorder.replayed}
+
+        def keep(events: Sequence[Event]) -> list[Event]:
+            out: list[Event] = []
+            for event in events:
+                key = _roll_key(event)
+                if key is None or (*key, event.payload.get("purpose")) not in again:
+                    out.append(event)
+                elif key in lost_before:  # the roll that waited for the value: its result, not a second roll
+                    out.append(Event("roll-resolved", event.visibility, event.side, {**event.payload, "supplied": True}))
+            return out
+
+        events = tuple(keep(events))
+        new = replace(new, records=new.records[:before] + tuple(keep(new.records[before:])))
+    rest = {k: v for k, v in new.pending.items() if k != side}
+    return replace(new, pending=rest), events, True
+
+
+def _json_list(data: Mapping[str, JSON] | None, key: str) -> list[JSON]:
+    value = data.get(key) if data is not None else None
+    return list(value) if isinstance(value, (list, tuple)) else []
+
+
+def _pause(
+    system: SystemLike, state: CampaignState, side: str, step_ref: str, op: str, args: Mapping[str, JSON],
+    recorder: ReplayDice, lost_before: set[tuple[str, int]], error: MissingValueError,
+) -> tuple[CampaignState, Events]:
+    lost = lost_cause(error)
+    assert lost is not None
+    hit = recorder.made[-1]
+    public = hit.stream == PUBLIC_STREAM
+    carried = {_roll_key(e): e for e in getattr(error, "events", ()) if isinstance(e, Event) and _roll_key(e)}
+    events: list[Event] = []
+    for roll in recorder.fresh:
+        found = carried.get((roll.stream, roll.number))
+        if found is None:
+            secret = roll.stream != PUBLIC_STREAM
+            found = roll_event(roll, Visibility.CG_END if secret else Visibility.PUBLIC, roll.stream if secret else None,
+                               result=None, lost=str(lost))
+        events.append(found)
+    key = cell_key(lost.table, lost.row, lost.column)
+    pending: dict[str, JSON] = {
+        "side": side, "step": step_ref, "op": op, "args": dict(args), "cell": key, "final": lost.final,
+        "public": public, "message": str(lost),
+        "rolls": [roll_to_json(r) for r in recorder.made],
+        "lost_rolls": [list(k) for k in sorted(lost_before | {(hit.stream, hit.number)})],
+    }
+    new = replace(state, pending={**state.pending, side: pending})
+    need = _table_need(system, new, side, pending)
+    visibility = Visibility.PUBLIC if public else Visibility.CG_END
+    paused = Event("value-needed", visibility, None if public else side, {
+        "date": state.date_id, "step": step_ref, "side": side, **{k: v for k, v in need.to_json().items()
+                                                               if k not in ("side", "step", "examples")}})
+    new = _record(new, *events, paused)
+    return new, (*events, paused)
+
+
+def _run_parts(system: SystemLike, state: CampaignState, step: Step, part: Part, dice: Dice) -> tuple[CampaignState, Events, bool]:
+    """Each side's part of an automatic rolling step not done yet; True when every side's part is done."""
+    events: list[Event] = []
+    for side in side_ids(system):
+        if side in state.parts_done or side in state.pending:
+            continue
+
+        def work(sys_: SystemLike, st: CampaignState, d: Dice, side: str = side) -> tuple[CampaignState, Events]:
+            return part(sys_, st, step, side, d)
+
+        state, more, finished = _attempt(system, state, side, step.ref, "step", {}, work, dice)
+        events.extend(more)
+        if finished:
+            state = replace(state, parts_done=state.parts_done | {side})
+    return state, tuple(events), state.parts_done >= set(side_ids(system))
+
+
+def _resume_all(system: SystemLike, state: CampaignState, dice: Dice | None) -> tuple[CampaignState, Events]:
+    """Run again each paused work whose value has been typed (NeedDice when it needs a new roll and dice is None)."""
+    events: list[Event] = []
+    for side in state.sides:
+        pending = state.pending.get(side)
+        if pending is None or str(pending.get("cell")) not in state.supplied_cells.get(side, {}):
+            continue
+        step = _step(system, str(pending["step"]))
+        op = str(pending.get("op"))
+        args = pending.get("args")
+        args = args if isinstance(args, Mapping) else {}
+        if op == "step":
+            part = PARTS[step.action or ""]
+
+            def work(sys_: SystemLike, st: CampaignState, d: Dice, side: str = side) -> tuple[CampaignState, Events]:
+                return part(sys_, st, step, side, d)
+
+            state, more, finished = _attempt(system, state, side, step.ref, op, args, work, dice)
+            if finished:
+                state = replace(state, parts_done=state.parts_done | {side})
+        elif op == "assisted":
+            table_id, column = str(args.get("table")), args.get("column")
+            raw = args.get("answers")
+            answers = {int(k): v for k, v in raw.items() if isinstance(v, (int, bool))} if isinstance(raw, Mapping) else {}
+
+            def rolled(sys_: SystemLike, st: CampaignState, d: Dice, side: str = side) -> tuple[CampaignState, Events]:
+                return _assisted_work(sys_, st, side, step, table_id, column if isinstance(column, str) else None,
+                                      answers, d)
+
+            state, more, finished = _attempt(system, state, side, step.ref, op, args, rolled, dice)
+        elif op == "recon":
+            extra = args.get("extra")
+
+            def recon(sys_: SystemLike, st: CampaignState, d: Dice, side: str = side) -> tuple[CampaignState, Events]:
+                return _recon_work(sys_, st, step, side, int(extra) if isinstance(extra, int) else 0, d)
+
+            state, more, finished = _attempt(system, state, side, step.ref, op, args, recon, dice)
+            if finished:
+                state, more = _finish(system, state, side, *more)
+        else:
+            raise RulesError(f"campaign state: unknown paused work {op!r}")
+        events.extend(more)
     return state, tuple(events)
 
 
@@ -917,15 +1244,9 @@ AUTO_HANDLERS: Mapping[str, Handler] = {
     "weather-from-calendar": _weather,
     "new-date-and-san": _san_dr,
     "clamp-san": _clamp_san,
-    "elr-change": _elr_change,
-    "replenish-base-minus-dr": _replenish,
-    "replenish-from-table": _replenish,
-    "roll-per-side": _roll_per_side,
     "record-lvp": _record_lvp,
     "begin-play": _announce,
     "reveal-attack-options": _announce,
-    "rg-strength-weapons-leaders": _purchase_rolls,
-    "roll-per-purchase": _purchase_rolls,
 }
 TABLE_HANDLERS = ("elr-change", "roll-per-side")
 TRACK_NEEDS: Mapping[str, tuple[str, ...]] = {"new-date-and-san": ("san",), "clamp-san": ("san",), "elr-change": ("elr",),
@@ -1049,7 +1370,8 @@ def advance(system: SystemLike, state: CampaignState, dice: Dice) -> tuple[Campa
     if not state.phased:
         return state, ()
     state = _settle(system, state)
-    events: list[Event] = []
+    state, resumed = _resume_all(system, state, dice)
+    events: list[Event] = list(resumed)
     for _ in range(10_000):
         if state.ended or state.phase_ref is None:
             break
@@ -1074,9 +1396,15 @@ def advance(system: SystemLike, state: CampaignState, dice: Dice) -> tuple[Campa
             continue
         if step_kind(system, step) != AUTOMATIC or any(needs(system, state, s) for s in state.sides):
             break
-        handler = AUTO_HANDLERS[step.action or ""]
-        state, more = handler(system, state, step, dice)
-        events.extend(more)
+        part = PARTS.get(step.action or "")
+        if part is not None:
+            state, more, finished = _run_parts(system, state, step, part, dice)
+            events.extend(more)
+            if not finished:
+                break  # a side's roll fell on a value lost in the rule text: it types it (needs / supply)
+        else:
+            state, more = AUTO_HANDLERS[step.action or ""](system, state, step, dice)
+            events.extend(more)
         events.append(Event("step-resolved", Visibility.PUBLIC, None, {"date": state.date_id, "step": step.ref}))
         state = _next(system, state)
     return state, tuple(events)
@@ -1107,6 +1435,9 @@ def validate_mark_done(system: SystemLike, state: CampaignState, side: str) -> N
     step = _current_step(system, state)
     if step is None:
         raise SubmissionError("The app is resolving the next step; try again in a moment.")
+    if _open_pending(state, side) is not None:
+        raise SubmissionError(f"{_label(step)}: your roll fell on a value lost in the rule text; type it first "
+                              "(as printed on your chart)", step.ref)
     kind = step_kind(system, step)
     if kind == AUTOMATIC:
         raise SubmissionError(f"{step.ref} {step.name} is resolved by the app; there is nothing to mark.", step.ref)
@@ -1210,12 +1541,49 @@ def submit_recon(
     if not isinstance(cost, int) or isinstance(extra, bool) or not isinstance(extra, int) or extra < 0 \
             or (isinstance(most, int) and extra > most):
         raise SubmissionError(f"{_label(step)}: extra CPP must be 0 to {most} (got {extra!r})", step.ref)
-    ledger = _ledger(system, state, side)
     price = cost + extra
-    if ledger.balance(currency) < price:
-        raise SubmissionError(
-            f"{_label(step)}: Recon costs {price} {currency}; you have {ledger.balance(currency)} {currency} left", step.ref)
-    ledger = ledger.adjust(currency, -price)
+    balance = _ledger(system, state, side).balance(currency)
+    if balance < price:
+        raise SubmissionError(f"{_label(step)}: Recon costs {price} {currency}; you have {balance} {currency} left", step.ref)
+    order = _recon_order(system, side, extra)
+    if order is not None:  # the Recon RG (RR M3): its CG Date Max / CG Max count (2.5185, 2.5186)
+        from rules_engine.purchases import validate_order
+
+        violations = validate_order(_system(system), _ledger(system, state, side), side, state.date_id, [order],
+                                    initial=state.pass_kind == "initial", chit=state.sealed.get(side),
+                                    at_recon_step=True)
+        if violations:
+            error = SubmissionError("; ".join(v.message for v in violations), violations[0].ref or step.ref)
+            error.violations = violations  # type: ignore[attr-defined]
+            raise error
+
+    def work(sys_: SystemLike, st: CampaignState, d: Dice) -> tuple[CampaignState, Events]:
+        return _recon_work(sys_, st, step, side, extra, d)
+
+    state, events, finished = _attempt(system, state, side, step.ref, "recon", {"extra": extra}, work, dice)
+    if not finished:
+        return state, events
+    return _finish(system, state, side, *events)
+
+
+def _recon_work(system: SystemLike, state: CampaignState, step: Step, side: str, extra: int, dice: Dice
+                ) -> tuple[CampaignState, Events]:
+    """Pay for Recon and make its secret dr (RR 2.521)."""
+    params = step.params
+    cost = params.get("cost")
+    currency = str(params.get("currency", "CPP"))
+    price = (cost if isinstance(cost, int) else 0) + extra
+    order = _recon_order(system, side, extra)
+    before = _ledger(system, state, side)
+    if order is not None:
+        # one purchase: a Purchase Record line of the Recon RG (cost + extra on the line, RG Purchased/Spent/Left)
+        from rules_engine.purchases import apply_order
+
+        ledger = apply_order(_system(system), before, side, state.date_id, [order],
+                             initial=state.pass_kind == "initial", chit=state.sealed.get(side), at_recon_step=True)
+        price = int(ledger.purchases[-1].cost)
+    else:
+        ledger = before.adjust(currency, -price)
     state = _with_ledger(state, side, ledger)
     table = _step_table(system, step, side)
     facts = {**facts_for(system, state, side), "extra_cpp_spent": extra}
@@ -1223,11 +1591,28 @@ def submit_recon(
     roll = _roll(dice, table, f"{step.ref} {table.name} ({side_name(system, side)})", side, visibility)
     resolution = roll_on(table, roll, None, facts, {}, side_settings(system, side))
     state, events = _result_events(state, step, side, resolution, visibility, cost=price, currency=currency)
-    line = ledger.roster_line(state.date_id)
+    if order is not None:
+        bought = replace(ledger.purchases[-1], rolled=True,
+                         notes=f"{step.ref} Recon Final dr {resolution.final}: {resolution.final} Locations (2.524)")
+        ledger = ledger.with_purchase(bought)
+        state = _with_ledger(state, side, ledger)
+        state = roster_update(state, side, state.date_id, currency, recon=resolution.final)
+        return state, events
+    line = before.roster_line(state.date_id)
     spent = (line.spent if line else 0) + price
     state = roster_update(state, side, state.date_id, currency, recon=resolution.final, spent=spent,
                           left=ledger.balance(currency))
-    return _finish(system, state, side, *events)
+    return state, events
+
+
+def _recon_order(system: SystemLike, side: str, extra: int) -> RgOrder | None:
+    """The Recon purchase as an order of the side's Recon RG (RR M3 + note r extra CPP), or None without one."""
+    from rules_engine.purchases import RgOrder, recon_row
+
+    if not isinstance(system, System):
+        return None
+    row = recon_row(system, side)
+    return RgOrder(row.id, extra=extra) if row is not None else None
 
 
 def _label(step: Step) -> str:
@@ -1261,9 +1646,12 @@ def owes(system: SystemLike, state: CampaignState, side: str) -> tuple[str, ...]
     if step is None:
         return ()
     kind = step_kind(system, step)
+    wanted = needs(system, state, side)
+    lost = [n for n in wanted if n.kind == "table-value"]
+    if lost:
+        return (f"{_label(step)}: {lost[0].text}",)
     if kind == AUTOMATIC:
-        wanted = needs(system, state, side)
-        return (f"{_label(step)}: supply {', '.join(wanted)}",) if wanted else ()
+        return (f"{_label(step)}: supply {', '.join(n.id for n in wanted)}",) if wanted else ()
     if side in state.done or _waiting_for(system, state, step, side) is not None:
         return ()
     if kind == INPUT:
@@ -1329,12 +1717,26 @@ def assisted_roll(
     if table_id not in allowed:
         raise SubmissionError(f"{_label(step)}: unknown table {table_id!r} (allowed: {', '.join(allowed)})", step.ref)
     table = _system(system).table(table_id)
-    visibility = _visibility(step, table)
     table.column(column)  # UnknownNameError naming the columns before anything is rolled
+    args: dict[str, JSON] = {"table": table_id, "column": column,
+                             "answers": {str(k): v for k, v in answers.items()}}
+
+    def work(sys_: SystemLike, st: CampaignState, d: Dice) -> tuple[CampaignState, Events]:
+        return _assisted_work(sys_, st, side, step, table_id, column, answers, d)
+
+    state, events, _ = _attempt(system, state, side, step.ref, "assisted", args, work, dice)
+    return state, events
+
+
+def _assisted_work(
+    system: SystemLike, state: CampaignState, side: str, step: Step, table_id: str, column: str | None,
+    answers: Mapping[int, int | bool], dice: Dice,
+) -> tuple[CampaignState, Events]:
+    table = _system(system).table(table_id)
+    visibility = _visibility(step, table)
     roll = _roll(dice, table, f"{step.ref} {table.name} ({side_name(system, side)})", side, visibility)
     resolution = roll_on(table, roll, column, facts_for(system, state, side), answers, side_settings(system, side))
-    state, events = _result_events(state, step, side, resolution, visibility)
-    return state, events
+    return _result_events(state, step, side, resolution, visibility)
 
 
 def concede(system: SystemLike, state: CampaignState, side: str) -> tuple[CampaignState, Events]:

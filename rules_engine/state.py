@@ -58,7 +58,16 @@ class SystemLike(Protocol):
 
 
 def _frozen_map[K, V](mapping: Mapping[K, V]) -> Mapping[K, V]:
+    """A read-only copy (a map frozen here already is kept: ``replace`` re-runs ``__post_init__`` on every change)."""
+    if type(mapping) is MappingProxyType:
+        return mapping
     return MappingProxyType(dict(mapping))
+
+
+def _frozen_nested[K, V](mapping: Mapping[K, Mapping[str, V]]) -> Mapping[K, Mapping[str, V]]:
+    if type(mapping) is MappingProxyType and all(type(v) is MappingProxyType for v in mapping.values()):
+        return mapping
+    return MappingProxyType({k: _frozen_map(v) for k, v in mapping.items()})
 
 
 @dataclass(frozen=True)
@@ -257,6 +266,10 @@ class CampaignState:
     ledgers: Mapping[SideId, SideLedger] = field(default_factory=dict)  # secret: each side its own
     cg_end: CgEnd | None = None
     end_proposals: frozenset[SideId] = frozenset()  # sides proposing to end the CG by mutual agreement
+    # ---- values lost in the rule text (rules_engine.lost_values): server-side only ----
+    pending: Mapping[SideId, Mapping[str, JSON]] = field(default_factory=dict)  # a roll waiting for a lost value
+    parts_done: frozenset[SideId] = frozenset()  # sides whose part of the current automatic step is finished
+    supplied_cells: Mapping[SideId, Mapping[str, JSON]] = field(default_factory=dict)  # "table|row|column" → value
 
     def __post_init__(self) -> None:
         if self.step not in STEPS:
@@ -269,13 +282,14 @@ class CampaignState:
         object.__setattr__(self, "sealed", _frozen_map(self.sealed))
         object.__setattr__(self, "results", _frozen_map(self.results))
         object.__setattr__(self, "history", tuple(self.history))
-        object.__setattr__(self, "tracks", _frozen_map({k: _frozen_map(v) for k, v in self.tracks.items()}))
+        object.__setattr__(self, "tracks", _frozen_nested(self.tracks))
         object.__setattr__(self, "records", tuple(self.records))
-        object.__setattr__(
-            self, "facts_supplied", _frozen_map({k: _frozen_map(v) for k, v in self.facts_supplied.items()})
-        )
+        object.__setattr__(self, "facts_supplied", _frozen_nested(self.facts_supplied))
         object.__setattr__(self, "ledgers", _frozen_map(self.ledgers))
         object.__setattr__(self, "end_proposals", frozenset(self.end_proposals))
+        object.__setattr__(self, "pending", _frozen_map(self.pending))
+        object.__setattr__(self, "parts_done", frozenset(self.parts_done))
+        object.__setattr__(self, "supplied_cells", _frozen_nested(self.supplied_cells))
 
     def other(self, side: SideId) -> SideId:
         """The opposing side."""
@@ -306,6 +320,9 @@ class CampaignState:
             "ledgers": {side: dict(ledger.to_json()) for side, ledger in self.ledgers.items()},
             "cg_end": self.cg_end.to_json() if self.cg_end else None,
             "end_proposals": sorted(self.end_proposals),
+            "pending": {side: dict(p) for side, p in self.pending.items()},
+            "parts_done": sorted(self.parts_done),
+            "supplied_cells": {side: dict(cells) for side, cells in self.supplied_cells.items()},
         }
 
     @classmethod
@@ -343,6 +360,10 @@ class CampaignState:
             ledgers={str(k): SideLedger.from_json(_as_mapping(v, "ledgers")) for k, v in _mapping(data, "ledgers").items()},
             cg_end=CgEnd.from_json(_as_mapping(data["cg_end"], "cg_end")) if data.get("cg_end") is not None else None,
             end_proposals=frozenset(str(s) for s in _list(data, "end_proposals")),
+            pending={str(k): dict(_as_mapping(v, "pending")) for k, v in _mapping(data, "pending").items()},
+            parts_done=frozenset(str(s) for s in _list(data, "parts_done")),
+            supplied_cells={str(k): dict(_as_mapping(v, "supplied_cells"))
+                            for k, v in _mapping(data, "supplied_cells").items()},
         )
 
 

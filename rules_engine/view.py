@@ -125,7 +125,8 @@ def _phase_view(system: SystemLike, state: CampaignState, side: SideId) -> dict[
             "name": step.name if step is not None else None,
             "kind": sequence.step_kind(system, step) if step is not None else None,
             "checklist": sequence.checklist(system, state),
-            "needs": list(sequence.needs(system, state, side)),
+            "needs": [need.to_json() for need in sequence.needs(system, state, side)],
+            "opponent_needs": [need.to_json() for need in sequence.public_needs(system, state, side)],
         },
         "records": [e.to_json() for e in state.records if e.visible_to(side, ended)],
         "results": {
@@ -142,4 +143,5 @@ def _phase_view(system: SystemLike, state: CampaignState, side: SideId) -> dict[
         "opponent_ledger": opponent,
         "cg_end": state.cg_end.to_json() if state.cg_end else None,
         "end_proposals": {s: s in state.end_proposals for s in state.sides},
+        "supplied_values": {s: dict(cells) for s, cells in state.supplied_cells.items() if s == side or ended},
     }

@@ -35,8 +35,10 @@ def canadian(cpp: int = 40) -> SideLedger:
     return new_ledger("canadian", {"CPP": cpp})
 
 
-def messages(rr: System, ledger: SideLedger, date: str, *orders: object, initial: bool = False) -> list[str]:
-    return [v.message for v in validate_order(rr, ledger, ledger.side, date, orders, initial=initial)]  # type: ignore[arg-type]
+def messages(rr: System, ledger: SideLedger, date: str, *orders: object, initial: bool = False,
+             at_recon_step: bool = False) -> list[str]:
+    return [v.message for v in validate_order(rr, ledger, ledger.side, date, orders, initial=initial,  # type: ignore[arg-type]
+                                              at_recon_step=at_recon_step)]
 
 
 def test_german_buys_para_company_on_19_pm_and_has_52_cpp_left(rr: System) -> None:
@@ -140,12 +142,18 @@ def test_pre_registered_hexes_cost_one_each_and_at_most_two(rr: System) -> None:
 
 
 def test_recon_extra_cpp_at_most_three_and_never_for_the_initial_scenario(rr: System) -> None:
-    ledger = apply_order(rr, german(80), "german", "19 PM", [RgOrder("M3", extra=3)], initial=False)
+    ledger = apply_order(rr, german(80), "german", "19 PM", [RgOrder("M3", extra=3)], initial=False, at_recon_step=True)
     assert ledger.purchases[0].cost == Decimal(6)
-    assert messages(rr, german(80), "19 PM", RgOrder("M3", extra=4)) == [
+    assert messages(rr, german(80), "19 PM", RgOrder("M3", extra=4), at_recon_step=True) == [
         "RG M3 (Recon): at most 3 extra points (x ≤ 3); 4 ordered (2.518 note r)"]
-    assert messages(rr, german(80), "19 AM", RgOrder("M3"), initial=True) == [
+    assert messages(rr, german(80), "19 AM", RgOrder("M3"), initial=True, at_recon_step=True) == [
         "RG M3 (Recon): Recon may not be bought when preparing to play the Initial Scenario (2.521)"]
+
+
+def test_recon_rg_m3_is_bought_at_2_521_not_at_2_518(rr: System) -> None:
+    # note r "May spend extra CPP (2.521)": M3 is the 2.521 Recon purchase, which alone makes the Recon dr
+    assert messages(rr, german(80), "19 PM", RgOrder("M3")) == [
+        "RG M3 (Recon) is bought at 2.521 Purchasing Reconnaissance with its Recon dr, not here (2.521)"]
 
 
 def test_unknown_rg_lists_the_chart_ids(rr: System) -> None:

@@ -48,7 +48,7 @@ def drive(
             return state, events
         moved = False
         for side in sides:
-            wanted = sequence.needs(system, state, side)
+            wanted = tuple(n.id for n in sequence.needs(system, state, side))
             if wanted and supplies is not None and all(w in supplies for w in wanted):
                 state, more = sequence.supply(system, state, side, {w: supplies[w] for w in wanted})
                 events.extend(more)
@@ -195,3 +195,24 @@ def test_the_phased_state_survives_a_json_round_trip() -> None:
     again = CampaignState.from_json(json.loads(text))
     assert again == state
     assert json.dumps(again.to_json()) == text
+
+
+def test_2_521_recon_is_one_m3_purchase_with_the_extra_cpp_and_the_recon_dr_in_the_roster() -> None:
+    # 19 PM: both CPP DR 1+1 (Canadian 40 − 2 = 38, German 80 − 2 = 78). German Recon with 1 extra CPP: 3 + 1 = 4 CPP
+    # (M3 cost 3, note r); Recon dr 5 + 1 (x = 1) − 1 (the German attacked in the previous CG Scenario) = Final 5.
+    dice = FixedDice(1, 1, 1, 1, 5)
+    state = through_initial(dice)
+    state, _ = drive(rr(), state, dice, at("2.521"), (GER, CDN))
+    state, events = sequence.submit_recon(rr(), state, GER, 1, dice)
+    line = state.ledgers[GER].purchases[-1]
+    assert (line.rg_id, line.date_id, line.cost, line.extra, line.number_purchased, line.remaining) == (
+        "M3", "19 PM", 4, 1, 1, 7)  # M3 CG Max 8
+    roster = state.ledgers[GER].roster_line("19 PM")
+    assert roster is not None
+    assert (roster.purchased, roster.spent, roster.left, roster.recon) == ((("M3", 4),), 4, 74, 5)
+    result = next(e for e in events if e.kind == "table-result")
+    assert [(m["reason"], m["value"]) for m in result.payload["modifiers"]] == [  # type: ignore[union-attr]
+        ("+x Spent x CPP extra (x ≤ 3)", 1), ("-1 Attacked in the previous CG Scenario", -1)]
+    assert (result.payload["original"], result.payload["final"], result.visibility) == (5, 5, Visibility.SIDE)
+    with pytest.raises(SubmissionError, match="extra CPP must be 0 to 3"):
+        sequence.submit_recon(rr(), state, CDN, 4, dice)
