@@ -29,6 +29,11 @@ def new_invitation_token() -> str:
     return secrets.token_urlsafe(24)
 
 
+def new_card_id() -> str:
+    """A CG Card's id (also its URL): 128 random bits, URL-safe (cards are private; an id must not count them)."""
+    return secrets.token_urlsafe(16)
+
+
 def new_player_seed() -> str:
     """A player's contribution to the dice: 64 random bits, shown to that player."""
     return secrets.token_hex(8)
@@ -55,6 +60,56 @@ class CgSystem(models.Model):
         return self.name
 
 
+class CgCard(models.Model):
+    """A CG Card (docs/cg-format.md `kind: cg-card`) that fills in a system: a user's own, or bundled with Refit.
+
+    A user's card is private to its owner (``owner`` set). A bundled card (``owner`` empty, ``bundled_file`` set) comes
+    from ``fixtures/cards/`` and every player may use it. A campaign copies the card's text when it is created, so
+    editing or deleting a card never changes a running campaign.
+    """
+
+    id = models.CharField(primary_key=True, max_length=40, default=new_card_id, editable=False)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True, related_name="cg_cards"
+    )
+    system = models.ForeignKey(CgSystem, on_delete=models.PROTECT, related_name="cards")
+    card_id = models.CharField(max_length=80, help_text="The document's `id`.")
+    name = models.CharField(max_length=300)
+    text = models.TextField(help_text="The YAML text as uploaded (refit-cg/1, kind: cg-card).")
+    sha256 = models.CharField(max_length=64)
+    example = models.BooleanField(default=False, help_text="`example: true` in the document: not a published campaign.")
+    bundled_file = models.CharField(max_length=200, blank=True, default="")
+    created = models.DateTimeField(default=now, editable=False)
+    updated = models.DateTimeField(default=now)
+
+    class Meta:
+        ordering = ["system_id", "name", "created"]
+        verbose_name = "CG Card"
+        constraints = [
+            models.CheckConstraint(condition=Q(sha256__regex=r"^[0-9a-f]{64}$"), name="cgcard_sha256_hex"),
+            models.CheckConstraint(condition=~Q(text=""), name="cgcard_text_not_empty"),
+            models.CheckConstraint(condition=~Q(name=""), name="cgcard_name_not_empty"),
+            models.CheckConstraint(condition=Q(id__regex=r"^[A-Za-z0-9_-]{16,40}$"), name="cgcard_id_shape"),
+            models.CheckConstraint(
+                condition=Q(owner__isnull=True, bundled_file__gt="") | Q(owner__isnull=False, bundled_file=""),
+                name="cgcard_owned_or_bundled",
+            ),
+            models.UniqueConstraint(
+                fields=["owner", "sha256"], condition=Q(owner__isnull=False), name="cgcard_one_copy_per_owner"
+            ),
+            models.UniqueConstraint(
+                fields=["bundled_file"], condition=Q(owner__isnull=True), name="cgcard_bundled_file_unique"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def bundled(self) -> bool:
+        return self.owner_id is None
+
+
 class Campaign(models.Model):
     """One CG between two players; ``state`` is rules_engine ``CampaignState.to_json()``."""
 
@@ -69,10 +124,20 @@ class Campaign(models.Model):
     dice_counters = models.JSONField(default=dict, blank=True)
     created = models.DateTimeField(default=now, editable=False)
     updated = models.DateTimeField(default=now)
+    # The CG Card the campaign plays by: its text is copied at creation (card_text/card_sha256 are what the engine
+    # applies), so a later edit of the card cannot change a running campaign. ``card`` only links back to it.
+    card = models.ForeignKey(CgCard, on_delete=models.PROTECT, null=True, blank=True, related_name="campaigns")
+    card_name = models.CharField(max_length=300, blank=True, default="")
+    card_text = models.TextField(blank=True, default="", editable=False)
+    card_sha256 = models.CharField(max_length=64, blank=True, default="", editable=False)
 
     class Meta:
         ordering = ["-updated"]
         constraints = [
+            models.CheckConstraint(
+                condition=Q(card_text="", card_sha256="") | (~Q(card_text="") & Q(card_sha256__regex=r"^[0-9a-f]{64}$")),
+                name="campaign_card_text_with_sha256",
+            ),
             models.CheckConstraint(condition=Q(dice_seed__regex=r"^[0-9a-f]{64}$"), name="campaign_seed_hex"),
             models.CheckConstraint(condition=Q(seed_commitment__regex=r"^[0-9a-f]{64}$"), name="campaign_commitment_hex"),
             models.CheckConstraint(condition=~Q(name=""), name="campaign_name_not_empty"),

@@ -53,6 +53,14 @@ class Command(BaseCommand):
                 )
             loaded += 1
             self.stdout.write(f"{path.name}: {'loaded' if created else 'updated'} {system.id} — {system.name}")
+        if not failures:  # the CG Cards bundled in fixtures/cards/ (K5), offered to every player
+            from campaigns_app.card_services import bundled_cards_load
+
+            for filename, outcome in bundled_cards_load(directory / "cards"):
+                if outcome.startswith("invalid"):
+                    failures.append(f"cards/{filename}: {outcome}")
+                else:
+                    self.stdout.write(f"cards/{filename}: CG Card {outcome}")
         if failures:
             raise CommandError(
                 f"{len(failures)} CG system file(s) failed validation ({loaded} loaded):\n" + "\n".join(failures)
