@@ -119,11 +119,12 @@ def test_rr_campaign_through_five_cg_dates_with_an_idle_date(monkeypatch: Any) -
         play.done("german")  # 2.523 ordered: set-up first side (Canadian) first
     play.until("@scenario")
 
-    # German 19 PM roster: Start 0; Replenished 73; RG Purchased I1 28; Spent 28 + Recon (3 + 1) = 32; Left 73 − 32 = 41;
+    # German 19 PM roster: Start 0; Replenished 73; RG Purchased I1 28 and M3 Recon 3 + 1 extra = 4 (2.521 buys RG M3);
+    # Spent 28 + 4 = 32; Left 73 − 32 = 41;
     # Recon = Final dr 5 (dr 5 + 1 extra CPP − 1 attacked in the previous CG Scenario)
     german = play.roster("german", "19 PM")
     assert (german.start, german.replenished, german.purchased, german.spent, german.left, german.recon, german.san) == (
-        Decimal(0), Decimal(73), (("I1", Decimal(28)),), Decimal(32), Decimal(41), 5, 4)
+        Decimal(0), Decimal(73), (("I1", Decimal(28)), ("M3", Decimal(4))), Decimal(32), Decimal(41), 5, 4)
     # Canadian: 35 − 20 = 15 left, no Recon
     canadian = play.roster("canadian", "19 PM")
     assert (canadian.start, canadian.replenished, canadian.spent, canadian.left, canadian.recon, canadian.san) == (
@@ -170,10 +171,10 @@ def test_rr_campaign_through_five_cg_dates_with_an_idle_date(monkeypatch: Any) -
     play.chit("canadian", "attack")
     assert [r.payload["label"] for r in play.records("chits-revealed", date="20 AM")] == ["Canadian Assault"]
     play.until("@scenario")
-    # Canadian 20 AM roster: Start 38; Replenished 32; G1 6 + Recon 3 = Spent 9; Left 70 − 9 = 61; Recon 3
+    # Canadian 20 AM roster: Start 38; Replenished 32; G1 6 + M3 Recon 3 = Spent 9; Left 70 − 9 = 61; Recon 3
     canadian = play.roster("canadian", "20 AM")
     assert (canadian.start, canadian.replenished, canadian.purchased, canadian.spent, canadian.left, canadian.recon) == (
-        Decimal(38), Decimal(32), (("G1", Decimal(6)),), Decimal(9), Decimal(61), 3)
+        Decimal(38), Decimal(32), (("G1", Decimal(6)), ("M3", Decimal(3))), Decimal(9), Decimal(61), 3)
     play.both_done()
     play.results(cvp={"canadian": 9, "german": 11}, attacked={"german": False, "canadian": True}, lvp={"canadian": 5})
 
