@@ -12,6 +12,7 @@ from rules_engine.state import (
     ENDED,
     IDLE,
     INITIATIVE,
+    PHASE,
     SCENARIO,
     CampaignState,
     RevealedRound,
@@ -61,7 +62,11 @@ def validate_chit(system: SystemLike, state: CampaignState, side: SideId, chit: 
     if state.step == ENDED:
         raise SubmissionError("The CG has ended; no more Initiative chits are placed.", initiative.ref)
     last = state.last_round
-    if state.step != INITIATIVE:
+    if state.step != INITIATIVE and not choosing_early(system, state):
+        if initiative.chosen_at and (last is None or last.date_index != state.date_index):
+            raise SubmissionError(
+                f"Initiative chits are chosen at {initiative.chosen_at} and revealed at {initiative.ref}; "
+                f"{state.date_id} is at {state.phase_ref or state.step}.", initiative.chosen_at)
         if last is not None and last.date_index == state.date_index:
             raise SubmissionError(
                 f"The Initiative chits for {state.date_id} have already been revealed ({last.label}).", FINAL_REF
@@ -81,6 +86,16 @@ def validate_chit(system: SystemLike, state: CampaignState, side: SideId, chit: 
         )
         error.ref = ref  # the rule is already in the message
         raise error
+
+
+def choosing_early(system: SystemLike, state: CampaignState) -> bool:
+    """True at the step where the system seals the chits before the reveal (PHD C5.31: "Attack Option requisitioned
+    during ConPh C5.31", already counted at C5.34 "-1 Attack Chit was selected"; revealed at C5.37)."""
+    initiative = system.initiative
+    return (
+        initiative is not None and initiative.chosen_at is not None and state.phased and state.step == PHASE
+        and state.phase_ref == initiative.chosen_at and state.pass_kind in ("cycle", "idle")
+    )
 
 
 def _role_side(system: SystemLike, role: str) -> SideId:
@@ -112,8 +127,19 @@ def submit_chit(
         Event("chit-chosen", Visibility.SIDE, side, {"date": state.date_id, "side": side, "chit": str(choice)}),
         Event("chit-sealed", Visibility.PUBLIC, side, {"date": state.date_id, "side": side}),
     ]
+    if set(sealed) < set(state.sides) or state.step != INITIATIVE:
+        return replace(state, sealed=sealed), tuple(events)  # chosen early (PHD C5.31): revealed at the initiative step
+    new, more = reveal(system, replace(state, sealed=sealed), dice)
+    return new, tuple(events) + more
+
+
+def reveal(system: SystemLike, state: CampaignState, dice: Dice) -> tuple[CampaignState, tuple[Event, ...]]:
+    """2.5222 / PHD C5.37: both sealed chits revealed at once and cross-indexed on the matrix (exactly once)."""
+    initiative = _chit_initiative(system)
+    sealed = state.sealed
     if set(sealed) < set(state.sides):
-        return replace(state, sealed=sealed), tuple(events)
+        raise RulesError("the chits are revealed only when both sides have sealed theirs")
+    events: list[Event] = []
 
     chits = {s: sealed[s] for s in state.sides}
     cell = matrix_cell(system, chits)

@@ -28,10 +28,12 @@ from rules_engine.model import (
     FortificationRow,
     FortLimit,
     IdleRule,
+    InitialOb,
     Initiative,
     Limit,
     MatrixCell,
     MissingPart,
+    ObGroup,
     Modifier,
     OrderRoll,
     OrderRollRow,
@@ -48,6 +50,7 @@ from rules_engine.model import (
     SetupCosts,
     SetupMode,
     Side,
+    SideOb,
     SpecialRule,
     Step,
     System,
@@ -96,6 +99,7 @@ SYSTEM_PARTS: tuple[str, ...] = (
     "forms",
     "settings",
     "special_rules",
+    "initial_ob",
     "missing_parts",
 )
 SYSTEM_KEYS: tuple[str, ...] = ("format", "id", "kind", "name", "source", *SYSTEM_PARTS)
@@ -802,7 +806,7 @@ def _order_roll(c: _Checker, value: object, path: str, ctx: _Context) -> OrderRo
 
 
 def _initiative(c: _Checker, value: object, path: str, ctx: _Context) -> Initiative | None:
-    m = c.mapping(value, path, ("ref", "mode", "matrix"), ("choices", "chit_limits", "dual_attack"))
+    m = c.mapping(value, path, ("ref", "mode", "matrix"), ("choices", "chit_limits", "dual_attack", "chosen_at"))
     if m is None or "ref" not in m or "mode" not in m or "matrix" not in m:
         return None
     ref = c.text(m["ref"], f"{path}.ref", numbers=True)
@@ -864,8 +868,9 @@ def _initiative(c: _Checker, value: object, path: str, ctx: _Context) -> Initiat
         if dm is not None:
             setup_roll = _order_roll(c, dm["setup"], f"{path}.dual_attack.setup", ctx) if "setup" in dm else None
             move_roll = _order_roll(c, dm["move"], f"{path}.dual_attack.move", ctx) if "move" in dm else None
+    chosen_at = c.ref(m["chosen_at"], f"{path}.chosen_at", ctx.step_refs, "step") if "chosen_at" in m else None
     if ref and mode and len(matrix) == 4:
-        return Initiative(ref, mode, matrix, limits, limits_ref, initial_counts, setup_roll, move_roll)
+        return Initiative(ref, mode, matrix, limits, limits_ref, initial_counts, setup_roll, move_roll, chosen_at)
     return None
 
 
@@ -1447,6 +1452,63 @@ def _special_rules(c: _Checker, value: object, path: str) -> tuple[SpecialRule, 
     return tuple(out)
 
 
+def _initial_ob(c: _Checker, value: object, path: str, ctx: _Context) -> InitialOb | None:
+    """``initial_ob``: per side ``points`` {currency: n}, ``rg`` [{id | group_type, count}], ``elr``, ``san``, ``text``."""
+    m = c.mapping(value, path, ("ref", "sides"), ("note",))
+    if m is None or "ref" not in m or "sides" not in m:
+        return None
+    ref = c.text(m["ref"], f"{path}.ref", numbers=True)
+    note = c.text(m["note"], f"{path}.note") if "note" in m else None
+    raw_sides = m["sides"]
+    sides: dict[SideId, SideOb] = {}
+    if not isinstance(raw_sides, dict):
+        c.error(f"{path}.sides", f"expected a mapping of side ids, got {_kind_of(raw_sides)}", ", ".join(ctx.side_ids))
+        raw_sides = {}
+    for key, raw in raw_sides.items():
+        name = str(key)
+        p = f"{path}.sides.{name}"
+        if name not in ctx.side_ids:
+            c.error(p, f"unknown side {name!r}", ", ".join(ctx.side_ids))
+            continue
+        sm = c.mapping(raw, p, (), ("points", "rg", "elr", "san", "text"))
+        if sm is None:
+            continue
+        points: dict[str, int] = {}
+        if "points" in sm:
+            raw_points = sm["points"]
+            if not isinstance(raw_points, dict):
+                c.error(f"{p}.points", f"expected a mapping of currency codes to numbers, got {_kind_of(raw_points)}",
+                        ", ".join(ctx.currency_codes) or "no currency is defined")
+            else:
+                for code, amount in raw_points.items():
+                    cp = f"{p}.points.{code}"
+                    if str(code) not in ctx.currency_codes:
+                        c.error(cp, f"unknown currency {code!r}", ", ".join(ctx.currency_codes) or "no currency is defined")
+                        continue
+                    number = c.integer(amount, cp, minimum=0)
+                    if number is not None:
+                        points[str(code)] = number
+        groups: list[ObGroup] = []
+        for i, item in enumerate(c.seq(sm["rg"], f"{p}.rg") if "rg" in sm else []):
+            gp = f"{p}.rg[{i}]"
+            gm = c.mapping(item, gp, ("count",), ("id", "group_type"))
+            if gm is None or "count" not in gm:
+                continue
+            if "id" not in gm and "group_type" not in gm:
+                c.error(gp, "an OB-given RG needs its chart id or its group type", "id, group_type")
+                continue
+            count = c.integer(gm["count"], f"{gp}.count", minimum=1)
+            rg_id = c.text(gm["id"], f"{gp}.id", numbers=True) if "id" in gm else None
+            group = c.text(gm["group_type"], f"{gp}.group_type", numbers=True) if "group_type" in gm else None
+            if count is not None and (rg_id or group):
+                groups.append(ObGroup(count, rg_id, group))
+        elr = c.integer(sm["elr"], f"{p}.elr", minimum=0) if "elr" in sm else None
+        san = c.integer(sm["san"], f"{p}.san", minimum=0) if "san" in sm else None
+        text = c.text(sm["text"], f"{p}.text") if "text" in sm else None
+        sides[name] = SideOb(name, points, tuple(groups), elr, san, text)
+    return InitialOb(ref, sides, note) if ref else None
+
+
 def _missing_parts(c: _Checker, value: object, path: str) -> tuple[MissingPart, ...]:
     out = []
     for i, raw in enumerate(c.seq(value, path)):
@@ -1504,13 +1566,14 @@ def _build_system(c: _Checker, doc: object, card: CardInfo | None = None) -> Sys
     limits = _limits(c, m["limits"], "limits", ctx) if "limits" in m else ()
     forms = _forms(c, m["forms"], "forms") if "forms" in m else ()
     special = _special_rules(c, m["special_rules"], "special_rules") if "special_rules" in m else ()
+    initial_ob = _initial_ob(c, m["initial_ob"], "initial_ob", ctx) if "initial_ob" in m else None
     missing = _missing_parts(c, m["missing_parts"], "missing_parts") if "missing_parts" in m else ()
     if c.errors or not (ident and name and source) or len(sides) != 2:
         return None
     return System(
         ident, "system", name, source, (sides[0], sides[1]), time_unit, between, currencies, calendar, steps, idle,
         tables, rg_charts, setup_costs, forts, initiative, limits, forms, settings, special, missing, card,
-        document=copy.deepcopy(m),
+        document=copy.deepcopy(m), initial_ob=initial_ob,
     )
 
 

@@ -70,6 +70,7 @@ class Initiative:
     initial_counts: bool = False
     dual_attack_setup: OrderRoll | None = None
     dual_attack_move: OrderRoll | None = None
+    chosen_at: str | None = None  # the step at which each side seals its chit (PHD C5.31); None: at the initiative step
 
 
 # ---------------------------------------------------------------------------------------------------------------------
@@ -626,6 +627,46 @@ class SpecialRule:
 
 
 @dataclass(frozen=True)
+class ObGroup:
+    """RG given in the Initial Scenario OB (PHD C4.2 "RG: Gren Pl x 2"): by chart id and/or group type, with a count."""
+
+    count: int
+    rg_id: str | None = None
+    group_type: str | None = None
+
+    @property
+    def text(self) -> str:
+        """As printed: ``Gren Pl x 2``."""
+        name = self.group_type or self.rg_id or "?"
+        return f"{name} x {self.count}" if self.count != 1 else name
+
+
+@dataclass(frozen=True)
+class SideOb:
+    """One side's Initial Scenario OB (PHD C4.2): points by currency, OB-given RG, starting ELR and SAN."""
+
+    side: SideId
+    points: Mapping[str, int] = field(default_factory=dict)
+    rg: tuple[ObGroup, ...] = ()
+    elr: int | None = None
+    san: int | None = None
+    text: str | None = None
+
+
+@dataclass(frozen=True)
+class InitialOb:
+    """The Initial Scenario OB of both sides (PHD C4.2); applied by ``sequence.start``; its RG are not counted for maxima."""
+
+    ref: str
+    sides: Mapping[SideId, SideOb] = field(default_factory=dict)
+    note: str | None = None
+
+    def side(self, side_id: SideId) -> SideOb | None:
+        """A side's OB, or None when the data give none for it."""
+        return self.sides.get(side_id)
+
+
+@dataclass(frozen=True)
 class MissingPart:
     """A whole part the seed does not contain; a user supplies it (e.g. in a CG Card)."""
 
@@ -673,6 +714,7 @@ class System:
     card: CardInfo | None = None
     settings_values: Mapping[str, SettingValue | Mapping[SideId, SettingValue]] = field(default_factory=dict)
     document: Mapping[str, object] = field(default_factory=dict, compare=False, repr=False)
+    initial_ob: InitialOb | None = None
 
     def side(self, side_id: SideId) -> Side:
         """The side with this id (UnknownNameError listing the ids)."""

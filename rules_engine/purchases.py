@@ -26,7 +26,7 @@ from rules_engine.ledger import (
     amount_text,
     to_decimal,
 )
-from rules_engine.model import Cell, RgChart, RgRow, SettingValue, SpecialRule, Step, System
+from rules_engine.model import Cell, ObGroup, RgChart, RgRow, SettingValue, SpecialRule, Step, System
 from rules_engine.vocabulary import Chit, SideId
 
 __all__ = [
@@ -750,15 +750,46 @@ def _item_line(
                     gives={order.currency: Decimal(order.amount)}, notes=f"{order.amount} {order.currency}")
 
 
+def _ob_row(system: System, side: SideId, group: ObGroup) -> tuple[RgRow | None, str]:
+    """The chart row of an OB-given RG: by id, else the one row of that group type; else None and why."""
+    try:
+        chart = system.rg_chart(side)
+    except UnknownNameError:
+        return None, f"{system.id} has no RG chart for {side}"
+    if group.rg_id is not None:
+        found = [r for r in chart.rows if r.id == group.rg_id]
+    else:
+        found = [r for r in chart.rows if r.group_type.casefold() == (group.group_type or "").casefold()]
+    if len(found) == 1:
+        return found[0], ""
+    name = group.rg_id or group.group_type
+    if not found:
+        return None, f"no line {name!r} on the {chart.name}" + ("" if chart.rows else " (its rows are lost)")
+    return None, f"{len(found)} lines {name!r} on the {chart.name} ({', '.join(r.id for r in found)})"
+
+
 def record_initial_ob(
-    system: System, ledger: SideLedger, side: SideId, date_id: str, rg_ids: Sequence[str]
+    system: System, ledger: SideLedger, side: SideId, date_id: str, rg_ids: Sequence[str | ObGroup]
 ) -> SideLedger:
-    """2.5188: one Purchase Record line per RG given in the Initial Scenario OB (cost 0; not counted for maxima)."""
-    chart = system.rg_chart(side)
-    for rg_id in rg_ids:
-        row = chart.row(rg_id)
-        line = _new_line(system, ledger, side, date_id, RgOrder(row.id), Decimal(0), initial_ob=True)
-        ledger = replace(ledger, purchases=(*ledger.purchases, replace(line, notes="Initial Scenario OB")))
+    """2.5188 / PHD C4.2: one Purchase Record line per RG given in the Initial Scenario OB (cost 0; not counted for
+    maxima). An entry is an RG id, or an ``ObGroup`` (id or group type, count) resolved against the chart; an OB RG whose
+    chart line is not available is still recorded (by its group type, its rolls not made, a note saying why)."""
+    for entry in rg_ids:
+        group = ObGroup(1, entry) if isinstance(entry, str) else entry
+        row, why = _ob_row(system, side, group)
+        if row is None and isinstance(entry, str):
+            system.rg_chart(side).row(entry)  # UnknownNameError listing the ids
+        for _ in range(group.count):
+            if row is not None:
+                line = _new_line(system, ledger, side, date_id, RgOrder(row.id), Decimal(0), initial_ob=True)
+                line = replace(line, notes="Initial Scenario OB")
+            else:
+                line = PurchaseLine(
+                    line=ledger.next_line, date_id=date_id, rg_id=group.rg_id or "", group_type=group.group_type or "",
+                    cost=Decimal(0), initial_ob=True, rolled=True,
+                    notes=f"Initial Scenario OB; no rolls made: {why} (supply the chart in a CG Card)",
+                )
+            ledger = replace(ledger, purchases=(*ledger.purchases, line))
     return ledger
 
 

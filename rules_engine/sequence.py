@@ -293,15 +293,36 @@ def _initial_tracks(system: SystemLike) -> dict[str, dict[str, int]]:
                 value = per_side.get(side)
                 if isinstance(value, int) and not isinstance(value, bool):
                     tracks[side][track] = value
-    for rule in getattr(system, "special_rules", ()):
-        for side in sides:
-            ob = rule.params.get(side)
-            if isinstance(ob, Mapping):
-                for track in ("san", "elr"):
-                    value = ob.get(track)
-                    if isinstance(value, int) and not isinstance(value, bool):
-                        tracks[side].setdefault(track, value)
+    initial_ob = getattr(system, "initial_ob", None)
+    for side in sides:
+        ob = initial_ob.side(side) if initial_ob is not None else None
+        for track in ("san", "elr"):
+            value = getattr(ob, track, None)
+            if isinstance(value, int):
+                tracks[side].setdefault(track, value)
     return tracks
+
+
+def _initial_ob(system: SystemLike, ledger: SideLedger, side: str, date_id: str) -> tuple[SideLedger, Event | None]:
+    """PHD C4.2 Initial OB: the points it gives go on the ledger, its RG become Initial-OB lines (not counted for maxima)."""
+    from decimal import Decimal
+
+    from rules_engine.purchases import record_initial_ob
+
+    initial_ob = getattr(system, "initial_ob", None)
+    ob = initial_ob.side(side) if initial_ob is not None else None
+    if initial_ob is None or ob is None:
+        return ledger, None
+    for code, amount in ob.points.items():
+        ledger = ledger.adjust(code, Decimal(amount))
+    ledger = record_initial_ob(_system(system), ledger, side, date_id, ob.rg)
+    payload: dict[str, JSON] = {
+        "date": date_id, "side": side, "ref": initial_ob.ref, "points": {k: v for k, v in ob.points.items()},
+        "rg": [g.text for g in ob.rg], "elr": ob.elr, "san": ob.san,
+        "text": f"{side_name(system, side)} Initial OB ({initial_ob.ref}): "
+                + "; ".join([*(f"RG: {g.text}" for g in ob.rg), *(f"{v} {k}" for k, v in ob.points.items())]),
+    }
+    return ledger, Event("initial-ob", Visibility.PUBLIC, None, payload)  # printed on the scenario card: both know it
 
 
 def start(
@@ -312,7 +333,8 @@ def start(
     tracks: Mapping[str, Mapping[str, int]] | None = None,
     ledgers: Mapping[str, SideLedger] | None = None,
 ) -> tuple[CampaignState, Events]:
-    """A phased CG at its start: the steps before the Initial Scenario (RR ††, PL 2.2–2.9, PHD C5.31ff) are run."""
+    """A phased CG at its start: the Initial OB applied (PHD C4.2: points, OB-given RG, ELR/SAN), then the steps before the
+    Initial Scenario (RR ††, PL 2.2–2.9, PHD C5.31ff) are run."""
     from rules_engine.state import new_campaign
 
     base = new_campaign(system)
@@ -327,14 +349,23 @@ def start(
             date_index=0, date_id=base.date_id, chits={}, result="initial", label=chosen.label,
             setup_first=chosen.setup_first, moves_first=chosen.moves_first,
         )
-    books = {side: (ledgers or {}).get(side) or new_ledger(side, san=known.get(side, {}).get("san"),
-                                                           elr=known.get(side, {}).get("elr"))
-             for side in base.sides}
-    state = replace(base, phased=True, tracks=known, last_round=last, ledgers=books)
-    state = _goto(system, state, "initial", program(system, "initial")[0])
     events: list[Event] = [
-        Event("campaign-started", Visibility.PUBLIC, None, {"date": state.date_id, "initial_roles": chosen.label if chosen else None})
+        Event("campaign-started", Visibility.PUBLIC, None, {"date": base.date_id, "initial_roles": chosen.label if chosen else None})
     ]
+    books: dict[str, SideLedger] = {}
+    for side in base.sides:
+        given = (ledgers or {}).get(side)
+        if given is not None:
+            books[side] = given
+            continue
+        book = new_ledger(side, san=known.get(side, {}).get("san"), elr=known.get(side, {}).get("elr"))
+        book, ob_event = _initial_ob(system, book, side, base.date_id)
+        books[side] = book
+        if ob_event is not None:
+            events.append(ob_event)
+    state = replace(base, phased=True, tracks=known, last_round=last, ledgers=books)
+    state = _record(state, *events[1:])
+    state = _goto(system, state, "initial", program(system, "initial")[0])
     state, more = advance(system, state, dice)
     events.extend(more)
     return state, tuple(events)
@@ -1117,8 +1148,13 @@ def _attempt(
         new, events = work(_for_side(system, state, side), state, recorder)
     except MissingValueError as error:
         lost = lost_cause(error)
-        if lost is None or not recorder.fresh:
+        supplied = state.supplied_cells.get(side, {})
+        if lost is None or not recorder.made or (
+            not recorder.fresh and cell_key(lost.table, lost.row, lost.column) in supplied
+        ):
             raise
+        # a new roll fell on a lost value, or a replayed one falls on a second lost value of its row (a row whose label
+        # AND cell are lost, PHD C5.23 row "kg i"): pause again on that value, the rolls kept
         return _pause(system, state, side, step_ref, op, args, recorder, lost_before, error) + (False,)
     if replay:
         again = {(r.stream, r.number, r.purpose) for r in recorder.replayed}
@@ -1337,7 +1373,7 @@ def end_cg(system: SystemLike, state: CampaignState, reason: str, side: str | No
     """CG end (last date, objectives, concession, mutual agreement): everything is revealed from now on."""
     end = CgEnd(reason, state.date_id, side, victor)
     new = replace(state, step=ENDED, ended=True, done=frozenset(), sealed={}, cg_end=end, phase_ref=None,
-                  end_proposals=frozenset())
+                  end_proposals=frozenset(), end_reason=None, end_claimant=None)
     payload: dict[str, JSON] = {"date": state.date_id, **end.to_json(),
                                 "tracks": {s: dict(v) for s, v in state.tracks.items()}}
     return new, (Event("cg-ended", Visibility.PUBLIC, None, payload),)
@@ -1390,7 +1426,14 @@ def advance(system: SystemLike, state: CampaignState, dice: Dice) -> tuple[Campa
         lay = layout(system)
         if lay.initiative is not None and step.ref == lay.initiative.ref:
             if state.step == INITIATIVE:
-                break
+                if not (system.initiative and system.initiative.chosen_at and set(state.sealed) >= set(state.sides)):
+                    break
+                from rules_engine import initiative as _initiative  # chits sealed earlier (PHD C5.31): reveal now
+
+                state, more = _initiative.reveal(system, state, dice)
+                events.extend(more)
+                state = _settle(system, state)
+                continue
             state, more = _resolve_initiative(system, state, step, dice)
             events.extend(more)
             continue
@@ -1441,6 +1484,14 @@ def validate_mark_done(system: SystemLike, state: CampaignState, side: str) -> N
     kind = step_kind(system, step)
     if kind == AUTOMATIC:
         raise SubmissionError(f"{step.ref} {step.name} is resolved by the app; there is nothing to mark.", step.ref)
+    from rules_engine.initiative import choosing_early
+
+    if choosing_early(system, state) and side not in state.sealed:
+        ini = system.initiative
+        assert ini is not None
+        raise SubmissionError(
+            f"{step.ref} {step.name}: choose your Initiative chit (Attack or Idle) first — it is chosen now and "
+            f"revealed at {ini.ref}", step.ref)
     if side in state.done:
         raise SubmissionError(f"You have already finished {step.ref} {step.name}; waiting for the other side.", step.ref)
     waiting = _waiting_for(system, state, step, side)
@@ -1538,14 +1589,22 @@ def submit_recon(
     params = step.params
     cost, most = params.get("cost"), params.get("extra_max")
     currency = str(params.get("currency", "CPP"))
-    if not isinstance(cost, int) or isinstance(extra, bool) or not isinstance(extra, int) or extra < 0 \
-            or (isinstance(most, int) and extra > most):
-        raise SubmissionError(f"{_label(step)}: extra CPP must be 0 to {most} (got {extra!r})", step.ref)
-    price = cost + extra
-    balance = _ledger(system, state, side).balance(currency)
-    if balance < price:
-        raise SubmissionError(f"{_label(step)}: Recon costs {price} {currency}; you have {balance} {currency} left", step.ref)
+    if isinstance(extra, bool) or not isinstance(extra, int) or extra < 0 or (isinstance(most, int) and extra > most):
+        raise SubmissionError(f"{_label(step)}: extra {currency} must be 0 to {most} (got {extra!r})", step.ref)
     order = _recon_order(system, side, extra)
+    if not isinstance(cost, int) and order is None:
+        # PHD C5.36: the cost is on the RG chart's reconnaissance line (note n), lost in the OCR
+        lost = params.get("cost_lost")
+        where = f" ({lost})" if isinstance(lost, str) else ""
+        raise SubmissionError(
+            f"{_label(step)}: the {currency} cost of a reconnaissance is not in the rule text{where}; supply it in a "
+            "CG Card", step.ref)
+    if isinstance(cost, int):
+        price = cost + extra
+        balance = _ledger(system, state, side).balance(currency)
+        if balance < price:
+            raise SubmissionError(f"{_label(step)}: Recon costs {price} {currency}; you have {balance} {currency} left",
+                                  step.ref)
     if order is not None:  # the Recon RG (RR M3): its CG Date Max / CG Max count (2.5185, 2.5186)
         from rules_engine.purchases import validate_order
 
@@ -1747,23 +1806,57 @@ def concede(system: SystemLike, state: CampaignState, side: str) -> tuple[Campai
     return end_cg(system, state, "concession", side, state.other(side))
 
 
-def propose_end(system: SystemLike, state: CampaignState, side: str) -> tuple[CampaignState, Events]:
-    """PL 1.3 mutual agreement: the CG ends once both sides have proposed it."""
+END_REASONS = ("mutual-agreement", "objectives")
+
+
+def propose_end(
+    system: SystemLike, state: CampaignState, side: str, reason: str = "mutual-agreement"
+) -> tuple[CampaignState, Events]:
+    """PL 1.3 CG End: by mutual agreement, or "the CG Objectives are fulfilled by one side" — that side says so and
+    the other confirms (proposes the same); the CG ends once both sides have proposed it. With "objectives" the first
+    proposer is the side whose objectives are met and the victor [interp: fulfilling the CG objectives wins the CG]."""
     check_side(system, side)
     if state.ended:
         raise SubmissionError("The CG has already ended.")
+    if reason not in END_REASONS:
+        raise SubmissionError(f"Unknown reason to end the CG {reason!r} (allowed: {', '.join(END_REASONS)})")
+    open_reason = state.end_reason or "mutual-agreement"
+    if state.end_proposals and reason != open_reason:
+        raise SubmissionError(
+            f"An end of the CG by {_end_words(system, open_reason, state.end_claimant)} is proposed: confirm it, or "
+            f"withdraw it first (proposing {_end_words(system, reason, side)} instead)")
+    claimant = (state.end_claimant if state.end_proposals else side) if reason == "objectives" else None
     proposals = state.end_proposals | {side}
-    event = Event("end-proposed", Visibility.PUBLIC, side, {"side": side})
+    payload: dict[str, JSON] = {"side": side, "reason": reason}
+    if claimant is not None:
+        payload["claimant"] = claimant
+        payload["text"] = (f"{side_name(system, side)} says {side_name(system, claimant)}'s CG objectives are met"
+                           if side == claimant else
+                           f"{side_name(system, side)} confirms {side_name(system, claimant)}'s CG objectives are met")
+    event = Event("end-proposed", Visibility.PUBLIC, side, payload)
     if proposals >= set(state.sides):
-        new, more = end_cg(system, state, "mutual-agreement")
-        return new, (event,) + more
-    return replace(state, end_proposals=proposals), (event,)
+        if reason == "objectives":
+            new, more = end_cg(system, state, "objectives", claimant, claimant)
+        else:
+            new, more = end_cg(system, state, "mutual-agreement")
+        return replace(new, end_reason=None, end_claimant=None), (event,) + more
+    return replace(state, end_proposals=proposals, end_reason=reason, end_claimant=claimant), (event,)
+
+
+def _end_words(system: SystemLike, reason: str, claimant: str | None) -> str:
+    if reason == "objectives" and claimant is not None:
+        return f"{side_name(system, claimant)}'s CG objectives met"
+    return "mutual agreement"
 
 
 def withdraw_end(system: SystemLike, state: CampaignState, side: str) -> tuple[CampaignState, Events]:
-    """Withdraw a proposal to end the CG."""
+    """Withdraw a proposal to end the CG; the side whose objectives are claimed withdraws the claim itself."""
     check_side(system, side)
-    return replace(state, end_proposals=state.end_proposals - {side}), (
+    proposals = state.end_proposals - {side}
+    if state.end_reason == "objectives" and side == state.end_claimant:
+        proposals = frozenset()
+    reason, claimant = (state.end_reason, state.end_claimant) if proposals else (None, None)
+    return replace(state, end_proposals=proposals, end_reason=reason, end_claimant=claimant), (
         Event("end-withdrawn", Visibility.PUBLIC, side, {"side": side}),)
 
 

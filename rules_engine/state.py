@@ -265,7 +265,9 @@ class CampaignState:
     facts_supplied: Mapping[SideId, Mapping[str, int | bool]] = field(default_factory=dict)  # for the current step
     ledgers: Mapping[SideId, SideLedger] = field(default_factory=dict)  # secret: each side its own
     cg_end: CgEnd | None = None
-    end_proposals: frozenset[SideId] = frozenset()  # sides proposing to end the CG by mutual agreement
+    end_proposals: frozenset[SideId] = frozenset()  # sides proposing to end the CG (mutual agreement, objectives met)
+    end_reason: str | None = None  # the open proposal: "mutual-agreement" | "objectives" (its first proposer's objectives)
+    end_claimant: SideId | None = None  # "objectives": the side that says its CG objectives are met
     # ---- values lost in the rule text (rules_engine.lost_values): server-side only ----
     pending: Mapping[SideId, Mapping[str, JSON]] = field(default_factory=dict)  # a roll waiting for a lost value
     parts_done: frozenset[SideId] = frozenset()  # sides whose part of the current automatic step is finished
@@ -320,6 +322,8 @@ class CampaignState:
             "ledgers": {side: dict(ledger.to_json()) for side, ledger in self.ledgers.items()},
             "cg_end": self.cg_end.to_json() if self.cg_end else None,
             "end_proposals": sorted(self.end_proposals),
+            "end_reason": self.end_reason,
+            "end_claimant": self.end_claimant,
             "pending": {side: dict(p) for side, p in self.pending.items()},
             "parts_done": sorted(self.parts_done),
             "supplied_cells": {side: dict(cells) for side, cells in self.supplied_cells.items()},
@@ -360,6 +364,8 @@ class CampaignState:
             ledgers={str(k): SideLedger.from_json(_as_mapping(v, "ledgers")) for k, v in _mapping(data, "ledgers").items()},
             cg_end=CgEnd.from_json(_as_mapping(data["cg_end"], "cg_end")) if data.get("cg_end") is not None else None,
             end_proposals=frozenset(str(s) for s in _list(data, "end_proposals")),
+            end_reason=_opt_str(data, "end_reason"),
+            end_claimant=_opt_str(data, "end_claimant"),
             pending={str(k): dict(_as_mapping(v, "pending")) for k, v in _mapping(data, "pending").items()},
             parts_done=frozenset(str(s) for s in _list(data, "parts_done")),
             supplied_cells={str(k): dict(_as_mapping(v, "supplied_cells"))

@@ -143,5 +143,7 @@ def _phase_view(system: SystemLike, state: CampaignState, side: SideId) -> dict[
         "opponent_ledger": opponent,
         "cg_end": state.cg_end.to_json() if state.cg_end else None,
         "end_proposals": {s: s in state.end_proposals for s in state.sides},
+        "end_reason": state.end_reason if state.end_proposals else None,
+        "end_claimant": state.end_claimant if state.end_proposals else None,
         "supplied_values": {s: dict(cells) for s, cells in state.supplied_cells.items() if s == side or ended},
     }

@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 
-from campaigns_app.services import ServiceError
 from tests.campaigns_app.campaign_script import CARDS, Play, ScriptedDice
 
 pytestmark = pytest.mark.django_db
@@ -30,9 +29,6 @@ def rg(rg_id: str, mode: str = "entry") -> dict[str, Any]:
     return {"type": "rg", "rg_id": rg_id, "setup_mode": mode}
 
 
-@pytest.mark.xfail(strict=True, raises=ServiceError, reason="services.chit_submit reads the base system (engine.system_of(campaign.system)), "
-                                       "not the campaign's CG Card (engine.system_for): 'er does not decide initiative "
-                                       "with Attack/Idle chits (initiative mode: none)' — K1")
 def test_er_through_two_cg_dates_with_a_test_card(monkeypatch: Any) -> None:
     dice = ScriptedDice(*DICE)
     play = Play(monkeypatch, "er", "us", dice, card=CARD)

@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 
-from campaigns_app.services import ServiceError
 from tests.campaigns_app.campaign_script import CARDS, Play, ScriptedDice
 
 pytestmark = pytest.mark.django_db
@@ -35,9 +34,6 @@ def lvp(play: Play, date: str) -> dict[str, tuple[int, int]]:
     return {r.payload["side"]: (r.payload["current_lvp"], r.payload["cg_lvp"]) for r in play.records("lvp-recorded", date=date)}
 
 
-@pytest.mark.xfail(strict=True, raises=ServiceError, reason="services.chit_submit reads the base system (engine.system_of(campaign.system)), "
-                                       "not the campaign's CG Card (engine.system_for): 'kgp does not decide initiative "
-                                       "with Attack/Idle chits (initiative mode: none)' — K1")
 def test_kgp_through_two_cg_dates_with_a_test_card(monkeypatch: Any) -> None:
     dice = ScriptedDice(*DICE)
     play = Play(monkeypatch, "kgp", "german", dice, card=CARD)

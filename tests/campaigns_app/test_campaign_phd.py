@@ -15,7 +15,6 @@ from typing import Any
 
 import pytest
 
-from campaigns_app.services import ServiceError
 from rules_engine import sequence
 from tests.campaigns_app.campaign_script import CARDS, Play, ScriptedDice
 
@@ -24,6 +23,11 @@ pytestmark = pytest.mark.django_db
 CARD = CARDS / "phd-test.yaml"
 
 DICE = (
+    # --- TM I, C5.33 Leader Table (card, TEST DATA) for the C4.2 OB-given RG ("each requisitioned/OB given 'I' or 'A'
+    # type RG marked with an RG Footnote 'l'"; Gren Pl/Rifle Pl are the card's I1, note l):
+    # German I1 #1 DR 1+1 = 2 → ≤4 → 9-2; German I1 #2 DR 3+3 = 6 → 5-7 → 8-1;
+    # US I1 #1 DR 4+4 = 8 → 8-10, U.S. → 7-0; US I1 #2 DR 6+6 = 12 → ≥11 → 6+1
+    1, 1, 3, 3, 4, 4, 6, 6,
     # --- ConPh after TM I (German 12 CVP amassed / 25 suffered; US 25 amassed / 12 suffered; US attacked)
     # C5.23 secret DR: German 2+2 = 4 −1 (12 CVP: one 10) = 3 → 3-4 → 2 MMC;
     #                  US 4+3 = 7 −2 (25 CVP: two 10s) = 5 → 5-6 (card: TEST DATA) → 1 MMC
@@ -77,9 +81,11 @@ def test_phd_through_all_five_tm_scenarios_with_its_missing_values_supplied(monk
     dice = ScriptedDice(*DICE)
     play = Play(monkeypatch, "phd", "german", dice, card=CARD)
 
-    # --- TM I, the Initial TM Scenario: I5 no TP roll. (C4.2's OB points — German 20 TP/60 DSP, US 30 TP — are not
-    # put on the ledgers by sequence.start yet: see test_phd_initial_ob_gives_its_tp_and_dsp below.) Nothing is bought.
+    # --- TM I, the Initial TM Scenario: I5 no TP roll. C4.2's OB: German 20 TP + 60 DSP, RG Gren Pl x 2; US 30 TP,
+    # RG Rifle Pl x 2 (Initial-OB lines). Nothing is bought; the 60 German DSP are lost unspent at C5.35.
     assert play.at() == ("I", "phase", "C5.12")
+    assert (play.ledger("german").balance("TP"), play.ledger("german").balance("DSP")) == (Decimal(20), Decimal(60))
+    assert play.ledger("us").balance("TP") == Decimal(30)
     assert play.records("replenished") == []
     assert play.until("C5.31") == ["C5.12"]
     play.order("german")
@@ -88,6 +94,11 @@ def test_phd_through_all_five_tm_scenarios_with_its_missing_values_supplied(monk
     play.order("german")
     play.order("us")
     assert play.until("@initial-scenario") == ["C5.39", "C5.41"]
+    assert [(p.rg_id, p.initial_ob, p.leaders) for p in play.ledger("german").purchases] == [
+        ("I1", True, ("9-2",)), ("I1", True, ("8-1",))]
+    assert [(p.rg_id, p.initial_ob, p.leaders) for p in play.ledger("us").purchases] == [
+        ("I1", True, ("7-0",)), ("I1", True, ("6+1",))]
+    assert (play.ledger("german").balance("TP"), play.ledger("german").balance("DSP")) == (Decimal(20), Decimal(0))
     play.both_done()
     play.results(cvp={"german": 12, "us": 25}, attacked={"us": True, "german": False})
 
@@ -100,25 +111,30 @@ def test_phd_through_all_five_tm_scenarios_with_its_missing_values_supplied(monk
     assert tp(play, "II") == {"german": (4, "23"), "us": (7, "30")}
     assert {r.visibility for r in play.records("replenished", date_id="II")} == {"cg-end"}
     assert play.at() == ("II", "phase", "C5.31")
-    # C5.31/C5.32: German I1 Gren Pl on map 8 + 1 (card set-up cost, TEST DATA) = 9 → 23 − 9 = 14; US I1 Rifle Pl entering 9
+    # C5.31/C5.32: German I1 Gren Pl on map 8 + 1 (card set-up cost, TEST DATA) = 9 → (20 OB + 23) 43 − 9 = 34;
+    # US I1 Rifle Pl entering 9 → (30 OB + 30) 60 − 9 = 51. Scen Max 1 (TEST DATA): the two OB-given I1 do not count.
+    # C5.31: the Initiative chits are sealed with the requisitions (C2.0 "Requisitioned during ConPh C5.31"; C5.34 counts
+    # "-1 Attack Chit was selected"): German Attack, US Idle — revealed only at C5.37
+    play.chit("german", "attack")
+    play.chit("us", "idle")
+    assert play.records("chits-revealed", date="II") == []
     play.order("german", rg("I1", "on-map"))
     play.order("us", rg("I1"))
-    assert (play.ledger("german").balance("TP"), play.ledger("us").balance("TP")) == (Decimal(14), Decimal(21))
+    assert (play.ledger("german").balance("TP"), play.ledger("us").balance("TP")) == (Decimal(34), Decimal(51))
     play.until("C5.35")
-    assert play.ledger("german").purchases[0].leaders == ("8-1",)
-    assert play.ledger("us").purchases[0].leaders == ("6+1",)
-    # C5.35: German 8 DSP for 8 TP (card: 1 TP per DSP, TEST DATA) → TP 6; a Trench 5 DSP → 3 DSP left, forfeit at the
-    # end of the step ("Any unspent DSP are lost")
+    assert play.ledger("german").purchases[2].leaders == ("8-1",)
+    assert play.ledger("us").purchases[2].leaders == ("6+1",)
+    # C5.35: German 8 DSP for 8 TP (card: 1 TP per DSP, TEST DATA) → TP 34 − 8 = 26; a Trench 5 DSP → 3 DSP left,
+    # forfeit at the end of the step ("Any unspent DSP are lost")
     play.order("german", {"type": "points", "currency": "DSP", "amount": 8}, {"type": "fort", "fort_type": "Trench"})
-    assert (play.ledger("german").balance("TP"), play.ledger("german").balance("DSP")) == (Decimal(6), Decimal(3))
+    assert (play.ledger("german").balance("TP"), play.ledger("german").balance("DSP")) == (Decimal(26), Decimal(3))
     play.order("us")
     assert play.ledger("german").balance("DSP") == Decimal(0)
     forfeit = [r for r in play.records("points-forfeited") if r.side == "german"]
-    assert [(r.payload.get("currency"), r.payload.get("amount")) for r in forfeit] == [("DSP", "3")]
-    # C5.36 then C5.37 sealed chits: German Attack, US Idle → "German Attack": US sets up first, German moves first
-    play.until("C5.37")
-    play.chit("german", "attack")
-    play.chit("us", "idle")
+    # TM I: the C4.2 60 DSP, unspent; TM II: the 3 left
+    assert [(r.payload.get("currency"), r.payload.get("amount")) for r in forfeit] == [("DSP", "60"), ("DSP", "3")]
+    # C5.36 (no recon), then C5.37 reveals the sealed chits: "German Attack": US sets up first, German moves first
+    play.until("C5.38")
     assert [(r.payload["label"], r.payload["setup_first"], r.payload["moves_first"])
             for r in play.records("chits-revealed", date="II")] == [("German Attack", "us", "german")]
     play.until("@scenario")
@@ -136,17 +152,18 @@ def test_phd_through_all_five_tm_scenarios_with_its_missing_values_supplied(monk
     assert sequence.needs(play.system, play.state, "german") == ()
     play.supply("us", need.id, 27)  # TEST DATA: typed "as printed on the chart"
     assert tp(play, "III") == {"german": (7, "20"), "us": (10, "27")}
-    assert (play.ledger("german").balance("TP"), play.ledger("us").balance("TP")) == (Decimal(26), Decimal(48))
+    # German 26 + 20 = 46; US 51 + 27 = 78
+    assert (play.ledger("german").balance("TP"), play.ledger("us").balance("TP")) == (Decimal(46), Decimal(78))
     play.until("C5.31")
+    # --- TM III: both Idle (sealed at C5.31) → Lull at C5.37: no scenario; the loop_on_idle steps run for TM IV
+    play.chit("german", "idle")
+    play.chit("us", "idle")
     play.order("german")
     play.order("us")
     play.until("C5.35")
     play.order("german")
     play.order("us")
-    play.until("C5.37")
-    # --- TM III: both Idle → Lull: no scenario; the loop_on_idle steps run for TM IV
-    play.chit("german", "idle")
-    play.chit("us", "idle")
+    play.until("C5.1")
     lull = play.records("idle", date="III")
     assert [r.payload["label"] for r in lull] == ["Lull Date"]
     assert lull[0].payload["loop"][:2] == ["C5.1", "C5.2"] and "@new-date" in lull[0].payload["loop"]
@@ -154,35 +171,36 @@ def test_phd_through_all_five_tm_scenarios_with_its_missing_values_supplied(monk
     assert play.at() == ("IV", "phase", "C5.31")
     assert secret_results(play, "III", "C5.23") == {"german": (4, 4, "2"), "us": (4, 4, "2")}
     assert tp(play, "IV") == {"german": (11, "16"), "us": (9, "28")}
-    # TM IV: US A1 Sherman Pl on map 14 + 2 (TEST DATA) = 16 → 48 + 28 − 16 = 60; German G1 In Reserve 5 − 1 = 4 → 42 − 4 = 38
-    play.order("us", rg("A1", "on-map"))
-    play.order("german", rg("G1", "reserve"))
-    assert (play.ledger("german").balance("TP"), play.ledger("us").balance("TP")) == (Decimal(38), Decimal(60))
-    play.until("C5.35")
-    assert play.ledger("us").purchases[1].leaders == ("9-1",)
-    play.order("german")
-    play.order("us")
-    play.until("C5.37")
+    # TM IV: US A1 Sherman Pl on map 14 + 2 (TEST DATA) = 16 → 78 + 28 − 16 = 90; German G1 In Reserve 5 − 1 = 4 →
+    # 46 + 16 − 4 = 58
     play.chit("german", "idle")
     play.chit("us", "attack")
+    play.order("us", rg("A1", "on-map"))
+    play.order("german", rg("G1", "reserve"))
+    assert (play.ledger("german").balance("TP"), play.ledger("us").balance("TP")) == (Decimal(58), Decimal(90))
+    play.until("C5.35")
+    assert play.ledger("us").purchases[3].leaders == ("9-1",)
+    play.order("german")
+    play.order("us")
+    play.until("C5.38")
     assert [r.payload["label"] for r in play.records("chits-revealed", date="IV")] == ["US Attack"]
     play.until("@scenario")
     play.both_done()
     play.results(cvp={"german": 14, "us": 9}, attacked={"us": True, "german": False})
 
-    # --- ConPh after TM IV → TM V: German 38 + 22 = 60; US 60 + 31 = 91
+    # --- ConPh after TM IV → TM V: German 58 + 22 = 80; US 90 + 31 = 121
     play.until("C5.31")
     assert secret_results(play, "IV", "C5.23") == {"german": (12, 11, "0"), "us": (6, 6, "1")}
     assert tp(play, "V") == {"german": (5, "22"), "us": (6, "31")}
-    assert (play.ledger("german").balance("TP"), play.ledger("us").balance("TP")) == (Decimal(60), Decimal(91))
+    assert (play.ledger("german").balance("TP"), play.ledger("us").balance("TP")) == (Decimal(80), Decimal(121))
+    play.chit("german", "attack")
+    play.chit("us", "attack")
     play.order("german")
     play.order("us")
     play.until("C5.35")
     play.order("german")
     play.order("us")
-    play.until("C5.37")
-    play.chit("german", "attack")
-    play.chit("us", "attack")
+    play.until("C5.38")
     revealed = play.records("chits-revealed", date="V")
     assert [(r.payload["label"], r.payload["setup_first"]) for r in revealed] == [("Dual Attack", "german")]
     play.until("@scenario")
@@ -200,24 +218,20 @@ def test_phd_through_all_five_tm_scenarios_with_its_missing_values_supplied(monk
     assert [(h.date_id, h.kind, h.label) for h in play.state.history] == [
         ("I", "initial", "US Attack"), ("II", "scenario", "German Attack"), ("III", "idle", "Lull Date"),
         ("IV", "scenario", "US Attack"), ("V", "scenario", "Dual Attack")]
-    # roster: German TM II Start 0, Replenished 23, I1 9, Spent 9 + 8 (DSP) = 17, Left 6
+    # roster: German TM II Start 20 (the C4.2 OB TP, unspent in TM I), Replenished 23, I1 9, Spent 9 + 8 (DSP) = 17,
+    # Left 20 + 23 − 17 = 26
     line = play.roster("german", "II")
     assert (line.start, line.replenished, line.purchased, line.spent, line.left) == (
-        Decimal(0), Decimal(23), (("I1", Decimal(9)),), Decimal(17), Decimal(6))
+        Decimal(20), Decimal(23), (("I1", Decimal(9)),), Decimal(17), Decimal(26))
     assert dice.remaining == 0
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason="sequence.start does not give the C4.2 Initial OB points (German 20 TP + 60 DSP, "
-                                       "US 30 TP) nor record the OB-given RG (Gren Pl x2 / Rifle Pl x2): engine (J)")
 def test_phd_initial_ob_gives_its_tp_and_dsp(monkeypatch: Any) -> None:
     play = Play(monkeypatch, "phd", "german", ScriptedDice(), card=CARD)
     assert (play.ledger("german").balance("TP"), play.ledger("german").balance("DSP")) == (Decimal(20), Decimal(60))
     assert play.ledger("us").balance("TP") == Decimal(30)
 
 
-@pytest.mark.xfail(strict=True, raises=ServiceError, reason="a row whose label AND cell are lost: after the label is "
-                   "typed, sequence.supply raises 'the result for final DR 5 is lost … supply it in a CG Card' instead "
-                   "of asking for the cell (engine, J)")
 def test_phd_a_roll_on_a_row_with_lost_label_and_cell_asks_for_both(monkeypatch: Any) -> None:
     text = CARD.read_text(encoding="utf-8")
     for line in ('  - {table: battlefield-promotion, row: 5, label: "5-6", note: "TEST DATA"}\n',
@@ -225,8 +239,9 @@ def test_phd_a_roll_on_a_row_with_lost_label_and_cell_asks_for_both(monkeypatch:
         assert line in text
         text = text.replace(line, "")
     text = text.replace("id: test-phd", "id: test-phd-lost-row")
+    # C5.33 (TM I) for the C4.2 OB-given I1 x 2 each side: DICE's first eight values (9-2, 8-1; 7-0, 6+1).
     # C5.23: German 3+3 = 6 −1 (12 CVP amassed) = 5 → row 5-6, label and # of MMC lost; US 3+3 = 6 −2 = 4 → 3-4 → 2
-    play = Play(monkeypatch, "phd", "german", ScriptedDice(3, 3, 3, 3), card_text=text)
+    play = Play(monkeypatch, "phd", "german", ScriptedDice(*DICE[:8], 3, 3, 3, 3), card_text=text)
     for ref in ("C5.31", "C5.35"):
         play.until(ref)
         play.order("german")
@@ -243,3 +258,7 @@ def test_phd_a_roll_on_a_row_with_lost_label_and_cell_asks_for_both(monkeypatch:
     play.supply("german", label.id, "5-6")  # TEST DATA
     (cell,) = sequence.needs(play.system, play.state, "german")
     assert (cell.table, cell.final, cell.column) == ("battlefield-promotion", 5, "mmc")
+    play.supply("german", cell.id, 1)  # TEST DATA
+    assert sequence.needs(play.system, play.state, "german") == ()
+    # the one German DR is kept (never re-rolled) and resolved with the typed label and value
+    assert secret_results(play, "I", "C5.23") == {"german": (6, 5, "1"), "us": (6, 4, "2")}

@@ -378,10 +378,16 @@ def test_dual_attack_drs_are_read_as_written_and_flagged_verify(phd: System, dr:
 
 
 def test_initial_ob_from_c4_2(phd: System) -> None:
-    ob = next(r for r in phd.special_rules if r.id == "initial-ob")
-    german, us = ob.params["german"], ob.params["us"]
-    assert german == {"elr": 3, "san": 3, "rg": [{"group_type": "Gren Pl", "count": 2}], "points": {"TP": 20, "DSP": 60}}
-    assert us == {"elr": 4, "san": 2, "rg": [{"group_type": "Rifle Pl", "count": 2}], "points": {"TP": 30}}
+    # C4.2: "[ELR: 3, SAN: 3] … RG: Gren Pl x 2; 20 TP; 60 DSP" / "[ELR: 4, SAN: 2] … RG: Rifle Pl x 2; 30 TP"
+    ob = phd.initial_ob
+    assert ob is not None and ob.ref == "C4.2"
+    german, us = ob.side("german"), ob.side("us")
+    assert german is not None and us is not None
+    assert (german.elr, german.san, dict(german.points)) == (3, 3, {"TP": 20, "DSP": 60})
+    assert [(g.group_type, g.rg_id, g.count) for g in german.rg] == [("Gren Pl", None, 2)]
+    assert (us.elr, us.san, dict(us.points)) == (4, 2, {"TP": 30})
+    assert [(g.group_type, g.rg_id, g.count) for g in us.rg] == [("Rifle Pl", None, 2)]
+    assert "initial_ob" not in [m.part for m in phd.missing_parts]
     initial = next(r for r in phd.special_rules if r.id == "initial-scenario")
     assert "I5 — Neither side rolls for TP." in initial.text
 
