@@ -176,3 +176,201 @@ def event_of(record: EventRecord) -> Event:
 def visible_records(records: Iterable[EventRecord], viewer: str, ended: bool) -> list[EventRecord]:
     """The records ``viewer`` may see (rules_engine Event.visible_to decides)."""
     return [record for record in records if event_of(record).visible_to(viewer, ended)]
+
+
+# ------------------------------------------------------------------------------------------- the between-scenario phase
+
+
+def system_for(campaign: Campaign) -> Any:
+    """The campaign's System: its base system with the CG Card copied into the campaign at creation (if any)."""
+    if campaign.card_sha256:
+        return system_with_card(campaign.system, campaign.card_text, campaign.card_sha256)
+    return system_of(campaign.system)
+
+
+def system_with_card(cg_system: CgSystem, card_text: str, card_sha256: str, filename: str = "card.yaml") -> Any:
+    """rules_engine.loader.parse_card of a card on its base system, cached by (system sha256, card sha256)."""
+    from rules_engine.loader import parse_card
+
+    key = (cg_system.id, f"{cg_system.sha256}+{card_sha256}")
+    found = _systems.get(key)
+    if found is None:
+        found = parse_card(card_text, filename, system_of(cg_system))
+        with _systems_lock:
+            _systems[key] = found
+    return found
+
+
+class DiceNotReady(RulesError):
+    """A roll was asked for before both player seeds exist (the phase then starts when the second player joins)."""
+
+
+class _NoDice:
+    """Dice for starting a campaign before the opponent has joined: any roll defers the start."""
+
+    def roll(self, *args: Any, **kwargs: Any) -> Any:
+        raise DiceNotReady("the phase rolls dice before both players have joined")
+
+
+def start_state(system: Any, dice: Any | None = None) -> tuple[dict[str, Any], tuple[Event, ...]] | None:
+    """``sequence.start`` as stored JSON and events; None when the start rolls dice and ``dice`` is not given yet."""
+    from rules_engine import sequence
+
+    try:
+        state, events = sequence.start(system, dice if dice is not None else _NoDice())
+    except DiceNotReady:
+        return None
+    return dict(state.to_json()), tuple(events)
+
+
+def is_phased(data: Mapping[str, Any]) -> bool:
+    return bool(data.get("phased"))
+
+
+def advance(system: Any, state: Any, dice: Any) -> tuple[Any, tuple[Event, ...]]:
+    from rules_engine import sequence
+
+    return sequence.advance(system, state, dice)
+
+
+def phase_mark_done(system: Any, state: Any, side: str) -> tuple[Any, tuple[Event, ...]]:
+    from rules_engine import sequence
+
+    return sequence.mark_done(system, state, side)
+
+
+def phase_submit_order(system: Any, state: Any, side: str, orders: list[Any]) -> tuple[Any, tuple[Event, ...]]:
+    from rules_engine import sequence
+
+    return sequence.submit_order(system, state, side, orders)
+
+
+def phase_submit_recon(system: Any, state: Any, side: str, extra: int | None, dice: Any) -> tuple[Any, tuple[Event, ...]]:
+    from rules_engine import sequence
+
+    return sequence.submit_recon(system, state, side, extra, dice)
+
+
+def phase_assisted_roll(
+    system: Any, state: Any, side: str, step_ref: str, table_id: str, column: str | None,
+    answers: Mapping[int, int | bool], dice: Any,
+) -> tuple[Any, tuple[Event, ...]]:
+    from rules_engine import sequence
+
+    return sequence.assisted_roll(system, state, side, step_ref, table_id, column, answers, dice)
+
+
+def phase_submit_results(system: Any, state: Any, side: str, entry: Mapping[str, Any]) -> tuple[Any, tuple[Event, ...]]:
+    from rules_engine import results
+
+    return results.submit_results(system, state, side, results.result_from_json(entry))
+
+
+def phase_submit_chit(system: Any, state: Any, side: str, chit: Chit, dice: Any) -> tuple[Any, tuple[Event, ...]]:
+    from rules_engine import sequence
+
+    return sequence.submit_chit(system, state, side, chit, dice)
+
+
+def cg_end_action(action: str, system: Any, state: Any, side: str) -> tuple[Any, tuple[Event, ...]]:
+    """propose | withdraw | concede (PL 1.3 mutual agreement, concession)."""
+    from rules_engine import sequence
+
+    handler = {"propose": sequence.propose_end, "withdraw": sequence.withdraw_end, "concede": sequence.concede}[action]
+    return handler(system, state, side)
+
+
+# Needs: what a side must supply before the current step can go on (a DRM fact, its SAN/ELR/LVP, a value lost in the
+# rule text). rules_engine.sequence.needs returns names (str) or Need objects; both are normalised to dicts here.
+
+TRACK_LABELS = {
+    "san": ("Your current SAN", "Sniper Activation Number, as on your CG Roster."),
+    "elr": ("Your current ELR", "Experience Level Rating, as on your CG Roster."),
+    "lvp": ("Your Current-LVP Total", "Location Victory Points you control now (CG Roster, LVP column, upper half)."),
+}
+
+
+def _need_dict(need: Any) -> dict[str, Any]:
+    """A Need (rules_engine.lost_values.Need, or a bare name from an older engine) as the need form renders it."""
+    if isinstance(need, str):
+        need_id, kind, shape, text = need, ("track" if need in TRACK_LABELS else "fact"), "number", ""
+        data: dict[str, Any] = {"table": None, "row": None, "column": None, "final": None, "examples": []}
+    else:
+        need_id, kind, shape, text = str(need.id), str(need.kind), str(need.shape), str(need.text)
+        data = {name: getattr(need, name, None) for name in ("table", "table_ref", "table_name", "final", "row",
+                                                             "column", "column_label", "step", "public")}
+        data["examples"] = list(getattr(need, "examples", ()) or ())
+    label, help_text = TRACK_LABELS.get(need_id, ("", "")) if kind == "track" else ("", "")
+    if kind == "table-value":
+        label = f"{data.get('table_name')} ({data.get('table_ref')}): the value for final {data.get('final')}"
+        if data.get("column_label"):
+            label += f", column {data['column_label']}"
+        help_text = text[:1].upper() + text[1:] + "."
+    elif kind == "fact":
+        label = need_id.replace("_", " ").capitalize() + "?" if shape == "yes-no" else need_id.replace("_", " ").capitalize()
+        help_text = text[:1].upper() + text[1:]
+    inputs = {"number": "number", "yes-no": "fact"}
+    return {"id": need_id, "kind": kind, "shape": shape, "label": label or need_id, "text": help_text,
+            "input": inputs.get(shape, "text"), **data}
+
+
+def needs(system: Any, state: Any, side: str) -> list[dict[str, Any]]:
+    from rules_engine import sequence
+
+    try:
+        found = sequence.needs(system, state, side)
+    except RulesError:
+        return []
+    return [_need_dict(need) for need in found]
+
+
+def opponent_needs(system: Any, state: Any, side: str) -> list[dict[str, Any]]:
+    """The opponent's needs ``side`` may see (a value lost in the text that a public roll fell on)."""
+    from rules_engine import sequence
+
+    public = getattr(sequence, "public_needs", None)
+    if public is None:
+        return []
+    try:
+        return [_need_dict(need) for need in public(system, state, side)]
+    except RulesError:
+        return []
+
+
+def supply(system: Any, state: Any, side: str, need_id: str, value: Any, dice: Any = None) -> tuple[Any, tuple[Event, ...]]:
+    """``sequence.supply``: one need id and its value (a table value as printed; SAN/ELR/LVP a whole number)."""
+    import inspect
+
+    from rules_engine import sequence
+
+    if "dice" in inspect.signature(sequence.supply).parameters:
+        return sequence.supply(system, state, side, need_id, value, dice=dice)  # type: ignore[call-arg]
+    return sequence.supply(system, state, side, {need_id: value})  # type: ignore[arg-type]
+
+
+def build_orders(items: Iterable[Mapping[str, Any]]) -> list[Any]:
+    """Engine order objects from plain data (what the order forms post and scripted tests pass):
+    ``{"type": "rg", "rg_id", "setup_mode", "pre_registered", "extra", "setup_area"}``, ``{"type": "fort", "fort_type",
+    "quantity", "capacity", "unit", "ca_drm", "nca_drm", "base_cost"}``, ``{"type": "attack-option"}``,
+    ``{"type": "patrol", "count"}``, ``{"type": "points", "currency", "amount"}``."""
+    from rules_engine.purchases import AttackOptionOrder, FortOrder, PatrolOrder, PointsOrder, RgOrder
+
+    orders: list[Any] = []
+    for item in items:
+        kind = item.get("type")
+        if kind == "rg":
+            orders.append(RgOrder(str(item["rg_id"]), str(item.get("setup_mode") or "entry"),
+                                  int(item.get("pre_registered") or 0), int(item.get("extra") or 0),
+                                  item.get("setup_area") or None))
+        elif kind == "fort":
+            orders.append(FortOrder(str(item["fort_type"]), int(item.get("quantity") or 1),
+                                    *(item.get(name) for name in ("capacity", "unit", "ca_drm", "nca_drm", "base_cost"))))
+        elif kind == "attack-option":
+            orders.append(AttackOptionOrder())
+        elif kind == "patrol":
+            orders.append(PatrolOrder(int(item.get("count") or 1)))
+        elif kind == "points":
+            orders.append(PointsOrder(str(item["currency"]), int(item.get("amount") or 0)))
+        else:
+            raise RulesError(f"Unknown order type {kind!r} (allowed: rg, fort, attack-option, patrol, points)")
+    return orders

@@ -13,18 +13,24 @@ from campaigns_app import selectors
 from campaigns_app.models import Seat
 
 TEMPLATE = "campaigns/detail.html"
-# element id → partial name
+PHASE = "campaigns/phase/live.html"
+# element id → partial name (of detail.html, or "template#partial")
 FRAGMENTS = {
     "campaign-status": "status",
-    "players": "players",
     "owes": "owes",
+    "step-panel": f"{PHASE}#step_panel",
     "chit-panel": "chit_panel",
+    "step-records": f"{PHASE}#step_records",
+    "checklist": f"{PHASE}#checklist",
+    "ledger-summary": f"{PHASE}#ledger_summary",
+    "players": "players",
     "history-latest": "history_latest",
 }
 
 
 def render_fragment(fragment_id: str, context: dict[str, Any], request: Any = None) -> str:
-    return render_to_string(f"{TEMPLATE}#{FRAGMENTS[fragment_id]}", context, request=request)
+    name = FRAGMENTS[fragment_id]
+    return render_to_string(name if "#" in name else f"{TEMPLATE}#{name}", context, request=request)
 
 
 def live_fragments(seat: Seat) -> dict[str, str]:

@@ -62,7 +62,7 @@ def email_action_due(public_id: str, side: str, reason: str) -> bool:
     if selectors.seat_online(seat):
         return False
     campaign = seat.campaign
-    system = engine.system_of(campaign.system)
+    system = engine.system_for(campaign)
     state = engine.load_state(campaign.state)
     opponent_side = engine.other_side(system, side)
     opponent = Seat.objects.filter(campaign=campaign, side=opponent_side).select_related("user").first()

@@ -1,4 +1,14 @@
-"""URL patterns (filled in by the feature that owns this module)."""
-from django.urls import path  # noqa: F401
+"""The between-scenario phase: mark done, secret orders, recon, assisted rolls, results, supplied values, CG end."""
+from django.urls import path
 
-urlpatterns: list = []
+from campaigns_app import views
+
+urlpatterns = [
+    path("phase/done/", views.phase_done, name="phase_done"),
+    path("phase/order/", views.order_submit, name="phase_order"),
+    path("phase/recon/", views.recon_submit, name="phase_recon"),
+    path("phase/roll/", views.roll_submit, name="phase_roll"),
+    path("phase/results/", views.results_submit, name="phase_results"),
+    path("phase/supply/", views.supply_submit, name="phase_supply"),
+    path("phase/cg-end/", views.cg_end, name="phase_cg_end"),
+]

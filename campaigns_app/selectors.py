@@ -20,6 +20,9 @@ from rules_engine.vocabulary import Chit
 HEARTBEAT_SECONDS = 25
 ONLINE_WITHIN = timedelta(seconds=HEARTBEAT_SECONDS * 3)
 HISTORY_LATEST = 5
+# the live page's fragments a phase form's response swaps in (fragments.FRAGMENTS keys)
+PHASE_FRAGMENT_IDS = ("campaign-status", "owes", "step-panel", "chit-panel", "step-records", "checklist",
+                      "ledger-summary", "players", "history-latest")
 
 STEP_LABELS = {
     "initial-scenario": "Initial Scenario",
@@ -69,6 +72,10 @@ def systems_for_create() -> list[dict[str, Any]]:
 def step_label(system: Any, view: dict[str, Any]) -> str:
     """The current step as a player reads it ("Initiative Determination (2.522)", "Scenario: Dual Attack")."""
     step = view.get("step", "")
+    if step == "phase" and view.get("phase"):
+        return f"{view['phase']['ref']} {view['phase']['name']}"
+    if step == "results":
+        return "Scenario results"
     label = STEP_LABELS.get(step, step.replace("-", " ").capitalize())
     if step == "initiative" and view.get("initiative"):
         label = f"{label} ({view['initiative']['ref']})"
@@ -102,7 +109,7 @@ def chit_problem(system: Any, state: Any, seat: Seat, seats_count: int, side: st
 def seat_chit_problem(seat: Seat, side: str, chit: str) -> str | None:
     """chit_problem for a seat, read fresh (the confirm step; the service re-checks under the row lock)."""
     campaign = Campaign.objects.select_related("system").get(pk=seat.campaign_id)
-    system = engine.system_of(campaign.system)
+    system = engine.system_for(campaign)
     state = engine.load_state(campaign.state)
     return chit_problem(system, state, seat, Seat.objects.filter(campaign=campaign).count(), side, chit)
 
@@ -138,7 +145,7 @@ def campaign_rows(user: AbstractBaseUser) -> list[CampaignRow]:
     rows = []
     for seat in seats:
         campaign = seat.campaign
-        system = engine.system_of(campaign.system)
+        system = engine.system_for(campaign)
         state = engine.load_state(campaign.state)
         view = engine.view_for(system, state, seat.side)
         opponent_side = engine.other_side(system, seat.side)
@@ -208,6 +215,8 @@ def _describe_event(system: Any, record: EventRecord, viewer: str) -> dict[str, 
         text = f"{name(payload.get('moves_first'))} moves first on {payload.get('date')}."
     elif kind == "cg-ended":
         text = f"The Campaign Game ended after {payload.get('date')}."
+    elif kind in PHASE_EVENT_TEXT:
+        text = PHASE_EVENT_TEXT[kind](payload, name, viewer)
     else:
         text = kind.replace("-", " ").capitalize() + "."
     return {
@@ -220,9 +229,46 @@ def _describe_event(system: Any, record: EventRecord, viewer: str) -> dict[str, 
     }
 
 
+def _step_done_text(payload: dict[str, Any], name: Any, viewer: str) -> str:
+    step = str(payload.get("step"))
+    label = STEP_LABELS.get(step, step)
+    who = "You" if payload.get("side") == viewer else f"The {name(payload.get('side'))} side"
+    return f"{who} finished {label} ({payload.get('date')})."
+
+
+PHASE_EVENT_TEXT: dict[str, Any] = {
+    "campaign-started": lambda p, name, v: f"The Campaign Game began on {p.get('date')}.",
+    "step-done": _step_done_text,
+    "step-resolved": lambda p, name, v: f"Step {p.get('step')} resolved by the app ({p.get('date')}).",
+    "order-recorded": lambda p, name, v: f"Your secret order at {p.get('step')} is recorded ({p.get('date')}).",
+    "replenished": lambda p, name, v: str(p.get("text") or f"Replenished {p.get('amount')} {p.get('currency')}."),
+    "weather": lambda p, name, v: f"Weather for {p.get('date')}: " + " · ".join(
+        str(p[k]) for k in ("ec", "weather", "moon") if p.get(k) and p.get(k) != "-") + ".",
+    "san-adjusted": lambda p, name, v: f"{name(p.get('side'))} SAN {p.get('before')} → {p.get('after')} ({p.get('step')}).",
+    "elr-changed": lambda p, name, v: f"{name(p.get('side'))} ELR {p.get('before')} → {p.get('after')} ({p.get('step')}).",
+    "lvp-recorded": lambda p, name, v: f"{name(p.get('side'))}: Current-LVP {p.get('current_lvp')}, CG-LVP {p.get('cg_lvp')}.",
+    "table-result": lambda p, name, v: f"{p.get('table_name')} ({name(p.get('side'))}): final {p.get('final')} → {p.get('result')}.",
+    "results-entered": lambda p, name, v: f"You entered the results of {p.get('date')}.",
+    "results-submitted": lambda p, name, v: ("You" if p.get("side") == v else f"The {name(p.get('side'))} side")
+    + f" entered the scenario results of {p.get('date')}.",
+    "results-differ": lambda p, name, v: f"The results entries of {p.get('date')} differ: "
+    + ", ".join(RESULT_LABELS.get(f, f) for f in p.get("fields") or []) + ".",
+    "results-confirmed": lambda p, name, v: f"The results of {p.get('date')} are confirmed.",
+    "supplied": lambda p, name, v: f"You supplied a value for {p.get('step')}.",
+    "track-set": lambda p, name, v: f"{name(p.get('side'))}: " + ", ".join(
+        f"{k.upper()} {val}" for k, val in (p.get("values") or {}).items()) + ".",
+    "announced": lambda p, name, v: "Each side announced its SAN.",
+    "idle": lambda p, name, v: f"{p.get('label')}: the * steps are repeated ({p.get('date')}).",
+    "points-forfeited": lambda p, name, v: str(p.get("text") or "Unspent points forfeited."),
+    "end-proposed": lambda p, name, v: f"The {name(p.get('side'))} side proposes to end the CG.",
+    "end-withdrawn": lambda p, name, v: f"The {name(p.get('side'))} side withdrew its proposal to end the CG.",
+    "initiative-assigned": lambda p, name, v: f"Initial Scenario roles: {p.get('label')}.",
+}
+
+
 def history(campaign: Campaign, seat: Seat, latest: int | None = None) -> list[dict[str, Any]]:
     """The events the seat's side may see, in order (``latest``: only the last few)."""
-    system = engine.system_of(campaign.system)
+    system = engine.system_for(campaign)
     state = engine.load_state(campaign.state)
     records = list(EventRecord.objects.filter(campaign=campaign).order_by("seq"))
     visible = engine.visible_records(records, seat.side, engine.cg_ended(state))
@@ -234,7 +280,7 @@ def history(campaign: Campaign, seat: Seat, latest: int | None = None) -> list[d
 def live_context(seat: Seat) -> dict[str, Any]:
     """Everything the seat's live page renders (its own side's view only), fresh from the database."""
     campaign = Campaign.objects.select_related("system").get(pk=seat.campaign_id)
-    system = engine.system_of(campaign.system)
+    system = engine.system_for(campaign)
     state = engine.load_state(campaign.state)
     view = engine.view_for(system, state, seat.side)
     seats = {s.side: s for s in Seat.objects.filter(campaign=campaign).select_related("user")}
@@ -305,4 +351,384 @@ def live_context(seat: Seat) -> dict[str, Any]:
         "move_order_due": len(seats) == 2 and engine.move_order_due(system, state, seat.side),
         "history_latest": history(campaign, seat, latest=HISTORY_LATEST),
         "ended": view.get("ended", False),
+        "phase": phase_context(campaign, seat, system, state, view, len(seats) == 2),
+        "phase_oob": ",".join(f"#{fragment_id}" for fragment_id in PHASE_FRAGMENT_IDS),
     }
+
+
+# ----------------------------------------------------------------------------------------------- between-scenario phase
+
+KIND_LABELS = {
+    "automatic": ("Automatic", "The app does this step and shows the result."),
+    "input": ("Secret order", "Each side fills in its own order in secret."),
+    "assisted": ("Assisted", "Play it on the board; the app rolls on the printed table when you ask and applies the DRM you tick."),
+    "on-board": ("On the board", "Do it on the board, then mark it finished."),
+    "mark": ("", ""),
+}
+MARK_KIND = {"@results": ("Both enter", "Both players enter the scenario's results; they must agree."),
+             "@new-date": ("Automatic", "The next CG Date begins."),
+             "@scenario": ("On the board", "Play the scenario, then mark it finished."),
+             "@initial-scenario": ("On the board", "Play the Initial Scenario, then mark it finished.")}
+SETUP_MODE_LABELS = {"entry": "Enters", "on-map": "On map", "reserve": "In Reserve"}
+
+
+def _side_list(system: Any, sides: Any) -> str:
+    names = [engine.side_name(system, side) for side in sides or []]
+    return " then ".join(names)
+
+
+def _checklist(system: Any, view: dict[str, Any], side: str) -> list[dict[str, Any]]:
+    items = []
+    for item in view["phase"]["checklist"]:
+        entry = dict(item)
+        if entry["kind"] == "mark":
+            label, help_text = MARK_KIND.get(entry["ref"], ("", ""))
+            entry.update(number="", kind_label=label, kind_help=help_text, kind_class="mark")
+        else:
+            label, help_text = KIND_LABELS.get(entry["kind"], (entry["kind"], ""))
+            initiative = getattr(system, "initiative", None)
+            if initiative is not None and initiative.ref == entry["ref"] and initiative.mode == "chit":
+                label, help_text = "Sealed chits", "Both sides choose a chit in secret; they are revealed together."
+                entry["kind"] = "chits"
+            entry.update(number=entry["ref"], kind_label=label, kind_help=help_text, kind_class=entry["kind"])
+            order = entry.get("order")
+            if entry.get("sides") == "ordered" and order:
+                entry["order_text"] = "In order: " + _side_list(system, [s for s in order if s in view["side_names"]])
+            elif entry.get("sides") == "ordered":
+                entry["order_text"] = "In order (roles not known yet)"
+            done = entry.get("done") or {}
+            entry["you_done"] = bool(done.get(side))
+            entry["opponent_done"] = bool(done.get(view["opponent"]))
+        items.append(entry)
+    return items
+
+
+def _describe_record(system: Any, event: dict[str, Any], side: str) -> dict[str, Any] | None:
+    """One step result of this date as the viewer may see it (view_for already dropped what it may not)."""
+    payload = event.get("payload") or {}
+    kind = event["kind"]
+    own_secret = event.get("visibility") != "public"
+    who = engine.side_name(system, payload.get("side") or event.get("side") or "")
+    base = {"kind": kind, "secret": own_secret, "step": payload.get("step"), "side_name": who}
+    if kind == "table-result":
+        return {**base, "title": f"{payload.get('table_name')} ({payload.get('table_ref')})",
+                "column": payload.get("column"), "dice": payload.get("dice") or [], "original": payload.get("original"),
+                "modifiers": payload.get("modifiers") or [], "final": payload.get("final"), "row": payload.get("row"),
+                "result": payload.get("result"), "caution": payload.get("caution"), "breakdown": True,
+                "cost": payload.get("cost"), "currency": payload.get("currency")}
+    if kind == "weather":
+        parts = [f"{name.upper() if name == 'ec' else name.capitalize()}: {payload[name]}"
+                 for name in ("ec", "weather", "moon", "wind") if payload.get(name)]
+        return {**base, "title": "Weather", "text": " · ".join(parts) + (" · Night" if payload.get("night") else "")}
+    if kind == "san-adjusted":
+        text = f"{who} SAN {payload.get('before')} → {payload.get('after')}"
+        if payload.get("dr") is not None:
+            text += f" (dr {payload.get('dr')} {payload.get('drm'):+d} = {payload.get('final')})"
+        return {**base, "title": "SAN adjustment", "text": text, "caution": payload.get("caution")}
+    if kind == "elr-changed":
+        return {**base, "title": "ELR", "text": f"{who} ELR {payload.get('before')} → {payload.get('after')}"}
+    if kind == "lvp-recorded":
+        return {**base, "title": "LVP totals",
+                "text": f"{who}: Current-LVP {payload.get('current_lvp')}, CG-LVP {payload.get('cg_lvp')}"}
+    if kind == "replenished":
+        return {**base, "title": "Replenishment", "text": str(payload.get("text") or
+                f"{payload.get('amount')} {payload.get('currency')}")}
+    if kind == "points-forfeited":
+        return {**base, "title": "Points forfeited", "text": str(payload.get("text") or payload)}
+    if kind == "announced":
+        tracks = payload.get("tracks") or {}
+        parts = [f"{engine.side_name(system, s)}: " + ", ".join(f"{k.upper()} {v}" for k, v in values.items())
+                 for s, values in tracks.items() if values]
+        return {**base, "title": "Announced", "text": "; ".join(parts) or "Each side announces its SAN."}
+    if kind == "roll":
+        modifiers = payload.get("modifiers") or []
+        return {**base, "title": str(payload.get("purpose") or "Roll"), "dice": payload.get("dice") or [],
+                "original": payload.get("original", payload.get("total")), "modifiers": modifiers,
+                "final": payload.get("final", payload.get("total")), "result": payload.get("result"),
+                "breakdown": True, "rg_id": payload.get("rg_id")}
+    return None
+
+
+def _rg_rows(system: Any, side: str, ledger: Any, date_id: str, date_index: int, *, initial: bool = False,
+             chit: Any = None) -> list[dict[str, Any]]:
+    """The side's RG chart as the order form lists it (cost per set-up mode, #P, remaining, availability)."""
+    from rules_engine import purchases
+    from rules_engine.ledger import SETUP_MODES, amount_text
+
+    try:
+        chart = system.rg_chart(side)
+    except Exception:
+        return []
+    rows = []
+    for row in chart.rows:
+        modes = []
+        for mode in SETUP_MODES:
+            cost, problems = purchases.rg_order_cost(system, side, purchases.RgOrder(row.id, mode))
+            if cost is not None and not problems:
+                modes.append({"mode": mode, "label": SETUP_MODE_LABELS[mode], "cost": amount_text(cost)})
+        bought = ledger.purchased_count((row.id,)) if ledger is not None else 0
+        bought_today = ledger.purchased_count((row.id,), date_id) if ledger is not None else 0
+        cg_max = row.cg_max.number if row.cg_max is not None and not row.cg_max.missing else None
+        date_max = row.date_max.number if row.date_max is not None and not row.date_max.missing else None
+        unavailable = []
+        if modes and ledger is not None:
+            # why this RG cannot be bought now whatever the points (availability, maxima reached, another step's RG)
+            rich = ledger.with_points(purchases.purchase_currency(system), 10 ** 6)
+            problems = purchases.validate_order(system, rich, side, date_id, [purchases.RgOrder(row.id, modes[0]["mode"])],
+                                                initial=initial, chit=chit)
+            unavailable = [_short(v.message, row.id) for v in problems]
+        notes = [{"letter": letter, "text": chart.notes[letter].text} for letter in row.notes if letter in chart.notes]
+        pre = next((chart.notes[n].pre_registered for n in row.notes if n in chart.notes and chart.notes[n].pre_registered), None)
+        extra = next((chart.notes[n].extra_max for n in row.notes if n in chart.notes and chart.notes[n].extra_max is not None), None)
+        left_cg = None if cg_max is None else int(cg_max) - bought
+        left_date = None if date_max is None else int(date_max) - bought_today
+        limits = [n for n in (left_cg, left_date) if n is not None]
+        rows.append({
+            "id": row.id, "type": row.type, "group_type": row.group_type, "description": row.description,
+            "cost": row.cost.text if not row.cost.missing else "?", "cost_missing": row.cost.missing,
+            "date_max": row.date_max.text if row.date_max is not None else "—",
+            "cg_max": row.cg_max.text if row.cg_max is not None else "—",
+            "full": ", ".join(f"{u.count.text} × {u.unit}" for u in row.full),
+            "depleted": ", ".join(f"{u.count.text} × {u.unit}" for u in row.depleted),
+            "bought": bought, "remaining": left_cg, "notes": notes, "unavailable": unavailable,
+            "modes": modes, "pre_registered": pre, "extra_max": extra, "max_now": max(min(limits), 0) if limits else 9,
+            "gives": ", ".join(f"{c.text} {code}" for code, c in row.gives.items()),
+        })
+    return rows
+
+
+def _short(message: str, rg_id: str) -> str:
+    """"RG M4 (Activate A20 Entry) is only available after 19 PM (2.518)" → "Only available after 19 PM (2.518)"."""
+    prefix = f"RG {rg_id} ("
+    if message.startswith(prefix):
+        depth, index = 0, len("RG ") + len(rg_id) + 1
+        for index in range(index, len(message)):
+            depth += {"(": 1, ")": -1}.get(message[index], 0)
+            if depth == 0:
+                break
+        rest = message[index + 1:].lstrip(" :")
+        rest = rest[3:] if rest.startswith("is ") else rest
+        return rest[:1].upper() + rest[1:]
+    return message
+
+
+def _fort_rows(system: Any, side: str, initial: bool) -> list[dict[str, Any]]:
+    table = getattr(system, "fortifications", None)
+    if table is None:
+        return []
+    rows = []
+    for index, row in enumerate(table.rows):
+        cost = row.cost
+        if cost.kind == "fixed" and cost.amount is not None:
+            price = f"{cost.amount.text} each"
+        elif cost.kind in ("per_factor", "per_hexside") and cost.amount is not None:
+            price = f"{cost.amount.text} per {'factor' if cost.kind == 'per_factor' else 'hexside'}"
+        elif cost.by:
+            price = ", ".join(f"{key}: {cell.text}" for key, cell in cost.by.items())
+        elif cost.formula:
+            price = cost.formula
+        else:
+            price = cost.reference or cost.kind
+        problem = None
+        if row.sides and side not in row.sides:
+            problem = f"{_side_list(system, row.sides)} only"
+        elif row.initial_only and not initial:
+            problem = "Initial Scenario only"
+        rows.append({"index": index, "type": row.type, "kind": cost.kind, "price": price,
+                     "options": list(cost.by.keys()), "option_name": "capacity" if cost.kind == "by_capacity" else "unit",
+                     "formula": cost.formula, "problem": problem, "note": row.note, "currency": table.currency})
+    return rows
+
+
+def _assisted_tables(system: Any, step: Any, side: str) -> list[dict[str, Any]]:
+    from rules_engine import sequence, tables
+
+    names = list(step.tables) + [str(t) for t in (step.params.get("table"),) if isinstance(t, str) and t not in step.tables]
+    out = []
+    for name in names:
+        try:
+            table = system.table(name)
+        except Exception:
+            continue
+        try:
+            fixed_column = sequence.table_column(system, step, table, side)
+        except Exception:
+            fixed_column = None
+        columns = [{"id": c.id, "label": c.label} for c in table.columns]
+        questions = []
+        for index, modifier in tables.questions(table, None) if len(table.columns) == 1 else \
+                [(i, m) for i, m in enumerate(table.modifiers) if m.ask is not None]:
+            questions.append({"index": index, "reason": modifier.reason, "ask": modifier.ask,
+                              "value": modifier.value if isinstance(modifier.value, int) else None,
+                              "range": list(modifier.range) if modifier.range else None,
+                              "na_for": [c for c in modifier.na_for], "columns": list(modifier.columns)})
+        out.append({"id": table.id, "ref": table.ref, "name": table.name, "dice": str(table.dice.value),
+                    "columns": columns, "column": fixed_column, "questions": questions, "secret": table.secret,
+                    "rows": [{"label": r.display_label, "cells": [c.text for c in r.cells] if not r.missing else ["(lost)"]}
+                             for r in table.rows],
+                    "note": table.note})
+    return out
+
+
+def phase_context(campaign: Campaign, seat: Seat, system: Any, state: Any, view: dict[str, Any],
+                  both_seated: bool) -> dict[str, Any]:
+    """What the live page shows of the between-scenario phase for ``seat`` (its own side only)."""
+    from campaigns_app import services
+    from rules_engine import sequence
+
+    if not view.get("phased"):
+        return {"phased": False}
+    side = seat.side
+    opponent = view["opponent"]
+    phase = view["phase"]
+    step = None
+    if state.phase_ref and state.phase_ref not in sequence.MARKS:
+        step = next((s for s in system.steps if s.ref == state.phase_ref), None)
+    kind = phase.get("kind")
+    ledger = state.ledgers.get(side)
+    panel = "none"
+    if view.get("ended"):
+        panel = "ended"
+    elif state.step == "results":
+        panel = "results"
+    elif state.step == "initiative":
+        panel = "initiative"
+    elif state.step in ("initial-scenario", "scenario"):
+        panel = "scenario"
+    elif step is not None:
+        if kind == "input":
+            panel = {"purchase-fortifications": "fortifications", "purchase-recon": "recon"}.get(step.action or "", "order")
+        elif kind == "assisted":
+            panel = "assisted"
+        elif kind == "automatic":
+            panel = "automatic"
+        else:
+            panel = "on-board"
+    waiting_for = None
+    if step is not None and step.sides == "ordered" and side not in state.done:
+        waiting_for = sequence._waiting_for(system, state, step, side)  # noqa: SLF001
+    you_done = side in state.done
+    currency = sequence.main_currency(system)
+    balances = []
+    if ledger is not None:
+        from rules_engine.ledger import amount_text
+
+        codes = [c.code for c in getattr(system, "currencies", ())]
+        for code in codes:
+            balances.append({"code": code, "amount": amount_text(ledger.balance(code)),
+                             "main": code == currency})
+    own_records = [r for r in (_describe_record(system, e, side) for e in view.get("records", [])) if r]
+    seen_cautions: set[str] = set()
+    for record in own_records:  # a caution repeated for each side is shown once
+        caution = record.get("caution")
+        if caution and caution in seen_cautions:
+            record["caution"] = None
+        elif caution:
+            seen_cautions.add(caution)
+    step_records = [r for r in own_records if r.get("step") == state.phase_ref]
+    context: dict[str, Any] = {
+        "phased": True,
+        "pass": phase.get("pass"),
+        "title": getattr(getattr(system, "between_phase", None), "name", None) or "Between scenarios",
+        "checklist": _checklist(system, view, side),
+        "panel": panel if both_seated else "waiting",
+        "step": step,
+        "step_ref": state.phase_ref,
+        "kind": kind,
+        "kind_label": KIND_LABELS.get(kind or "", ("", ""))[0],
+        "you_done": you_done,
+        "opponent_done": opponent in state.done,
+        "waiting_for": engine.side_name(system, waiting_for) if waiting_for else None,
+        "needs": engine.needs(system, state, side),
+        "opponent_needs": engine.opponent_needs(system, state, side),
+        "records": own_records,
+        "step_records": step_records,
+        "balances": balances,
+        "currency": currency,
+        "results": view["results"],
+        "sides": [{"id": s, "name": engine.side_name(system, s), "you": s == side} for s in engine.side_ids(system)],
+        "end_proposals": view.get("end_proposals") or {},
+        "cg_end": view.get("cg_end"),
+        "this_date_purchases": [p for p in (view.get("ledger") or {}).get("purchases", []) if p.get("date_id") == state.date_id],
+        "you_proposed": bool((view.get("end_proposals") or {}).get(side)),
+        "opponent_proposed": bool((view.get("end_proposals") or {}).get(opponent)),
+        "points_left": _balance(ledger, currency),
+    }
+    if panel in ("order", "fortifications", "recon"):
+        context["order_token"] = services.form_token(campaign, seat, state, "recon" if panel == "recon" else "order")
+    if panel == "order" and step is not None:
+        context["rg_rows"] = _rg_rows(system, side, ledger, state.date_id, state.date_index,
+                                      initial=state.pass_kind == "initial", chit=state.sealed.get(side))
+        context["setup_note"] = system.setup_costs.note if getattr(system, "setup_costs", None) else None
+        context["chart"] = system.rg_chart(side) if _has_chart(system, side) else None
+    if panel == "fortifications":
+        context["fort_rows"] = _fort_rows(system, side, state.pass_kind == "initial")
+        table = getattr(system, "fortifications", None)
+        context["fort_currency"] = table.currency if table is not None else None
+        context["fort_ref"] = table.ref if table is not None else None
+        context["fort_forfeit"] = bool(table and table.forfeit_unspent)
+        context["fort_points"] = _balance(ledger, table.currency if table is not None else None)
+    if panel == "recon" and step is not None:
+        context["recon"] = {"cost": step.params.get("cost"), "extra_max": step.params.get("extra_max"),
+                            "currency": step.params.get("currency", currency)}
+    if panel == "assisted" and step is not None:
+        context["tables"] = _assisted_tables(system, step, side)
+        context["roll_token"] = services.form_token(campaign, seat, state, "roll")
+    if panel == "results":
+        from rules_engine.results import scenario_victory_conditions
+
+        has_vc, vc_rule = scenario_victory_conditions(system)
+        context["winner_allowed"] = has_vc
+        context["no_winner_rule"] = vc_rule
+        own = view["results"].get("own")
+        context["results_own"] = own
+        differ = view["results"].get("differ") or []
+        entries = view["results"].get("entries") or {}
+        context["results_differ"] = [
+            {"field": name, "label": RESULT_LABELS.get(name, name),
+             "values": [{"side_name": engine.side_name(system, s), "you": s == side,
+                         "text": _result_text(system, name, (entries.get(s) or {}).get(name))}
+                        for s in engine.side_ids(system)]}
+            for name in differ
+        ]
+        context["results_rows"] = [
+            {"id": s, "name": engine.side_name(system, s), "you": s == side,
+             "cvp": (own or {}).get("cvp", {}).get(s), "attacked": (own or {}).get("attacked", {}).get(s),
+             "lvp": (own or {}).get("lvp", {}).get(s), "leaders_lost": (own or {}).get("leaders_lost", {}).get(s),
+             "units_lost": (own or {}).get("units_lost", {}).get(s)}
+            for s in engine.side_ids(system)
+        ]
+    return context
+
+
+RESULT_LABELS = {"cvp": "CVP amassed", "winner": "Winner", "lvp": "LVP controlled", "leaders_lost": "Leaders lost",
+                 "units_lost": "Units lost", "attacked": "Attacked"}
+
+
+def _result_text(system: Any, name: str, value: Any) -> str:
+    if name == "winner":
+        return engine.side_name(system, value) if value else "none"
+    if isinstance(value, dict):
+        parts = []
+        for s in engine.side_ids(system):
+            if s in value:
+                shown = ("yes" if value[s] else "no") if isinstance(value[s], bool) else str(value[s])
+                parts.append(f"{engine.side_name(system, s)} {shown}")
+        return ", ".join(parts) or "—"
+    return "—" if value is None else str(value)
+
+
+def _balance(ledger: Any, currency: str | None) -> str:
+    from rules_engine.ledger import amount_text
+
+    if ledger is None or currency is None:
+        return "0"
+    return amount_text(ledger.balance(currency))
+
+
+def _has_chart(system: Any, side: str) -> bool:
+    try:
+        system.rg_chart(side)
+    except Exception:
+        return False
+    return True

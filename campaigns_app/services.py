@@ -6,14 +6,18 @@ database through view_for. E-mail goes to the player for whom an action became d
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+import hashlib
+import hmac
+from collections.abc import Callable, Iterable
 from typing import Any
+
+from django.conf import settings
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 
-from campaigns_app import engine, notifications, selectors
+from campaigns_app import card_services, engine, notifications, selectors
 from campaigns_app.models import Campaign, CgSystem, EventRecord, Invitation, LiveConnection, Seat, now
 from rules_engine.errors import RulesError
 from rules_engine.events import Event
@@ -36,6 +40,14 @@ class InvitationNotFound(ServiceError):
 
 class CampaignFull(ServiceError):
     """Both seats are taken."""
+
+
+class RefusedOrder(ServiceError):
+    """An order the rules refuse: ``messages`` has one message per broken rule, each citing it."""
+
+    def __init__(self, messages: list[str]) -> None:
+        self.messages = messages
+        super().__init__(" ".join(messages))
 
 
 # ----------------------------------------------------------------------------------------------------------- helpers
@@ -123,7 +135,7 @@ def _save_state(campaign: Campaign, state: Any, counters: dict[str, int] | None 
 
 
 @transaction.atomic
-def campaign_create(*, user: AbstractBaseUser, system_id: str, side: str, name: str) -> Campaign:
+def campaign_create(*, user: AbstractBaseUser, system_id: str, side: str, name: str, card_id: str | None = None) -> Campaign:
     """Create a campaign with the creator in ``side``, a committed dice seed and an invitation for the opponent."""
     name = (name or "").strip()
     if not name:
@@ -135,26 +147,32 @@ def campaign_create(*, user: AbstractBaseUser, system_id: str, side: str, name: 
     except CgSystem.DoesNotExist:
         allowed = ", ".join(CgSystem.objects.values_list("id", flat=True)) or "none loaded — run manage.py load_systems"
         raise ServiceError(f"Unknown CG system “{system_id}” (allowed: {allowed}).") from None
-    system = engine.system_of(cg_system)
+    # The CG Card (K5): the user's own or a bundled one, for this system; its text is copied into the campaign.
+    system, card_fields = card_services.campaign_card(user=user, cg_system=cg_system, card_id=card_id)
     sides = engine.side_ids(system)
     if side not in sides:
         raise ServiceError(f"Unknown side “{side}” for {cg_system.name} (allowed: {', '.join(sides)}).")
+    try:
+        started = engine.start_state(system)  # the full between-scenario phase (sequence.start)
+    except RulesError as error:
+        raise ServiceError(str(error)) from None
     seed = engine.new_seed()
     campaign = Campaign.objects.create(
         system=cg_system,
         name=name,
         created_by=user,
-        state=engine.new_state(system),
+        state=started[0] if started else engine.new_state(system),  # no start yet: it rolls, at the join
         dice_seed=seed.hex(),
         seed_commitment=engine.seed_commitment(seed),
         dice_counters={},
+        **card_fields,
     )
     Seat.objects.create(campaign=campaign, user=user, side=side)
     Invitation.objects.create(campaign=campaign)
     _append_events(
         campaign,
         [engine.app_event("campaign-created", side=side, player=user.get_username(), system=cg_system.name,
-                          commitment=campaign.seed_commitment)],
+                          commitment=campaign.seed_commitment), *(started[1] if started else ())],
     )
     return campaign
 
@@ -172,7 +190,7 @@ def campaign_join(*, user: AbstractBaseUser, token: str) -> Seat:
             return seat
     if len(seats) >= 2:
         raise CampaignFull("This campaign is full: both sides are already taken.")
-    system = engine.system_of(campaign.system)
+    system = engine.system_for(campaign)
     side = engine.other_side(system, seats[0].side)
     try:
         with transaction.atomic():
@@ -183,6 +201,19 @@ def campaign_join(*, user: AbstractBaseUser, token: str) -> Seat:
     invitation.accepted_at = now()
     invitation.save(update_fields=["accepted_by", "accepted_at"])
     _append_events(campaign, [engine.app_event("player-joined", side=side, player=user.get_username())])
+    if not engine.is_phased(campaign.state):
+        # the phase's first steps roll dice: they start now that both player seeds exist
+        seats = _seats(campaign)
+        dice = engine.committed_dice(campaign, _player_seeds(system, seats))
+        try:
+            started = engine.start_state(system, dice)
+        except RulesError as error:
+            raise ServiceError(str(error)) from None
+        assert started is not None
+        campaign.state = started[0]
+        campaign.dice_counters = dice.counters
+        campaign.save(update_fields=["state", "dice_counters"])
+        _append_events(campaign, started[1])
     campaign.updated = now()
     campaign.save(update_fields=["updated"])
     _after_commit(campaign, system, {seats[0].side: "joined"})
@@ -195,9 +226,11 @@ def step_mark_done(*, user: AbstractBaseUser, public_id: str) -> Campaign:
     campaign = _locked(public_id)
     seats = _seats(campaign)
     seat = _seat_of(seats, user)
-    system = engine.system_of(campaign.system)
+    system = engine.system_for(campaign)
     _require_both_seated(system, seats)
     state = engine.load_state(campaign.state)
+    if state.phased:
+        return phase_mark_done(user=user, public_id=public_id)
     before = _owes_all(system, state)
     try:
         new_state, events = engine.mark_step_done(system, state, seat.side)
@@ -215,7 +248,7 @@ def chit_submit(*, user: AbstractBaseUser, public_id: str, side: str, chit: str)
     campaign = _locked(public_id)
     seats = _seats(campaign)
     seat = _seat_of(seats, user)
-    system = engine.system_of(campaign.system)
+    system = engine.system_for(campaign)
     state = engine.load_state(campaign.state)
     problem = selectors.chit_problem(system, state, seat, len(seats), side, chit)
     if problem:
@@ -223,8 +256,9 @@ def chit_submit(*, user: AbstractBaseUser, public_id: str, side: str, chit: str)
     chit_value = Chit(chit)
     before = _owes_all(system, state)
     dice = engine.committed_dice(campaign, _player_seeds(system, seats))
+    submit = engine.phase_submit_chit if state.phased else engine.submit_chit
     try:
-        new_state, events = engine.submit_chit(system, state, seat.side, chit_value, dice)
+        new_state, events = submit(system, state, seat.side, chit_value, dice)
     except RulesError as error:
         raise ServiceError(str(error)) from None
     _save_state(campaign, new_state, dice.counters)
@@ -245,7 +279,7 @@ def move_order_roll(*, user: AbstractBaseUser, public_id: str) -> Campaign:
     campaign = _locked(public_id)
     seats = _seats(campaign)
     seat = _seat_of(seats, user)
-    system = engine.system_of(campaign.system)
+    system = engine.system_for(campaign)
     _require_both_seated(system, seats)
     state = engine.load_state(campaign.state)
     try:
@@ -265,6 +299,157 @@ def move_order_roll(*, user: AbstractBaseUser, public_id: str) -> Campaign:
     _append_events(campaign, events)
     _after_commit(campaign, system, _newly_due(system, before, _owes_all(system, new_state), seat.side))
     return campaign
+
+
+# ----------------------------------------------------------------------------------------------- between-scenario phase
+#
+# Every phase service: row lock → the rules_engine validates (SubmissionError → ServiceError citing the rule, nothing
+# saved) → sequence.* → sequence.advance (automatic steps) → state saved WITH the dice counters → events → after commit,
+# a bare "refresh" to each seat's own group.
+
+Action = Callable[[Any, Any, str, Any], tuple[Any, tuple[Event, ...]]]
+
+
+def form_token(campaign: Campaign, seat: Seat, state: Any, purpose: str) -> str:
+    """A one-time token for one seat's form at one step occurrence (``order``, ``recon``, ``roll``).
+
+    It changes once the form's action is recorded (the side finishes the step, or its roll count at the step grows),
+    so a form posted twice (double click, resent request) records once: the replay no longer matches and is a no-op.
+    It depends only on the seat's own side, so it never differs with what the opponent did in secret.
+    """
+    count = 0
+    if purpose == "roll":
+        count = sum(
+            1 for event in state.records
+            if event.kind == "table-result" and event.payload.get("side") == seat.side
+            and event.payload.get("step") == state.phase_ref
+        )
+    done = seat.side in state.done
+    message = "|".join(str(part) for part in (
+        campaign.public_id, seat.side, seat.player_seed, purpose, state.date_index, state.pass_kind, state.phase_ref,
+        len(state.history), count, done,
+    ))
+    return hmac.new(settings.SECRET_KEY.encode(), message.encode(), hashlib.sha256).hexdigest()[:32]
+
+
+def _phase_action(
+    *, user: AbstractBaseUser, public_id: str, action: Action, token: str | None = None, purpose: str | None = None,
+) -> Campaign:
+    campaign = _locked(public_id)
+    seats = _seats(campaign)
+    seat = _seat_of(seats, user)
+    system = engine.system_for(campaign)
+    _require_both_seated(system, seats)
+    state = engine.load_state(campaign.state)
+    campaign.replayed = False  # type: ignore[attr-defined]
+    if purpose is not None and token != form_token(campaign, seat, state, purpose):
+        campaign.replayed = True  # type: ignore[attr-defined]  # already recorded (or a stale form): nothing to do
+        return campaign
+    if not state.phased:
+        raise ServiceError("This campaign has not started its between-scenario phase yet.")
+    before = _owes_all(system, state)
+    dice = engine.committed_dice(campaign, _player_seeds(system, seats))
+    try:
+        new_state, events = action(system, state, seat.side, dice)
+        new_state, more = engine.advance(system, new_state, dice)
+    except RulesError as error:
+        violations = getattr(error, "violations", None)
+        if violations:
+            raise RefusedOrder([str(v) for v in violations]) from None
+        raise ServiceError(str(error)) from None
+    _save_state(campaign, new_state, dice.counters)
+    _append_events(campaign, (*events, *more))
+    due = _newly_due(system, before, _owes_all(system, new_state), seat.side)
+    if any(event.kind == "cg-ended" for event in (*events, *more)):
+        due = {side: "ended" for side in engine.side_ids(system) if side != seat.side}
+    _after_commit(campaign, system, due)
+    return campaign
+
+
+@transaction.atomic
+def phase_mark_done(*, user: AbstractBaseUser, public_id: str) -> Campaign:
+    """Finish the current step for the user's side (on-board, assisted, an input step with nothing bought, the
+    Initial Scenario or a scenario); ordered steps wait for the side before."""
+    return _phase_action(user=user, public_id=public_id,
+                         action=lambda system, state, side, dice: engine.phase_mark_done(system, state, side))
+
+
+@transaction.atomic
+def order_submit(
+    *, user: AbstractBaseUser, public_id: str, orders: list[dict[str, Any]], token: str | None = None,
+) -> Campaign:
+    """The side's secret order at the current input step (RR 2.518/2.520, PL 2.3, PHD C5.31/C5.35). Every broken
+    rule is reported (RefusedOrder.messages) and nothing is saved; an empty order finishes the step with none.
+    ``token`` (from form_token(..., "order")) makes a resent form a no-op; None skips that check (scripts)."""
+    def action(system: Any, state: Any, side: str, dice: Any) -> tuple[Any, tuple[Event, ...]]:
+        built = engine.build_orders(orders)
+        if not built:
+            return engine.phase_mark_done(system, state, side)
+        return engine.phase_submit_order(system, state, side, built)
+
+    return _phase_action(user=user, public_id=public_id, action=action, token=token,
+                         purpose="order" if token is not None else None)
+
+
+@transaction.atomic
+def recon_submit(*, user: AbstractBaseUser, public_id: str, extra: int | None, token: str | None = None) -> Campaign:
+    """RR 2.521 Purchasing Reconnaissance: None = no Recon; else 3 CPP + ``extra`` CPP and the secret Recon dr."""
+    return _phase_action(
+        user=user, public_id=public_id, token=token, purpose="recon" if token is not None else None,
+        action=lambda system, state, side, dice: engine.phase_submit_recon(system, state, side, extra, dice),
+    )
+
+
+@transaction.atomic
+def assisted_roll_submit(
+    *, user: AbstractBaseUser, public_id: str, step_ref: str, table_id: str, column: str | None = None,
+    answers: dict[int, int | bool] | None = None, token: str | None = None,
+) -> Campaign:
+    """A roll on one of the current assisted step's tables, with the DRM conditions the player ticked/counted."""
+    return _phase_action(
+        user=user, public_id=public_id, token=token, purpose="roll" if token is not None else None,
+        action=lambda system, state, side, dice: engine.phase_assisted_roll(
+            system, state, side, step_ref, table_id, column, answers or {}, dice),
+    )
+
+
+@transaction.atomic
+def results_submit(*, user: AbstractBaseUser, public_id: str, entry: dict[str, Any]) -> Campaign:
+    """The side's entry of the scenario's results; equal entries confirm them, different ones block until agreed."""
+    return _phase_action(
+        user=user, public_id=public_id,
+        action=lambda system, state, side, dice: engine.phase_submit_results(system, state, side, entry),
+    )
+
+
+@transaction.atomic
+def value_supply(*, user: AbstractBaseUser, public_id: str, need_id: str, value: Any) -> Campaign:
+    """Supply what the current step needs from the user's side (a DRM fact, SAN/ELR/LVP, a value lost in the text)."""
+    return _phase_action(
+        user=user, public_id=public_id,
+        action=lambda system, state, side, dice: engine.supply(system, state, side, need_id, value, dice),
+    )
+
+
+@transaction.atomic
+def cg_end_propose(*, user: AbstractBaseUser, public_id: str) -> Campaign:
+    """Propose to end the CG by mutual agreement (PL 1.3); it ends once both sides have proposed it."""
+    return _phase_action(user=user, public_id=public_id,
+                         action=lambda system, state, side, dice: engine.cg_end_action("propose", system, state, side))
+
+
+@transaction.atomic
+def cg_end_withdraw(*, user: AbstractBaseUser, public_id: str) -> Campaign:
+    """Withdraw the side's proposal to end the CG."""
+    return _phase_action(user=user, public_id=public_id,
+                         action=lambda system, state, side, dice: engine.cg_end_action("withdraw", system, state, side))
+
+
+@transaction.atomic
+def cg_end_concede(*, user: AbstractBaseUser, public_id: str) -> Campaign:
+    """Concede the CG (PL 1.3): the other side wins; everything is revealed."""
+    return _phase_action(user=user, public_id=public_id,
+                         action=lambda system, state, side, dice: engine.cg_end_action("concede", system, state, side))
 
 
 # ----------------------------------------------------------------------------------------------------------- presence

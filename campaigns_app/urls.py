@@ -17,6 +17,8 @@ campaign_patterns = [
     # record, dice log, CG end, verification) live in their own URL modules so they can grow independently.
     path("", include("campaigns_app.phase_urls")),
     path("", include("campaigns_app.record_urls")),
+    # The rules in use (system + the CG Card copied into the campaign), for both seated players (card_views).
+    path("rules/", include("campaigns_app.card_campaign_urls")),
 ]
 
 urlpatterns = [

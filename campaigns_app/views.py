@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from campaigns_app import engine, fragments, selectors, services
+from campaigns_app import card_selectors, engine, fragments, selectors, services
 from campaigns_app.forms import CampaignCreateForm, ChitForm, SignupForm
 from campaigns_app.models import Invitation, Seat
 
@@ -84,10 +84,14 @@ def campaign_list(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def campaign_create(request: HttpRequest) -> HttpResponse:
-    systems = selectors.systems_for_create()
+    systems = card_selectors.create_choices(request.user)  # every system, with the user's (and bundled) CG Cards (K5)
     default = next((s["id"] for s in systems if s["id"] == DEFAULT_SYSTEM), systems[0]["id"] if systems else "")
     chosen_id = request.POST.get("system") or request.GET.get("system") or default
     chosen = next((s for s in systems if s["id"] == chosen_id), systems[0] if systems else None)
+    card_ids = [card["id"] for card in chosen["cards"]] if chosen else []
+    chosen_card = request.POST.get("card", request.GET.get("card", ""))
+    if chosen_card not in card_ids:
+        chosen_card = card_ids[0] if chosen and chosen["needs_card"] and card_ids else ""
     side_choices = chosen["sides"] if chosen else []
     initial = {"system": chosen["id"]} if chosen else {}
     form = CampaignCreateForm(request.POST or None, side_choices=side_choices, initial=initial)
@@ -101,6 +105,7 @@ def campaign_create(request: HttpRequest) -> HttpResponse:
                     system_id=form.cleaned_data["system"].id,
                     side=form.cleaned_data["side"],
                     name=form.cleaned_data["name"],
+                    card_id=request.POST.get("card") or None,
                 )
             except services.ServiceError as error:
                 form.add_error(None, str(error))
@@ -110,7 +115,7 @@ def campaign_create(request: HttpRequest) -> HttpResponse:
         status = 400
     return render(
         request, "campaigns/create.html",
-        {"form": form, "systems": systems, "chosen": chosen, "nav": "create"}, status=status,
+        {"form": form, "systems": systems, "chosen": chosen, "chosen_card": chosen_card, "nav": "create"}, status=status,
     )
 
 
@@ -124,7 +129,7 @@ def campaign_join(request: HttpRequest, token: str) -> HttpResponse:
     seats = list(Seat.objects.filter(campaign=campaign))
     if request.user.is_authenticated and any(seat.user_id == request.user.pk for seat in seats):
         return redirect("campaign_detail", public_id=campaign.public_id)
-    system = engine.system_of(campaign.system)
+    system = engine.system_for(campaign)
     free_side = engine.other_side(system, seats[0].side) if len(seats) == 1 else None
     context = {
         "invitation": invitation,
@@ -195,7 +200,7 @@ def campaign_fragments(request: HttpRequest, seat: Seat) -> HttpResponse:
 @require_GET
 def campaign_history(request: HttpRequest, seat: Seat) -> HttpResponse:
     campaign = seat.campaign
-    system = engine.system_of(campaign.system)
+    system = engine.system_for(campaign)
     return render(request, "campaigns/history.html", {
         "campaign": campaign,
         "seat": seat,
@@ -283,3 +288,255 @@ def step_done(request: HttpRequest, seat: Seat) -> HttpResponse:
 @require_POST
 def move_order(request: HttpRequest, seat: Seat) -> HttpResponse:
     return _action(request, seat, services.move_order_roll, "The move-order roll is made.")
+
+
+# ----------------------------------------------------------------------------------------------- between-scenario phase
+
+
+def _phase_response(request: HttpRequest, seat: Seat, status: int = 200, done: str | None = None,
+                    **extra: Any) -> HttpResponse:
+    """After a phase action: htmx gets every live fragment (swapped out of band by id); without JavaScript the page
+    is rendered again (refused: with the messages) or the browser is redirected to it (recorded)."""
+    if _is_htmx(request):
+        context = _detail_context(seat, **extra)
+        return HttpResponse("".join(fragments.render_fragment(f, context, request) for f in fragments.FRAGMENTS),
+                            status=status)
+    if status >= 400:
+        return render(request, "campaigns/detail.html", _detail_context(seat, **extra), status=status)
+    if done:
+        messages.success(request, done)
+    return redirect(f"{reverse('campaign_detail', args=[seat.campaign.public_id])}#step-panel")
+
+
+def _run_phase(request: HttpRequest, seat: Seat, call: Callable[[], Any], done: str) -> HttpResponse:
+    try:
+        campaign = call()
+    except services.NotSeated:
+        raise Http404(NOT_FOUND) from None
+    except services.RefusedOrder as error:
+        return _phase_response(request, seat, 422, phase_errors=error.messages)
+    except services.ServiceError as error:
+        return _phase_response(request, seat, 422, phase_errors=[str(error)])
+    if getattr(campaign, "replayed", False):
+        return _phase_response(request, seat, 200, done="That form was already recorded; here is where things stand.",
+                               phase_notice="That form was already recorded; nothing was changed.")
+    return _phase_response(request, seat, 200, done=done)
+
+
+def _int_field(request: HttpRequest, name: str, label: str, problems: list[str], default: int | None = 0,
+               low: int | None = 0, high: int | None = None) -> int | None:
+    raw = str(request.POST.get(name, "")).strip()
+    if raw == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        problems.append(f"{label}: “{raw}” is not a whole number.")
+        return default
+    if low is not None and value < low:
+        problems.append(f"{label}: {value} is below {low}.")
+    if high is not None and value > high:
+        problems.append(f"{label}: {value} is above {high}.")
+    return value
+
+
+@seated
+@require_POST
+def phase_done(request: HttpRequest, seat: Seat) -> HttpResponse:
+    """Mark the current step finished for the user's side."""
+    return _run_phase(request, seat, lambda: services.phase_mark_done(user=request.user, public_id=seat.campaign.public_id),
+                      "Marked finished.")
+
+
+def _rg_orders(request: HttpRequest, seat: Seat, problems: list[str]) -> list[dict[str, Any]]:
+    system = engine.system_for(seat.campaign)
+    orders: list[dict[str, Any]] = []
+    try:
+        chart = system.rg_chart(seat.side)
+    except Exception:
+        return orders
+    for row in chart.rows:
+        count = _int_field(request, f"qty-{row.id}", f"RG {row.id} quantity", problems, 0, 0, 20) or 0
+        if not count:
+            continue
+        order = {
+            "type": "rg", "rg_id": row.id,
+            "setup_mode": str(request.POST.get(f"mode-{row.id}") or "entry"),
+            "pre_registered": _int_field(request, f"pre-{row.id}", f"RG {row.id} Pre-Registered hexes", problems, 0, 0),
+            "extra": _int_field(request, f"extra-{row.id}", f"RG {row.id} extra points", problems, 0, 0),
+            "setup_area": str(request.POST.get(f"area-{row.id}", "")).strip()[:80] or None,
+        }
+        orders.extend(dict(order) for _ in range(count))
+    return orders
+
+
+def _fort_orders(request: HttpRequest, seat: Seat, problems: list[str]) -> list[dict[str, Any]]:
+    system = engine.system_for(seat.campaign)
+    table = getattr(system, "fortifications", None)
+    orders: list[dict[str, Any]] = []
+    if table is None:
+        return orders
+    for index, row in enumerate(table.rows):
+        quantity = _int_field(request, f"fqty-{index}", f"{row.type} quantity", problems, 0, 0, 999) or 0
+        if not quantity:
+            continue
+        order: dict[str, Any] = {"type": "fort", "fort_type": row.type, "quantity": quantity}
+        option = str(request.POST.get(f"fopt-{index}", "")).strip()
+        if row.cost.kind == "by_capacity" and option:
+            try:
+                order["capacity"] = int(option)
+            except ValueError:
+                problems.append(f"{row.type}: capacity “{option}” is not a whole number.")
+        elif row.cost.kind == "by_unit" and option:
+            order["unit"] = option
+        if row.cost.kind == "formula":
+            order["ca_drm"] = _int_field(request, f"fca-{index}", f"{row.type} CA DRM", problems, None, None)
+            order["nca_drm"] = _int_field(request, f"fnca-{index}", f"{row.type} NCA DRM", problems, None, None)
+        if row.cost.kind == "multiplier":
+            order["base_cost"] = _int_field(request, f"fbase-{index}", f"{row.type} base points", problems, None, 0)
+        orders.append(order)
+    return orders
+
+
+@seated
+@require_POST
+def order_submit(request: HttpRequest, seat: Seat) -> HttpResponse:
+    """The side's secret order at the current input step (RG, fortifications, Attack Option, patrols, points)."""
+    problems: list[str] = []
+    orders: list[dict[str, Any]] = []
+    if request.POST.get("nothing") != "yes":
+        orders = _rg_orders(request, seat, problems) + _fort_orders(request, seat, problems)
+        if request.POST.get("attack_option") == "yes":
+            orders.append({"type": "attack-option"})
+        patrols = _int_field(request, "patrols", "Patrols", problems, 0, 0, 20) or 0
+        if patrols:
+            orders.append({"type": "patrol", "count": patrols})
+        if not orders and not problems:
+            problems.append("Your order is empty. Enter a quantity for what you buy, or choose “Buy nothing this time”.")
+    if problems:
+        return _phase_response(request, seat, 422, phase_errors=problems)
+    token = str(request.POST.get("token", ""))
+    return _run_phase(request, seat, lambda: services.order_submit(
+        user=request.user, public_id=seat.campaign.public_id, orders=orders, token=token),
+        "Your order is recorded (secret).")
+
+
+@seated
+@require_POST
+def recon_submit(request: HttpRequest, seat: Seat) -> HttpResponse:
+    """RR 2.521: no Recon, or Recon with 0–3 extra CPP."""
+    problems: list[str] = []
+    choice = str(request.POST.get("recon", "")).strip()
+    extra: int | None = None
+    if choice == "none":
+        extra = None
+    elif choice == "buy":
+        extra = _int_field(request, "extra", "Extra CPP", problems, 0, 0)
+    else:
+        problems.append("Choose “No Recon” or “Buy Recon”.")
+    if problems:
+        return _phase_response(request, seat, 422, phase_errors=problems)
+    token = str(request.POST.get("token", ""))
+    return _run_phase(request, seat, lambda: services.recon_submit(
+        user=request.user, public_id=seat.campaign.public_id, extra=extra, token=token),
+        "Recon recorded." if extra is not None else "No Recon this CG Date.")
+
+
+@seated
+@require_POST
+def roll_submit(request: HttpRequest, seat: Seat) -> HttpResponse:
+    """An assisted roll: the table, its column and the DRM conditions the player ticked, counted or valued."""
+    problems: list[str] = []
+    table_id = str(request.POST.get("table", ""))
+    column = str(request.POST.get("column", "")).strip() or None
+    answers: dict[int, int | bool] = {}
+    for key, raw in request.POST.items():
+        if not key.startswith("q-"):
+            continue
+        try:
+            index = int(key[2:])
+        except ValueError:
+            continue
+        kind = str(request.POST.get(f"ask-{index}", "tick"))
+        if kind == "tick":
+            answers[index] = raw in ("on", "yes", "1", "true")
+        else:
+            value = _int_field(request, key, f"DRM {index + 1}", problems, None, None)
+            if value:
+                answers[index] = value
+    if problems:
+        return _phase_response(request, seat, 422, phase_errors=problems)
+    token = str(request.POST.get("token", ""))
+    return _run_phase(request, seat, lambda: services.assisted_roll_submit(
+        user=request.user, public_id=seat.campaign.public_id, step_ref=str(request.POST.get("step", "")),
+        table_id=table_id, column=column, answers=answers, token=token), "Rolled.")
+
+
+@seated
+@require_POST
+def results_submit(request: HttpRequest, seat: Seat) -> HttpResponse:
+    """The side's entry of the scenario results (both must agree)."""
+    system = engine.system_for(seat.campaign)
+    problems: list[str] = []
+    entry: dict[str, Any] = {"cvp": {}, "attacked": {}, "lvp": {}, "leaders_lost": {}, "units_lost": {}, "winner": None}
+    for side in engine.side_ids(system):
+        name = engine.side_name(system, side)
+        cvp = _int_field(request, f"cvp-{side}", f"CVP amassed by the {name} side", problems, None, 0)
+        if cvp is None and not any(p.startswith(f"CVP amassed by the {name}") for p in problems):
+            problems.append(f"Enter the CVP amassed by the {name} side (0 if none).")
+        entry["cvp"][side] = cvp or 0
+        attacked = request.POST.get(f"attacked-{side}")
+        if attacked not in ("yes", "no"):
+            problems.append(f"Say whether the {name} side attacked (yes or no).")
+        entry["attacked"][side] = attacked == "yes"
+        for field, label in (("lvp", "LVP controlled"), ("leaders_lost", "Leaders lost"), ("units_lost", "Units lost")):
+            value = _int_field(request, f"{field}-{side}", f"{label} by the {name} side", problems, None, 0)
+            if value is not None:
+                entry[field][side] = value
+    winner = str(request.POST.get("winner", "")).strip()
+    entry["winner"] = winner or None
+    if problems:
+        return _phase_response(request, seat, 422, phase_errors=problems)
+    return _run_phase(request, seat, lambda: services.results_submit(
+        user=request.user, public_id=seat.campaign.public_id, entry=entry), "Your results entry is recorded.")
+
+
+@seated
+@require_POST
+def supply_submit(request: HttpRequest, seat: Seat) -> HttpResponse:
+    """Supply one value the current step needs (SAN/ELR/LVP, a DRM fact, a value lost in the rule text)."""
+    need_id = str(request.POST.get("need", ""))
+    kind = str(request.POST.get("input", "number"))
+    raw = str(request.POST.get("value", "")).strip()
+    value: Any = raw
+    if kind == "fact":
+        value = raw in ("yes", "true", "on", "1") if raw in ("yes", "no", "true", "false", "on", "1", "0") else raw
+        if raw not in ("yes", "no"):
+            try:
+                value = int(raw)
+            except ValueError:
+                return _phase_response(request, seat, 422, phase_errors=[f"{need_id}: answer yes, no or a whole number."])
+    elif kind == "number":
+        try:
+            value = int(raw)
+        except ValueError:
+            return _phase_response(request, seat, 422, phase_errors=[f"“{raw}” is not a whole number."])
+    elif not raw:
+        return _phase_response(request, seat, 422, phase_errors=["Type the value as printed on your chart."])
+    return _run_phase(request, seat, lambda: services.value_supply(
+        user=request.user, public_id=seat.campaign.public_id, need_id=need_id, value=value), "Thank you; recorded.")
+
+
+@seated
+@require_POST
+def cg_end(request: HttpRequest, seat: Seat) -> HttpResponse:
+    """Propose or withdraw the end of the CG by mutual agreement, or concede (asked to confirm first)."""
+    action = str(request.POST.get("action", ""))
+    calls = {"propose": services.cg_end_propose, "withdraw": services.cg_end_withdraw, "concede": services.cg_end_concede}
+    if action not in calls:
+        return _phase_response(request, seat, 422, phase_errors=["Unknown action (allowed: propose, withdraw, concede)."])
+    if action == "concede" and request.POST.get("confirmed") != "yes":
+        return _phase_response(request, seat, 200, confirm_concede=True)
+    return _run_phase(request, seat, lambda: calls[action](user=request.user, public_id=seat.campaign.public_id),
+                      {"propose": "You proposed to end the CG.", "withdraw": "Proposal withdrawn.",
+                       "concede": "You conceded the CG."}[action])

@@ -15,6 +15,51 @@
   document.addEventListener("htmx:wsClose", function () { setLive("offline", "Reconnecting…"); });
   document.addEventListener("htmx:wsError", function () { setLive("offline", "Reconnecting…"); });
 
+
+  // Secret order form: the points this order costs and what is left, as you type (the server checks every rule).
+  function orderTotals(form) {
+    var total = 0;
+    form.querySelectorAll(".rg-row").forEach(function (row) {
+      var qty = parseInt((row.querySelector(".input-qty") || {}).value || "0", 10) || 0;
+      var select = row.querySelector(".input-mode");
+      var hidden = row.querySelector('input[type="hidden"][name^="mode-"]');
+      var mode = select ? select.value : (hidden ? hidden.value : "entry");
+      var cost = parseFloat(row.getAttribute("data-cost-" + mode) || "0") || 0;
+      var pre = row.querySelector('input[name^="pre-"]');
+      var extra = row.querySelector('input[name^="extra-"]');
+      var each = cost + (pre ? (parseInt(pre.value || "0", 10) || 0) * (parseFloat(row.getAttribute("data-pre-cost") || "0") || 0) : 0)
+        + (extra ? (parseInt(extra.value || "0", 10) || 0) : 0);
+      total += qty * each;
+      row.classList.toggle("chosen", qty > 0);
+    });
+    var points = parseFloat(form.getAttribute("data-points") || "0") || 0;
+    var left = points - total;
+    var fmt = function (n) { return (Math.round(n * 100) / 100).toString(); };
+    var totalEl = form.querySelector("#order-total");
+    var leftEl = form.querySelector("#order-left");
+    if (totalEl) totalEl.textContent = fmt(total);
+    if (leftEl) leftEl.textContent = fmt(left);
+    var live = form.querySelector(".points-live");
+    if (live) live.classList.toggle("over", left < 0);
+  }
+  function initOrderForms(root) {
+    (root || document).querySelectorAll("#order-form").forEach(function (form) {
+      form.querySelectorAll(".js-only").forEach(function (el) { el.hidden = false; });
+      orderTotals(form);
+    });
+  }
+  document.addEventListener("input", function (event) {
+    var form = event.target.closest && event.target.closest("#order-form");
+    if (form) orderTotals(form);
+  });
+  document.addEventListener("change", function (event) {
+    var form = event.target.closest && event.target.closest("#order-form");
+    if (form) orderTotals(form);
+  });
+  document.addEventListener("DOMContentLoaded", function () { initOrderForms(document); });
+  document.addEventListener("htmx:afterSettle", function () { initOrderForms(document); });
+  document.addEventListener("htmx:oobAfterSwap", function () { initOrderForms(document); });
+
   // Copy buttons (the link stays selectable without JavaScript).
   document.addEventListener("DOMContentLoaded", function () {
     document.querySelectorAll("[data-copy-target]").forEach(function (button) {

@@ -2,9 +2,6 @@
 from __future__ import annotations
 
 import hashlib
-import importlib.util
-import sys
-import types
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -16,16 +13,6 @@ from django.test import Client
 
 from campaigns_app import engine, services
 from campaigns_app.models import Campaign, CgSystem
-
-# channels.testing imports daphne (for ChannelsLiveServerTestCase) at package import; Refit serves with uvicorn
-# and only needs WebsocketCommunicator, so without daphne installed a stand-in keeps that import working.
-if importlib.util.find_spec("daphne") is None:
-    _daphne = types.ModuleType("daphne")
-    _daphne_testing = types.ModuleType("daphne.testing")
-    _daphne_testing.DaphneProcess = None  # type: ignore[attr-defined]
-    _daphne.testing = _daphne_testing  # type: ignore[attr-defined]
-    sys.modules.setdefault("daphne", _daphne)
-    sys.modules.setdefault("daphne.testing", _daphne_testing)
 
 PASSWORD = "correct-horse-battery-staple-42"
 
@@ -69,16 +56,74 @@ def client_for(user: User | None) -> Client:
 
 
 def new_campaign(german: User, canadian: User | None, *, to_initiative: bool = True, name: str = "Hill 112") -> Campaign:
-    """A fresh RR campaign: German creates, Canadian joins, both finish the Initial Scenario (→ 19 PM initiative)."""
+    """A fresh RR campaign: German creates, Canadian joins; with ``to_initiative`` both play through the phase with
+    nothing bought (Initial Scenario, results, the RePh) to the 19 PM Initiative Determination (2.522)."""
     load_rr() if not CgSystem.objects.filter(id="rr").exists() else None
     campaign = services.campaign_create(user=german, system_id="rr", side="german", name=name)
     if canadian is not None:
         services.campaign_join(user=canadian, token=campaign.invitations.get().token)
         if to_initiative:
-            services.step_mark_done(user=german, public_id=campaign.public_id)
-            services.step_mark_done(user=canadian, public_id=campaign.public_id)
+            drive(campaign, {"german": german, "canadian": canadian}, lambda state: state.step == "initiative")
     campaign.refresh_from_db()
     return campaign
+
+
+DEFAULT_RESULTS = {"cvp": {"german": 4, "canadian": 6}, "attacked": {"german": True, "canadian": False},
+                   "lvp": {"canadian": 3}, "winner": None}
+DEFAULT_CHITS = {"german": "attack", "canadian": "idle"}
+
+
+def drive(campaign: Campaign, players: dict[str, User], until: Callable[[Any], bool], *,
+          results: dict[str, Any] | None = None, chits: dict[str, str] | None = None, supplied: int = 3,
+          limit: int = 300) -> Any:
+    """Play both sides through the browser-facing services until ``until(state)``: nothing bought, no Recon, every
+    step marked done in its order, the same results entered by both, SAN/LVP supplied as ``supplied``."""
+    from rules_engine import sequence
+
+    for _ in range(limit):
+        campaign.refresh_from_db()
+        state = engine.load_state(campaign.state)
+        if until(state):
+            return state
+        if state.ended:
+            raise AssertionError(f"the CG ended before the condition was met (at {state.date_id})")
+        system = engine.system_for(campaign)
+        moved = False
+        for side, user in players.items():
+            state = engine.load_state(Campaign.objects.get(pk=campaign.pk).state)
+            if until(state):
+                return state
+            wanted = engine.needs(system, state, side)
+            step = next((s for s in system.steps if s.ref == state.phase_ref), None)
+            try:
+                if state.step == "results":
+                    if side in state.results:
+                        continue
+                    services.results_submit(user=user, public_id=campaign.public_id, entry=results or DEFAULT_RESULTS)
+                elif state.step == "initiative":
+                    if side in state.sealed:
+                        continue
+                    services.chit_submit(user=user, public_id=campaign.public_id, side=side,
+                                         chit=(chits or DEFAULT_CHITS)[side])
+                elif wanted:
+                    services.value_supply(user=user, public_id=campaign.public_id, need_id=wanted[0]["id"],
+                                          value=supplied)
+                elif side in state.done:
+                    continue
+                elif step is not None and step.action == "purchase-recon":
+                    services.recon_submit(user=user, public_id=campaign.public_id, extra=None)
+                elif step is not None and sequence.step_kind(system, step) == "input":
+                    services.order_submit(user=user, public_id=campaign.public_id, orders=[])
+                else:
+                    services.phase_mark_done(user=user, public_id=campaign.public_id)
+            except services.ServiceError as error:
+                if "goes first" in str(error) or "resolved by the app" in str(error):
+                    continue
+                raise
+            moved = True
+        if not moved:
+            raise AssertionError(f"stuck at {state.date_id} {state.step} {state.phase_ref}")
+    raise AssertionError("drive: too many steps")
 
 
 @pytest.fixture
