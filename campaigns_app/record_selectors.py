@@ -1,7 +1,8 @@
 """Reads for the records: CG Roster, RG Purchase Record, dice log, CG end, dice verification. Nothing here writes.
 
 Every value comes through rules_engine ``view_for`` (the viewer's own ledger in full; the opponent's only as the record
-forms' column visibility allows; everything after CG end) and ``Event.visible_to``. A hidden cell is never put into a
+forms' column visibility allows; everything after CG end) and ``Event.visible_to``; the CG Roster and RG Purchase Record
+lines come from their tables (``campaigns_app.records``) with the same visibility. A hidden cell is never put into a
 context, so no template, print view or CSV export built from these contexts can leak it. The opponent's CG Roster has
 one line per CG Date reached (the dates are public), whatever their books hold, so the number of lines tells nothing.
 """
@@ -13,9 +14,10 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from campaigns_app import engine
+from campaigns_app import engine, records
 from campaigns_app.models import Campaign, EventRecord, Seat
 from rules_engine import dice as engine_dice
+from rules_engine.view import public_roster_fields
 
 # ------------------------------------------------------------------------------------------------------------- system
 
@@ -241,11 +243,12 @@ def roster_tables(system: Any, state: Any, view: Mapping[str, Any], seat: Seat) 
     _, columns, _ = roster_columns(system)
     dates = reached_dates(system, state)
     choices = _choices_by_date(state)
-    own_ledger, their_ledger = _ledgers(view, seat.side)
+    # the RosterLine table (records.project keeps it in step with the ledgers): the opponent's lines with the form's
+    # public columns only before CG end, the same fields view_for gives (the hidden cells never leave the database)
+    by_side = records.roster_lines(seat.campaign, seat.side, None if ended else public_roster_fields(system))
     tables = []
     for side, own in _sides(system, seat):
-        ledger = own_ledger if own else their_ledger
-        lines = {str(line["date_id"]): line for line in ((ledger or {}).get("roster") or [])}
+        lines = by_side.get(side, {})
         shown, hidden = _visible_columns(columns, own, ended)
         rows = []
         side_dates = list(dates)
@@ -409,16 +412,17 @@ def purchase_tables(system: Any, state: Any, view: Mapping[str, Any], seat: Seat
     """The RG Purchase Record: the viewer's own side; the opponent's only after CG end (no lines, no count before)."""
     ended = _ended(state)
     _, columns, _ = purchase_columns(system)
-    own_ledger, their_ledger = _ledgers(view, seat.side)
+    sides = _sides(system, seat)
+    # the PurchaseRecordLine table: the viewer's own lines; the opponent's only after CG end (not even queried before)
+    by_side = records.purchase_lines(seat.campaign, [side for side, own in sides if own or ended])
     tables = []
-    for side, own in _sides(system, seat):
+    for side, own in sides:
         name = engine.side_name(system, side)
         if not own and not ended:
             tables.append(RecordTable(side, name, False, [], [],
                                       f"The {name} RG Purchase Record stays secret until CG end."))
             continue
-        ledger = own_ledger if own else their_ledger
-        lines = list((ledger or {}).get("purchases") or [])
+        lines = by_side.get(side, [])
         rows = [[_purchase_cell(c, line) for c in columns] for line in lines]
         tables.append(RecordTable(side, name, own, list(columns), rows))
     return tables

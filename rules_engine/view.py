@@ -86,10 +86,15 @@ def _roster_form_columns(system: SystemLike) -> tuple[tuple[str, Visibility], ..
     return ()
 
 
+def public_roster_fields(system: SystemLike) -> frozenset[str]:
+    """The RosterLine fields an opponent sees before CG end: the form's ``visibility: both`` columns, and ``date_id``."""
+    public = [cid for cid, vis in _roster_form_columns(system) if vis is Visibility.PUBLIC]
+    return frozenset({"date_id"} | {f for cid in public for f in ROSTER_FIELDS.get(cid, ())})
+
+
 def _public_roster(system: SystemLike, ledger: SideLedger) -> list[JSON]:
     """The opponent's CG Roster lines, public columns only (``date_id`` always: the dates themselves are public)."""
-    public = [cid for cid, vis in _roster_form_columns(system) if vis is Visibility.PUBLIC]
-    fields = {"date_id"} | {f for cid in public for f in ROSTER_FIELDS.get(cid, ())}
+    fields = public_roster_fields(system)
     lines: list[JSON] = []
     for line in ledger.roster:
         data = line.to_json()
