@@ -157,6 +157,16 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+_FAILURES: tuple[tuple[type[Exception], str, int], ...] = (
+    (UnknownNameError, "error: ", EXIT_USAGE),
+    (MissingValueError, "refused: ", EXIT_REFUSED),
+    (DefinitionErrors, "invalid definition:\n", EXIT_REFUSED),
+    (RulesError, "error: ", EXIT_REFUSED),
+    (OSError, "error: ", EXIT_USAGE),
+)
+"""How a failed command reports: the first matching kind gives the message prefix and the exit status."""
+
+
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: TextIO | None = None) -> int:
     """Run one command; return the exit status (0 ok, 1 refused, 2 unknown name or bad usage)."""
     out = out or sys.stdout
@@ -168,19 +178,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: Text
         return int(exc.code) if isinstance(exc.code, int) else EXIT_USAGE
     try:
         status: int = args.run(args, out, err)
-    except UnknownNameError as exc:
-        print(f"error: {exc}", file=err)
-        return EXIT_USAGE
-    except MissingValueError as exc:
-        print(f"refused: {exc}", file=err)
-        return EXIT_REFUSED
-    except DefinitionErrors as exc:
-        print(f"invalid definition:\n{exc}", file=err)
-        return EXIT_REFUSED
-    except RulesError as exc:
-        print(f"error: {exc}", file=err)
-        return EXIT_REFUSED
-    except OSError as exc:
-        print(f"error: {exc}", file=err)
-        return EXIT_USAGE
+    except (RulesError, OSError) as exc:
+        prefix, code = next((p, c) for kind, p, c in _FAILURES if isinstance(exc, kind))
+        print(f"{prefix}{exc}", file=err)
+        return code
     return status

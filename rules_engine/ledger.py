@@ -8,6 +8,7 @@ from types import MappingProxyType
 from typing import TypeAlias
 
 from rules_engine.events import JSON
+from rules_engine.jsonread import JsonReader
 from rules_engine.vocabulary import SideId
 
 Amount: TypeAlias = Decimal | int | str
@@ -428,24 +429,15 @@ def new_ledger(
 # ---------------------------------------------------------------------------------------------------------------------
 
 
-def _as_map(value: object, what: str) -> Mapping[str, JSON]:
-    if not isinstance(value, Mapping):
-        raise ValueError(f"ledger: {what} must be an object")
-    return value
-
-
-def _map(data: Mapping[str, JSON], key: str) -> Mapping[str, JSON]:
-    return _as_map(data.get(key) or {}, key)
-
-
-def _seq(value: object, what: str) -> Sequence[JSON]:
-    if not isinstance(value, Sequence) or isinstance(value, str):
-        raise ValueError(f"ledger: {what} must be a list")
-    return value
-
-
-def _list(data: Mapping[str, JSON], key: str) -> Sequence[JSON]:
-    return _seq(data.get(key) or [], key)
+_READ = JsonReader("ledger")
+_as_map = _READ.as_mapping
+_map = _READ.mapping
+_seq = _READ.as_list
+_list = _READ.list
+_as_int = _READ.as_whole
+_opt_int = _READ.opt_whole
+_str = _READ.text
+_opt_str = _READ.opt_text
 
 
 def _pair(value: object) -> tuple[int, str]:
@@ -455,26 +447,6 @@ def _pair(value: object) -> tuple[int, str]:
     return _as_int(pair[0], "units"), str(pair[1])
 
 
-def _as_int(value: object, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"ledger: {what} must be a whole number (got {value!r})")
-    return value
-
-
 def _int(data: Mapping[str, JSON], key: str) -> int:
-    return _as_int(data.get(key, 0), key)
-
-
-def _opt_int(data: Mapping[str, JSON], key: str) -> int | None:
-    return None if data.get(key) is None else _int(data, key)
-
-
-def _str(data: Mapping[str, JSON], key: str) -> str:
-    value = data.get(key)
-    if not isinstance(value, str):
-        raise ValueError(f"ledger: {key} must be a string (got {value!r})")
-    return value
-
-
-def _opt_str(data: Mapping[str, JSON], key: str) -> str | None:
-    return None if data.get(key) is None else _str(data, key)
+    """A ledger's whole number (0 when absent)."""
+    return _READ.whole(data, key, 0)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Hashable, Iterable, Iterator, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -238,6 +238,16 @@ class _Checker:
                 self.error(path, f"missing required key {key!r}")
         return result
 
+    def entries(
+        self, value: object, path: str, required: tuple[str, ...], optional: tuple[str, ...] = (), label: str | None = None
+    ) -> Iterator[tuple[str, dict[str, object]]]:
+        """Each mapping of a list that has all its required keys, with its path (``[<label key>]`` when usable, else ``[i]``)."""
+        for i, item in enumerate(self.seq(value, path)):
+            p = f"{path}{_label(item, i, label)}" if label else f"{path}[{i}]"
+            m = self.mapping(item, p, required, optional)
+            if m is not None and all(key in m for key in required):
+                yield p, m
+
     def seq(self, value: object, path: str) -> list[object]:
         """A list (an empty list when the value is not one, after recording the problem)."""
         if isinstance(value, list):
@@ -412,6 +422,37 @@ class _Checker:
             return None
         return cell
 
+    def keyed_cells(
+        self, value: object, path: str, known: Iterable[str] | None, what: str, shape: str
+    ) -> dict[str, Cell]:
+        """A mapping of known keys (all keys when ``known`` is None) to numbers or missing values."""
+        out: dict[str, Cell] = {}
+        if not isinstance(value, dict):
+            self.error(path, f"expected a mapping of {shape}, got {_kind_of(value)}")
+            return out
+        allowed = None if known is None else tuple(known)
+        for key, amount in value.items():
+            name = str(key)
+            if allowed is not None and name not in allowed:
+                self.error(f"{path}.{name}", f"unknown {what} {name!r}", ", ".join(allowed))
+                continue
+            cell = self.int_cell(amount, f"{path}.{name}")
+            if cell is not None:
+                out[name] = cell
+        return out
+
+    def keyed_texts(self, value: object, path: str, shape: str) -> dict[str, str]:
+        """A mapping of marks to texts (note marks and their notes)."""
+        out: dict[str, str] = {}
+        if not isinstance(value, dict):
+            self.error(path, f"expected a mapping of {shape}, got {_kind_of(value)}")
+            return out
+        for key, text in value.items():
+            t = self.text(text, f"{path}.{key}")
+            if t:
+                out[str(key)] = t
+        return out
+
 
 def _join(path: str, key: str) -> str:
     return f"{path}.{key}" if path else key
@@ -471,13 +512,9 @@ def _sides(c: _Checker, value: object, path: str) -> tuple[Side, ...]:
 def _settings(c: _Checker, value: object, path: str, ctx: _Context) -> tuple[Setting, ...]:
     out = []
     ids = []
-    for i, item in enumerate(c.seq(value, path)):
-        p = f"{path}{_label(item, i)}"
-        m = c.mapping(
-            item, p, ("id", "label"), ("type", "choices", "per_side", "source", "ref", "default", "range", "note")
-        )
-        if m is None or "id" not in m or "label" not in m:
-            continue
+    for p, m in c.entries(
+        value, path, ("id", "label"), ("type", "choices", "per_side", "source", "ref", "default", "range", "note"), label="id"
+    ):
         ident = c.ident(m["id"], f"{p}.id", "setting id", WORD_PATTERN)
         label = c.text(m["label"], f"{p}.label")
         choices = c.texts(m["choices"], f"{p}.choices", numbers=True) if "choices" in m else ()
@@ -557,13 +594,9 @@ def _fact(c: _Checker, value: object, path: str, ctx: _Context) -> str | None:
 
 def _modifiers(c: _Checker, value: object, path: str, ctx: _Context, columns: tuple[str, ...]) -> tuple[Modifier, ...]:
     out = []
-    for i, item in enumerate(c.seq(value, path)):
-        p = f"{path}[{i}]"
-        m = c.mapping(
-            item, p, ("reason",), ("value", "when", "unless", "per", "ask", "range", "columns", "na_for", "ref", "note")
-        )
-        if m is None or "reason" not in m:
-            continue
+    for p, m in c.entries(
+        value, path, ("reason",), ("value", "when", "unless", "per", "ask", "range", "columns", "na_for", "ref", "note")
+    ):
         ok = True
         reason = c.text(m["reason"], f"{p}.reason")
         val: int | SettingRef | None = None
@@ -619,6 +652,26 @@ def _modifiers(c: _Checker, value: object, path: str, ctx: _Context, columns: tu
     return tuple(out)
 
 
+def _params(c: _Checker, m: dict[str, object], path: str) -> dict[str, object]:
+    """The free-form ``params`` mapping of a step, RG note or special rule (empty when absent)."""
+    raw = m.get("params", {})
+    if isinstance(raw, dict):
+        return {str(k): v for k, v in raw.items()}
+    c.error(f"{path}.params", f"expected a mapping, got {_kind_of(raw)}")
+    return {}
+
+
+def _roll_range(c: _Checker, m: dict[str, object], path: str, index: int, count: int) -> tuple[int | None, int | None]:
+    """A row's ``min``/``max`` rolls: only the first row may leave out min, only the last max (open-ended)."""
+    lo = c.integer(m["min"], f"{path}.min") if "min" in m else None
+    hi = c.integer(m["max"], f"{path}.max") if "max" in m else None
+    if "min" not in m and index != 0:
+        c.error(path, "only the first row may leave out `min:` (open-ended)")
+    if "max" not in m and index != count - 1:
+        c.error(path, "only the last row may leave out `max:` (open-ended)")
+    return lo, hi
+
+
 def _table_rows(c: _Checker, value: object, path: str, columns: int) -> tuple[Row, ...]:
     rows: list[Row] = []
     items = c.seq(value, path)
@@ -629,12 +682,7 @@ def _table_rows(c: _Checker, value: object, path: str, columns: int) -> tuple[Ro
         m = c.mapping(item, p, (), ("label", "min", "max", "edge", "verify", "note", "cells", "missing"))
         if m is None:
             continue
-        lo = c.integer(m["min"], f"{p}.min") if "min" in m else None
-        hi = c.integer(m["max"], f"{p}.max") if "max" in m else None
-        if "min" not in m and i != 0:
-            c.error(p, "only the first row may leave out `min:` (open-ended)")
-        if "max" not in m and i != len(items) - 1:
-            c.error(p, "only the last row may leave out `max:` (open-ended)")
+        lo, hi = _roll_range(c, m, p, i, len(items))
         if lo is not None and hi is not None and lo > hi:
             c.error(p, f"min {lo} is above max {hi}")
         label: str | None = None
@@ -724,26 +772,13 @@ def _table(c: _Checker, item: object, p: str, ctx: _Context, system_id: str) -> 
     column_ids = tuple(col.id for col in columns)
     modifiers = _modifiers(c, m["modifiers"], f"{p}.modifiers", ctx, column_ids) if "modifiers" in m else ()
     original = []
-    for j, raw in enumerate(c.seq(m["original"], f"{p}.original") if "original" in m else []):
-        op = f"{p}.original[{j}]"
-        om = c.mapping(raw, op, ("roll", "effect"), ("columns",))
-        if om is None or "roll" not in om or "effect" not in om:
-            continue
+    for op, om in c.entries(m.get("original", []), f"{p}.original", ("roll", "effect"), ("columns",)):
         roll = c.integer(om["roll"], f"{op}.roll")
         effect = c.text(om["effect"], f"{op}.effect")
         ocols = c.refs(om["columns"], f"{op}.columns", column_ids, "column") if "columns" in om else ()
         if roll is not None and effect:
             original.append(OriginalEffect(roll, effect, ocols))
-    notes: dict[str, str] = {}
-    if "notes" in m:
-        nm = m["notes"]
-        if isinstance(nm, dict):
-            for key, text in nm.items():
-                t = c.text(text, f"{p}.notes.{key}")
-                if t:
-                    notes[str(key)] = t
-        else:
-            c.error(f"{p}.notes", f"expected a mapping of note marks to texts, got {_kind_of(nm)}")
+    notes = c.keyed_texts(m["notes"], f"{p}.notes", "note marks to texts") if "notes" in m else {}
     note = c.text(m["note"], f"{p}.note") if "note" in m else None
     if ident and ref and name and dice and per and columns and rows and len(columns) == n_columns:
         return DiceTable(
@@ -782,12 +817,7 @@ def _order_roll(c: _Checker, value: object, path: str, ctx: _Context) -> OrderRo
         rm = c.mapping(item, p, ("result",), ("label", "min", "max", "edge", "verify"))
         if rm is None or "result" not in rm:
             continue
-        lo = c.integer(rm["min"], f"{p}.min") if "min" in rm else None
-        hi = c.integer(rm["max"], f"{p}.max") if "max" in rm else None
-        if "min" not in rm and i != 0:
-            c.error(p, "only the first row may leave out `min:` (open-ended)")
-        if "max" not in rm and i != len(items) - 1:
-            c.error(p, "only the last row may leave out `max:` (open-ended)")
+        lo, hi = _roll_range(c, rm, p, i, len(items))
         result = c.ref(rm["result"], f"{p}.result", ctx.side_ids, "side")
         edge = c.choice(rm.get("edge", "legible"), f"{p}.edge", ("legible", "interpreted"))
         verify = c.boolean(rm["verify"], f"{p}.verify") if "verify" in rm else False
@@ -925,12 +955,7 @@ def _steps(c: _Checker, value: object, path: str, ctx: _Context) -> tuple[Step, 
                     c.error(f"{p}.revealed", f"unknown value {text!r}", ", ".join(STEP_REVEALED))
         automation = c.choice(m.get("automation", "on-board"), f"{p}.automation", [a.value for a in Automation])
         action = c.ident(m["action"], f"{p}.action", "action name") if "action" in m else None
-        params: dict[str, object] = {}
-        if "params" in m:
-            if isinstance(m["params"], dict):
-                params = {str(k): v for k, v in m["params"].items()}
-            else:
-                c.error(f"{p}.params", f"expected a mapping, got {_kind_of(m['params'])}")
+        params = _params(c, m, p)
         tables = c.refs(m["tables"], f"{p}.tables", ctx.tables, "table") if "tables" in m else ()
         note = c.text(m["note"], f"{p}.note") if "note" in m else None
         if ref:
@@ -997,34 +1022,21 @@ def _currencies(c: _Checker, value: object, path: str, ctx: _Context) -> tuple[C
 def _calendar(c: _Checker, value: object, path: str, ctx: _Context) -> tuple[CalendarEntry, ...]:
     out: list[CalendarEntry] = []
     ids = []
-    for i, item in enumerate(c.seq(value, path)):
-        p = f"{path}{_label(item, i)}"
-        m = c.mapping(
-            item,
-            p,
-            ("id",),
-            ("name", "date", "time", "night", "initial", "replenishment_roll", "base_numbers", "ec", "weather",
-             "moon", "wind", "note"),
-        )
-        if m is None or "id" not in m:
-            continue
+    for p, m in c.entries(
+        value,
+        path,
+        ("id",),
+        ("name", "date", "time", "night", "initial", "replenishment_roll", "base_numbers", "ec", "weather",
+         "moon", "wind", "note"),
+        label="id",
+    ):
         ident = c.text(m["id"], f"{p}.id", numbers=True)
         texts = {k: c.text(m[k], f"{p}.{k}", numbers=True) if k in m else None for k in ("name", "date", "time", "note")}
         flags = {k: c.boolean(m[k], f"{p}.{k}") if k in m else None for k in ("night", "initial", "replenishment_roll")}
-        base: dict[SideId, Cell] = {}
-        if "base_numbers" in m:
-            raw = m["base_numbers"]
-            if isinstance(raw, dict):
-                for key, number in raw.items():
-                    side = str(key)
-                    if side not in ctx.side_ids:
-                        c.error(f"{p}.base_numbers.{side}", f"unknown side {side!r}", ", ".join(ctx.side_ids))
-                        continue
-                    cell = c.int_cell(number, f"{p}.base_numbers.{side}")
-                    if cell is not None:
-                        base[side] = cell
-            else:
-                c.error(f"{p}.base_numbers", f"expected a mapping of side ids to numbers, got {_kind_of(raw)}")
+        base: dict[SideId, Cell] = (
+            c.keyed_cells(m["base_numbers"], f"{p}.base_numbers", ctx.side_ids, "side", "side ids to numbers")
+            if "base_numbers" in m else {}
+        )
         printed = {k: c.cell(m[k], f"{p}.{k}") if k in m else None for k in ("ec", "weather", "moon", "wind")}
         if ident:
             ids.append((f"{p}.id", ident))
@@ -1042,11 +1054,7 @@ def _calendar(c: _Checker, value: object, path: str, ctx: _Context) -> tuple[Cal
 
 def _units(c: _Checker, value: object, path: str) -> tuple[UnitCount, ...]:
     out = []
-    for i, item in enumerate(c.seq(value, path)):
-        p = f"{path}[{i}]"
-        m = c.mapping(item, p, ("count", "unit"))
-        if m is None or len(m) < 2:
-            continue
+    for p, m in c.entries(value, path, ("count", "unit")):
         count = c.int_cell(m["count"], f"{p}.count")
         unit = c.text(m["unit"], f"{p}.unit", numbers=True)
         if count is not None and unit:
@@ -1081,12 +1089,7 @@ def _rg_note(c: _Checker, value: object, path: str, ctx: _Context) -> RgNote | N
             if cost is not None and most is not None:
                 pre = PreRegistered(cost, most)
     extra = c.integer(m["extra_max"], f"{path}.extra_max", minimum=0) if "extra_max" in m else None
-    params: dict[str, object] = {}
-    if "params" in m:
-        if isinstance(m["params"], dict):
-            params = {str(k): v for k, v in m["params"].items()}
-        else:
-            c.error(f"{path}.params", f"expected a mapping, got {_kind_of(m['params'])}")
+    params = _params(c, m, path)
     if text:
         return RgNote(text, bool(depletable), leader, surcharge, company, pre, extra, params)
     return None
@@ -1095,11 +1098,9 @@ def _rg_note(c: _Checker, value: object, path: str, ctx: _Context) -> RgNote | N
 def _rg_charts(c: _Checker, value: object, path: str, ctx: _Context) -> tuple[RgChart, ...]:
     out = []
     chart_sides = []
-    for i, item in enumerate(c.seq(value, path)):
-        p = f"{path}{_label(item, i, 'side')}"
-        m = c.mapping(item, p, ("side", "ref", "name", "rows"), ("columns", "notes", "combined_max"))
-        if m is None or len(set(m) & {"side", "ref", "name", "rows"}) < 4:
-            continue
+    for p, m in c.entries(
+        value, path, ("side", "ref", "name", "rows"), ("columns", "notes", "combined_max"), label="side"
+    ):
         side = c.ref(m["side"], f"{p}.side", ctx.side_ids, "side")
         if side:
             chart_sides.append((f"{p}.side", side))
@@ -1126,17 +1127,14 @@ def _rg_charts(c: _Checker, value: object, path: str, ctx: _Context) -> tuple[Rg
         note_letters = tuple(str(k) for k in raw_letters) if isinstance(raw_letters, dict) else ()
         rows = []
         ids = []
-        for j, raw in enumerate(c.seq(m["rows"], f"{p}.rows")):
-            rp = f"{p}.rows{_label(raw, j)}"
-            rm = c.mapping(
-                raw,
-                rp,
-                ("id", "type", "group_type", "cost"),
-                ("date_max", "cg_max", "full", "depleted", "description", "company", "notes", "available_after",
-                 "available_from", "gives", "sw", "note"),
-            )
-            if rm is None or len(set(rm) & {"id", "type", "group_type", "cost"}) < 4:
-                continue
+        for rp, rm in c.entries(
+            m["rows"],
+            f"{p}.rows",
+            ("id", "type", "group_type", "cost"),
+            ("date_max", "cg_max", "full", "depleted", "description", "company", "notes", "available_after",
+             "available_from", "gives", "sw", "note"),
+            label="id",
+        ):
             rid = c.text(rm["id"], f"{rp}.id", numbers=True)
             rtype = c.choice(rm["type"], f"{rp}.type", RG_TYPES)
             if rid and rtype and not rid.startswith(rtype):
@@ -1152,19 +1150,10 @@ def _rg_charts(c: _Checker, value: object, path: str, ctx: _Context) -> tuple[Rg
             rnotes = c.refs(rm["notes"], f"{rp}.notes", note_letters, "RG note") if "notes" in rm else ()
             after = c.ref(rm["available_after"], f"{rp}.available_after", ctx.calendar_ids, "calendar entry") if "available_after" in rm else None
             since = c.ref(rm["available_from"], f"{rp}.available_from", ctx.calendar_ids, "calendar entry") if "available_from" in rm else None
-            gives: dict[str, Cell] = {}
-            if "gives" in rm:
-                raw_gives = rm["gives"]
-                if isinstance(raw_gives, dict):
-                    for code, amount in raw_gives.items():
-                        if str(code) not in ctx.currency_codes:
-                            c.error(f"{rp}.gives.{code}", f"unknown currency {str(code)!r}", ", ".join(ctx.currency_codes))
-                            continue
-                        cell = c.int_cell(amount, f"{rp}.gives.{code}")
-                        if cell is not None:
-                            gives[str(code)] = cell
-                else:
-                    c.error(f"{rp}.gives", f"expected a mapping of currency codes to amounts, got {_kind_of(raw_gives)}")
+            gives = (
+                c.keyed_cells(rm["gives"], f"{rp}.gives", ctx.currency_codes, "currency", "currency codes to amounts")
+                if "gives" in rm else {}
+            )
             sw: dict[str, int] = {}
             if "sw" in rm:
                 raw_sw = rm["sw"]
@@ -1186,11 +1175,7 @@ def _rg_charts(c: _Checker, value: object, path: str, ctx: _Context) -> tuple[Rg
         c.unique(ids, "RG id")
         combined = []
         row_ids = tuple(r.id for r in rows)
-        for j, raw in enumerate(c.seq(m["combined_max"], f"{p}.combined_max") if "combined_max" in m else []):
-            cp = f"{p}.combined_max[{j}]"
-            cm2 = c.mapping(raw, cp, ("ids", "max"), ("per", "ref"))
-            if cm2 is None or "ids" not in cm2 or "max" not in cm2:
-                continue
+        for cp, cm2 in c.entries(m.get("combined_max", []), f"{p}.combined_max", ("ids", "max"), ("per", "ref")):
             cids = c.refs(cm2["ids"], f"{cp}.ids", row_ids, "RG id")
             most = c.integer(cm2["max"], f"{cp}.max", minimum=0)
             per = c.choice(cm2.get("per", "cg"), f"{cp}.per", ("cg", "date"))
@@ -1210,26 +1195,10 @@ def _setup_costs(c: _Checker, value: object, path: str) -> SetupCosts | None:
     ref = c.text(m["ref"], f"{path}.ref", numbers=True)
     minimum = c.integer(m["minimum"], f"{path}.minimum") if "minimum" in m else None
     modes = []
-    for i, raw in enumerate(c.seq(m["modes"], f"{path}.modes") if "modes" in m else []):
-        p = f"{path}.modes[{i}]"
-        mm = c.mapping(raw, p, ("mode",), ("ref", "by_type"))
-        if mm is None or "mode" not in mm:
-            continue
+    for p, mm in c.entries(m.get("modes", []), f"{path}.modes", ("mode",), ("ref", "by_type")):
         mode = c.choice(mm["mode"], f"{p}.mode", ("on-map", "reserve", "entry"))
         mref = c.text(mm["ref"], f"{p}.ref", numbers=True) if "ref" in mm else None
-        by_type: dict[str, Cell] = {}
-        raw_types = mm.get("by_type", {})
-        if isinstance(raw_types, dict):
-            for key, amount in raw_types.items():
-                letter = str(key)
-                if letter not in RG_TYPES:
-                    c.error(f"{p}.by_type.{letter}", f"unknown RG type {letter!r}", ", ".join(RG_TYPES))
-                    continue
-                cell = c.int_cell(amount, f"{p}.by_type.{letter}")
-                if cell is not None:
-                    by_type[letter] = cell
-        else:
-            c.error(f"{p}.by_type", f"expected a mapping of RG type letters to amounts, got {_kind_of(raw_types)}")
+        by_type = c.keyed_cells(mm.get("by_type", {}), f"{p}.by_type", RG_TYPES, "RG type", "RG type letters to amounts")
         if mode:
             modes.append(SetupMode(mode, by_type, mref))
     free = c.refs(m["on_map_free_types"], f"{path}.on_map_free_types", RG_TYPES, "RG type") if "on_map_free_types" in m else ()
@@ -1288,13 +1257,10 @@ def _fortifications(c: _Checker, value: object, path: str, ctx: _Context) -> For
     currency = c.ref(m["currency"], f"{path}.currency", ctx.currency_codes, "currency")
     forfeit = c.boolean(m["forfeit_unspent"], f"{path}.forfeit_unspent") if "forfeit_unspent" in m else False
     rows = []
-    for i, raw in enumerate(c.seq(m["rows"], f"{path}.rows")):
-        p = f"{path}.rows{_label(raw, i, 'type')}"
-        rm = c.mapping(
-            raw, p, ("type", "cost"), ("initial_only", "isolated_ok", "near_enemy_ok", "sides", "notes", "note")
-        )
-        if rm is None or "type" not in rm or "cost" not in rm:
-            continue
+    for p, rm in c.entries(
+        m["rows"], f"{path}.rows", ("type", "cost"), ("initial_only", "isolated_ok", "near_enemy_ok", "sides", "notes", "note"),
+        label="type",
+    ):
         ftype = c.text(rm["type"], f"{p}.type", numbers=True)
         cost = _fort_cost(c, rm["cost"], f"{p}.cost")
         flags = {k: bool(c.boolean(rm[k], f"{p}.{k}")) if k in rm else False for k in ("initial_only", "isolated_ok", "near_enemy_ok")}
@@ -1305,25 +1271,13 @@ def _fortifications(c: _Checker, value: object, path: str, ctx: _Context) -> For
             rows.append(FortificationRow(ftype, cost, flags["initial_only"], flags["isolated_ok"], flags["near_enemy_ok"], sides, fnotes, fnote))
     types = tuple(r.type for r in rows)
     limits = []
-    for i, raw in enumerate(c.seq(m["limits"], f"{path}.limits") if "limits" in m else []):
-        p = f"{path}.limits[{i}]"
-        lm = c.mapping(raw, p, ("types", "max_points"), ("per",))
-        if lm is None or len(set(lm) & {"types", "max_points"}) < 2:
-            continue
+    for p, lm in c.entries(m.get("limits", []), f"{path}.limits", ("types", "max_points"), ("per",)):
         ltypes = c.refs(lm["types"], f"{p}.types", types, "fortification type")
         most = c.integer(lm["max_points"], f"{p}.max_points", minimum=0)
         per = c.choice(lm.get("per", "scenario"), f"{p}.per", ("scenario", "date", "cg"))
         if ltypes and most is not None and per:
             limits.append(FortLimit(ltypes, most, per))
-    notes: dict[str, str] = {}
-    if "notes" in m:
-        if isinstance(m["notes"], dict):
-            for key, text in m["notes"].items():
-                t = c.text(text, f"{path}.notes.{key}")
-                if t:
-                    notes[str(key)] = t
-        else:
-            c.error(f"{path}.notes", f"expected a mapping of note marks to texts, got {_kind_of(m['notes'])}")
+    notes = c.keyed_texts(m["notes"], f"{path}.notes", "note marks to texts") if "notes" in m else {}
     if ref and currency:
         return Fortifications(ref, currency, tuple(rows), bool(forfeit), tuple(limits), notes)
     return None
@@ -1332,31 +1286,17 @@ def _fortifications(c: _Checker, value: object, path: str, ctx: _Context) -> For
 def _limits(c: _Checker, value: object, path: str, ctx: _Context) -> tuple[Limit, ...]:
     out = []
     ids = []
-    for i, raw in enumerate(c.seq(value, path)):
-        p = f"{path}{_label(raw, i)}"
-        m = c.mapping(
-            raw, p, ("id", "text"), ("ref", "per", "max", "by_side", "by_setting", "percent", "rounding", "note")
-        )
-        if m is None or "id" not in m or "text" not in m:
-            continue
+    for p, m in c.entries(
+        value, path, ("id", "text"), ("ref", "per", "max", "by_side", "by_setting", "percent", "rounding", "note"), label="id"
+    ):
         ident = c.ident(m["id"], f"{p}.id", "limit id")
         text = c.text(m["text"], f"{p}.text")
         ref = c.text(m["ref"], f"{p}.ref", numbers=True) if "ref" in m else None
         per = c.choice(m["per"], f"{p}.per", ("purchase", "reph", "date", "scenario", "cg", "module", "rg")) if "per" in m else None
         most = c.int_cell(m["max"], f"{p}.max") if "max" in m else None
-        by_side: dict[SideId, Cell] = {}
-        if "by_side" in m:
-            raw_sides = m["by_side"]
-            if isinstance(raw_sides, dict):
-                for key, amount in raw_sides.items():
-                    if str(key) not in ctx.side_ids:
-                        c.error(f"{p}.by_side.{key}", f"unknown side {str(key)!r}", ", ".join(ctx.side_ids))
-                        continue
-                    cell = c.int_cell(amount, f"{p}.by_side.{key}")
-                    if cell is not None:
-                        by_side[str(key)] = cell
-            else:
-                c.error(f"{p}.by_side", f"expected a mapping of side ids to numbers, got {_kind_of(raw_sides)}")
+        by_side: dict[SideId, Cell] = (
+            c.keyed_cells(m["by_side"], f"{p}.by_side", ctx.side_ids, "side", "side ids to numbers") if "by_side" in m else {}
+        )
         by_setting = None
         by_choice: dict[str, Cell] = {}
         if "by_setting" in m:
@@ -1364,19 +1304,10 @@ def _limits(c: _Checker, value: object, path: str, ctx: _Context) -> tuple[Limit
             if bm is not None and len(bm) == 2:
                 sid = c.ref(bm["setting"], f"{p}.by_setting.setting", ctx.settings, "setting")
                 if sid is not None:
-                    setting = ctx.settings[sid]
                     by_setting = sid
-                    raw_values = bm["values"]
-                    if isinstance(raw_values, dict):
-                        for key, amount in raw_values.items():
-                            if setting.choices and str(key) not in setting.choices:
-                                c.error(f"{p}.by_setting.values.{key}", f"unknown choice {str(key)!r}", ", ".join(setting.choices))
-                                continue
-                            cell = c.int_cell(amount, f"{p}.by_setting.values.{key}")
-                            if cell is not None:
-                                by_choice[str(key)] = cell
-                    else:
-                        c.error(f"{p}.by_setting.values", f"expected a mapping of choices to numbers, got {_kind_of(raw_values)}")
+                    by_choice = c.keyed_cells(
+                        bm["values"], f"{p}.by_setting.values", ctx.settings[sid].choices or None, "choice", "choices to numbers"
+                    )
         percent = c.int_cell(m["percent"], f"{p}.percent") if "percent" in m else None
         rounding = c.choice(m["rounding"], f"{p}.rounding", ROUNDING) if "rounding" in m else None
         note = c.text(m["note"], f"{p}.note") if "note" in m else None
@@ -1391,21 +1322,13 @@ def _limits(c: _Checker, value: object, path: str, ctx: _Context) -> tuple[Limit
 def _forms(c: _Checker, value: object, path: str) -> tuple[Form, ...]:
     out = []
     ids = []
-    for i, raw in enumerate(c.seq(value, path)):
-        p = f"{path}{_label(raw, i)}"
-        m = c.mapping(raw, p, ("id", "name", "per", "columns"), ("ref", "header_fields", "note"))
-        if m is None or len(set(m) & {"id", "name", "per", "columns"}) < 4:
-            continue
+    for p, m in c.entries(value, path, ("id", "name", "per", "columns"), ("ref", "header_fields", "note"), label="id"):
         ident = c.ident(m["id"], f"{p}.id", "form id")
         name = c.text(m["name"], f"{p}.name")
         per = c.choice(m["per"], f"{p}.per", FORM_PER)
         columns = []
         col_ids = []
-        for j, rawc in enumerate(c.seq(m["columns"], f"{p}.columns")):
-            cp = f"{p}.columns[{j}]"
-            cm = c.mapping(rawc, cp, ("id", "label", "visibility"))
-            if cm is None or len(cm) < 3:
-                continue
+        for cp, cm in c.entries(m["columns"], f"{p}.columns", ("id", "label", "visibility")):
             cid = c.ident(cm["id"], f"{cp}.id", "column id", WORD_PATTERN)
             label = c.text(cm["label"], f"{cp}.label", numbers=True)
             vis = c.choice(cm["visibility"], f"{cp}.visibility", FORM_VISIBILITY)
@@ -1428,22 +1351,13 @@ def _forms(c: _Checker, value: object, path: str) -> tuple[Form, ...]:
 def _special_rules(c: _Checker, value: object, path: str) -> tuple[SpecialRule, ...]:
     out = []
     ids = []
-    for i, raw in enumerate(c.seq(value, path)):
-        p = f"{path}{_label(raw, i)}"
-        m = c.mapping(raw, p, ("id", "ref", "name", "text"), ("enforced", "params"))
-        if m is None or len(set(m) & {"id", "ref", "name", "text"}) < 4:
-            continue
+    for p, m in c.entries(value, path, ("id", "ref", "name", "text"), ("enforced", "params"), label="id"):
         ident = c.ident(m["id"], f"{p}.id", "rule id")
         ref = c.text(m["ref"], f"{p}.ref", numbers=True)
         name = c.text(m["name"], f"{p}.name")
         text = c.text(m["text"], f"{p}.text")
         enforced = c.boolean(m["enforced"], f"{p}.enforced") if "enforced" in m else False
-        params: dict[str, object] = {}
-        if "params" in m:
-            if isinstance(m["params"], dict):
-                params = {str(k): v for k, v in m["params"].items()}
-            else:
-                c.error(f"{p}.params", f"expected a mapping, got {_kind_of(m['params'])}")
+        params = _params(c, m, p)
         if ident:
             ids.append((f"{p}.id", ident))
         if ident and ref and name and text:
@@ -1489,11 +1403,7 @@ def _initial_ob(c: _Checker, value: object, path: str, ctx: _Context) -> Initial
                     if number is not None:
                         points[str(code)] = number
         groups: list[ObGroup] = []
-        for i, item in enumerate(c.seq(sm["rg"], f"{p}.rg") if "rg" in sm else []):
-            gp = f"{p}.rg[{i}]"
-            gm = c.mapping(item, gp, ("count",), ("id", "group_type"))
-            if gm is None or "count" not in gm:
-                continue
+        for gp, gm in c.entries(sm.get("rg", []), f"{p}.rg", ("count",), ("id", "group_type")):
             if "id" not in gm and "group_type" not in gm:
                 c.error(gp, "an OB-given RG needs its chart id or its group type", "id, group_type")
                 continue
@@ -1511,11 +1421,7 @@ def _initial_ob(c: _Checker, value: object, path: str, ctx: _Context) -> Initial
 
 def _missing_parts(c: _Checker, value: object, path: str) -> tuple[MissingPart, ...]:
     out = []
-    for i, raw in enumerate(c.seq(value, path)):
-        p = f"{path}[{i}]"
-        m = c.mapping(raw, p, ("part", "note"), ("id",))
-        if m is None or "part" not in m or "note" not in m:
-            continue
+    for p, m in c.entries(value, path, ("part", "note"), ("id",)):
         part = c.choice(m["part"], f"{p}.part", CARD_PARTS)
         note = c.text(m["note"], f"{p}.note")
         ident = c.text(m["id"], f"{p}.id", numbers=True) if "id" in m else None
@@ -1710,11 +1616,7 @@ def _settings_values(
 def _supply(c: _Checker, value: object, path: str, system: System) -> dict[str, DiceTable]:
     """Fill declared-missing cells (and lost row labels) of the system's tables."""
     tables = dict(system.tables)
-    for i, raw in enumerate(c.seq(value, path)):
-        p = f"{path}[{i}]"
-        m = c.mapping(raw, p, ("table", "row"), ("column", "value", "label", "note"))
-        if m is None or "table" not in m or "row" not in m:
-            continue
+    for p, m in c.entries(value, path, ("table", "row"), ("column", "value", "label", "note")):
         tid = c.ref(m["table"], f"{p}.table", tables, "table")
         final = c.integer(m["row"], f"{p}.row")
         if tid is None or final is None:

@@ -1,7 +1,7 @@
 """A CG system as validated, immutable data (the loader builds these from `fixtures/*.yaml`)."""
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TypeAlias
 
@@ -686,6 +686,14 @@ class CardInfo:
     source: str | None = None
 
 
+def _named[T](items: tuple[T, ...], key: Callable[[T], str], wanted: str, unknown: str) -> T:
+    """The item whose key is ``wanted`` (UnknownNameError: "<unknown> 'x' (allowed: …)")."""
+    for item in items:
+        if key(item) == wanted:
+            return item
+    raise UnknownNameError(f"{unknown} {wanted!r} (allowed: {', '.join(key(i) for i in items) or 'none'})")
+
+
 @dataclass(frozen=True)
 class System:
     """A validated CG system (or a system with a CG Card applied)."""
@@ -739,21 +747,11 @@ class System:
 
     def step(self, ref: str) -> Step:
         """The step with this rule number (UnknownNameError listing the refs)."""
-        for step in self.steps:
-            if step.ref == ref:
-                return step
-        raise UnknownNameError(
-            f"{self.id}: unknown step {ref!r} (allowed: {', '.join(s.ref for s in self.steps) or 'none'})"
-        )
+        return _named(self.steps, lambda s: s.ref, ref, f"{self.id}: unknown step")
 
     def calendar_entry(self, entry_id: str) -> CalendarEntry:
         """The calendar entry with this id (UnknownNameError listing the ids)."""
-        for entry in self.calendar:
-            if entry.id == entry_id:
-                return entry
-        raise UnknownNameError(
-            f"{self.id}: unknown calendar entry {entry_id!r} (allowed: {', '.join(e.id for e in self.calendar) or 'none'})"
-        )
+        return _named(self.calendar, lambda e: e.id, entry_id, f"{self.id}: unknown calendar entry")
 
     def rg_chart(self, side_id: SideId) -> RgChart:
         """A side's RG chart (UnknownNameError when the system has none for it)."""
@@ -764,18 +762,8 @@ class System:
 
     def setting(self, setting_id: str) -> Setting:
         """The setting with this id (UnknownNameError listing the ids)."""
-        for setting in self.settings:
-            if setting.id == setting_id:
-                return setting
-        raise UnknownNameError(
-            f"{self.id}: unknown setting {setting_id!r} (allowed: {', '.join(s.id for s in self.settings) or 'none'})"
-        )
+        return _named(self.settings, lambda s: s.id, setting_id, f"{self.id}: unknown setting")
 
     def form(self, form_id: str) -> Form:
         """The record form with this id (UnknownNameError listing the ids)."""
-        for form in self.forms:
-            if form.id == form_id:
-                return form
-        raise UnknownNameError(
-            f"{self.id}: unknown form {form_id!r} (allowed: {', '.join(f.id for f in self.forms) or 'none'})"
-        )
+        return _named(self.forms, lambda f: f.id, form_id, f"{self.id}: unknown form")

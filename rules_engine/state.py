@@ -17,6 +17,7 @@ from typing import ClassVar, Protocol
 from rules_engine.dice import Roll, roll_from_json, roll_to_json
 from rules_engine.errors import MissingValueError, SubmissionError
 from rules_engine.events import JSON, Event
+from rules_engine.jsonread import JsonReader
 from rules_engine.ledger import SideLedger
 from rules_engine.model import Initiative, Side
 from rules_engine.vocabulary import Chit, SideId, Visibility
@@ -378,21 +379,13 @@ def _roll_json(roll: Roll) -> dict[str, JSON]:
     return data
 
 
-def _as_mapping(value: object, what: str) -> Mapping[str, JSON]:
-    if not isinstance(value, Mapping):
-        raise ValueError(f"campaign state: {what} must be an object")
-    return value
-
-
-def _mapping(data: Mapping[str, JSON], key: str) -> Mapping[str, JSON]:
-    return _as_mapping(data.get(key) or {}, key)
-
-
-def _list(data: Mapping[str, JSON], key: str) -> Sequence[JSON]:
-    value = data.get(key) or []
-    if not isinstance(value, Sequence) or isinstance(value, str):
-        raise ValueError(f"campaign state: {key} must be a list")
-    return value
+_READ = JsonReader("campaign state")
+_as_mapping = _READ.as_mapping
+_mapping = _READ.mapping
+_list = _READ.list
+_str = _READ.text
+_opt_str = _READ.opt_text
+_int = _READ.whole
 
 
 def _fact_map(data: Mapping[str, JSON]) -> dict[str, int | bool]:
@@ -402,24 +395,6 @@ def _fact_map(data: Mapping[str, JSON]) -> dict[str, int | bool]:
             raise ValueError(f"campaign state: fact {k!r} must be a whole number or true/false (got {v!r})")
         out[str(k)] = v
     return out
-
-
-def _str(data: Mapping[str, JSON], key: str) -> str:
-    value = data.get(key)
-    if not isinstance(value, str):
-        raise ValueError(f"campaign state: {key} must be a string (got {value!r})")
-    return value
-
-
-def _opt_str(data: Mapping[str, JSON], key: str) -> str | None:
-    return None if data.get(key) is None else _str(data, key)
-
-
-def _int(data: Mapping[str, JSON], key: str) -> int:
-    value = data.get(key)
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise ValueError(f"campaign state: {key} must be a whole number (got {value!r})")
-    return value
 
 
 def side_ids(system: SystemLike) -> tuple[SideId, SideId]:
