@@ -1,0 +1,473 @@
+"""Two players play one full RR CG Date cycle in two browser contexts of Debian's chromium (issue 4 item 10).
+
+19 AM: the Initial pass (2.518–2.520, nothing to buy), the Initial Scenario and its results; the RePh after it
+(2.501–2.511) to 19 PM; 2.512 (each side types its SAN), 2.513 (a secret Shift roll), 2.516 (secret CPP), 2.518 secret
+purchases (German I1, Canadian G1), 2.519 secret RG rolls, 2.520, 2.521, the sealed chits and their reveal, 2.523–2.524,
+the scenario, results entered (once differing, then agreed), and the RePh to the next CG Date (19 Night).
+
+The server is a separate uvicorn process (conftest.py); the test never touches Django's database in-process. The dice
+are the campaign's real committed dice, so the test never assumes a roll's value: only where each roll is shown. A roll
+that lands on a value lost in the rule text asks its owner for it (a `.need-form`); the test types one in like a player.
+Screenshots of every stage, for both players, go to test-results/e2e/<test name>/.
+"""
+from __future__ import annotations
+
+import re
+import secrets
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+# The RePh steps after a scenario that wait for the players (RR 2.501–2.511; 2.503 is done by the app)
+POST_SCENARIO = ["2.501", "2.502", "2.504", "2.505", "2.506", "2.507", "2.508", "2.509", "2.510", "2.511"]
+PASSWORD = "correct-horse-battery-staple-42"
+TIMEOUT_MS = 20_000
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+
+# What each side buys at 19 PM 2.518 (fixtures typed from seed 001's RG charts): strings that only the buyer's chart
+# and records contain, so the opponent's page must never contain them.
+GERMAN_BUY = "I1"  # German Para Inf Coy, 10/7 × 5-4-8 (28 CPP)
+CANADIAN_BUY = "G1"  # Canadian AT Sect I, 2/1 × 57L 6-pdr AT (6 CPP)
+# 2.516 CPP Replenishment is secret too: 19 PM CPP Base Numbers German 80, Canadian 40 (seed 001 2.5161).
+GERMAN_ONLY = ("Para Inf Coy", "5-4-8", "German · RG I1", "Base Number 80")
+CANADIAN_ONLY = ("AT Sect I", "57L 6-pdr", "Canadian · RG G1", "Base Number 40")
+
+
+@dataclass
+class Player:
+    side: str  # "german" / "canadian"
+    name: str
+    context: object
+    page: object
+    frames: list[str] = field(default_factory=list)  # websocket frames this player's page received, in order
+    actions: list[str] = field(default_factory=list)  # what the test did as this player, for the failure report
+
+
+@pytest.fixture
+def two_players(browser: object, live_url: str, output_dir: Path, request: pytest.FixtureRequest) -> Iterator[tuple[Player, Player]]:
+    """The German (creates the campaign) and the Canadian (joins it), each in its own browser context."""
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=TIMEOUT_MS)
+    run = secrets.token_hex(3)
+    made: list[Player] = []
+    for side in ("german", "canadian"):
+        context = browser.new_context(base_url=live_url, viewport=DESKTOP)  # type: ignore[attr-defined]
+        context.set_default_timeout(TIMEOUT_MS)
+        page = context.new_page()
+        player = Player(side=side, name=f"{side[:3]}-{run}", context=context, page=page)
+
+        def on_websocket(ws: object, player: Player = player) -> None:
+            ws.on("framereceived", lambda payload: player.frames.append(  # type: ignore[attr-defined]
+                payload if isinstance(payload, str) else payload.decode("utf-8", "replace")))
+
+        page.on("websocket", on_websocket)
+        made.append(player)
+    try:
+        yield made[0], made[1]
+    finally:
+        report = getattr(request.node, "rep_call", None)
+        for player in made:
+            try:
+                if report is not None and report.failed:
+                    player.page.screenshot(path=str(output_dir / f"zz-failure-{player.side}.png"), full_page=True)  # type: ignore[attr-defined]
+                    (output_dir / f"zz-failure-{player.side}.html").write_text(player.page.content())  # type: ignore[attr-defined]
+                    (output_dir / f"zz-actions-{player.side}.txt").write_text("\n".join(player.actions))
+            finally:
+                player.context.close()  # type: ignore[attr-defined]
+
+
+# --- small helpers ---------------------------------------------------------------------------------------------------
+
+def sign_up(page: object, username: str) -> None:
+    page.fill("input[name=username]", username)  # type: ignore[attr-defined]
+    page.fill("input[name=email]", f"{username}@example.test")  # type: ignore[attr-defined]
+    page.fill("input[name=password1]", PASSWORD)  # type: ignore[attr-defined]
+    page.fill("input[name=password2]", PASSWORD)  # type: ignore[attr-defined]
+    page.locator("main form").get_by_role("button", name="Sign up").click()  # type: ignore[attr-defined]
+
+
+def settle(page: object) -> None:
+    """Wait until htmx has no request in flight on the page."""
+    page.wait_for_function("() => !document.querySelector('.htmx-request')")  # type: ignore[attr-defined]
+
+
+def submit(player: Player, opponent: Player, button: object, what: str) -> None:
+    """Click a button of a phase form, wait for the server's answer and for the opponent's page to get its live update."""
+    frames_before = len(opponent.frames)
+    with player.page.expect_response(lambda r: "/phase/" in r.url or "/chit" in r.url) as answer:  # type: ignore[attr-defined]
+        button.click()  # type: ignore[attr-defined]
+    assert answer.value.status < 500, f"{player.side}: {what} → HTTP {answer.value.status}"
+    settle(player.page)
+    player.actions.append(what)
+    deadline = time.monotonic() + 3.0
+    while len(opponent.frames) == frames_before and time.monotonic() < deadline:
+        opponent.page.wait_for_timeout(50)  # type: ignore[attr-defined]
+    settle(opponent.page)
+
+
+def eyebrow(page: object) -> str:
+    """The step panel's "Rule 2.512 · …" line ('' when the panel shows no rule step)."""
+    found = page.locator("#step-panel .step-eyebrow")  # type: ignore[attr-defined]
+    return " ".join(str(found.text_content()).split()) if found.count() else ""
+
+
+def at_rule(ref: str) -> Callable[[Player], bool]:
+    return lambda p: eyebrow(p.page).startswith(f"Rule {ref}")
+
+
+def cg_date(page: object) -> str:
+    return str(page.locator("#campaign-status .status-grid dd.big").first.inner_text()).strip()  # type: ignore[attr-defined]
+
+
+def cpp(page: object) -> int:
+    """The CPP the side's own "Your points" card shows."""
+    item = page.locator("#ledger-summary .points-item", has=page.locator("dt", has_text=re.compile(r"^CPP$")))  # type: ignore[attr-defined]
+    return int(str(item.locator("dd").inner_text()).strip())
+
+
+def secret_records(page: object) -> list[str]:
+    """The text of each "Only you" result on the side's own page, without the badge."""
+    heads = page.locator("#step-records li.record.secret .record-head").all_text_contents()  # type: ignore[attr-defined]
+    return [" ".join(str(h).replace("Only you", "").split()) for h in heads]
+
+
+def visible(page: object, selector: str) -> object | None:
+    found = page.locator(selector)  # type: ignore[attr-defined]
+    return found.first if found.count() and found.first.is_visible() else None
+
+
+def answer_needs(player: Player, opponent: Player, values: dict[str, str] | None = None) -> bool:
+    """Type the first value the page asks for (a SAN, or a table value lost in the rule text); True if one was asked."""
+    form = visible(player.page, "#step-panel .need-form")
+    if form is None:
+        return False
+    need_id = str(form.locator("input[name=need]").input_value())  # type: ignore[attr-defined]
+    kind = str(form.locator("input[name=input]").input_value())  # type: ignore[attr-defined]
+    if kind == "fact":
+        form.locator("input[name=value][value=no]").check()  # type: ignore[attr-defined]
+        value = "no"
+    else:
+        value = (values or {}).get(need_id, "")
+        if not value:
+            examples = form.locator("q")  # type: ignore[attr-defined]
+            value = str(examples.first.inner_text()) if examples.count() else "1"
+        form.locator("input[name=value]").fill(value)  # type: ignore[attr-defined]
+    submit(player, opponent, form.get_by_role("button", name="Record"), f"supplied {need_id} = {value}")  # type: ignore[attr-defined]
+    return True
+
+
+def take_step(player: Player, opponent: Player) -> bool:
+    """One default move for a player: supply a value asked for, or mark the current on-board/assisted step finished.
+    False when the player has nothing to do (waiting for the opponent, or a step this helper must not decide)."""
+    if answer_needs(player, opponent):
+        return True
+    done = visible(player.page, "#step-panel #mark-done")
+    if done is not None and not visible(player.page, "#step-panel #results-form"):
+        submit(player, opponent, done, f"marked {eyebrow(player.page)} finished")
+        return True
+    return False
+
+
+def play_until(players: tuple[Player, Player], arrived: Callable[[Player], bool], timeout: float = 120.0) -> list[str]:
+    """Both players take default moves (never buying, never choosing a chit) until ``arrived`` holds for both pages;
+    returns the rule steps the players marked finished on the way, in order."""
+    passed: list[str] = []
+    deadline = time.monotonic() + timeout
+    while not all(arrived(p) for p in players):
+        if time.monotonic() > deadline:
+            raise AssertionError(
+                f"stuck: German at {eyebrow(players[0].page)!r}, Canadian at {eyebrow(players[1].page)!r}")
+        moved = False
+        for player, opponent in (players, players[::-1]):
+            here = eyebrow(player.page)
+            if not arrived(player) and take_step(player, opponent):
+                moved = True
+                if here and here not in passed:
+                    passed.append(here)
+        if not moved:
+            players[0].page.wait_for_timeout(150)  # type: ignore[attr-defined]
+    return passed
+
+
+def step_refs(passed: list[str]) -> list[str]:
+    return [m.group(1) for m in (re.match(r"Rule (\S+)", s) for s in passed) if m]
+
+
+def assert_hidden_from(opponent: Player, words: tuple[str, ...], frames_from: int = 0) -> None:
+    """The opponent's page (its HTML and its text) and the websocket frames it received never contain any of ``words``."""
+    html = str(opponent.page.content())  # type: ignore[attr-defined]
+    text = " ".join(str(opponent.page.locator("body").text_content()).split())  # type: ignore[attr-defined]
+    for word in words:
+        assert word not in html, f"the {opponent.side} page's HTML contains {word!r}"
+        assert word not in text, f"the {opponent.side} page shows {word!r}"
+        for frame in opponent.frames[frames_from:]:
+            assert word not in frame, f"a websocket frame to the {opponent.side} page carries {word!r}"
+
+
+def enter_results(player: Player, opponent: Player, cvp: dict[str, int], attacked: dict[str, bool],
+                  lvp_canadian: int) -> None:
+    form = player.page.locator("#results-form")  # type: ignore[attr-defined]
+    for side, value in cvp.items():
+        form.locator(f"#cvp-{side}").fill(str(value))
+        form.locator(f"input[name=attacked-{side}][value={'yes' if attacked[side] else 'no'}]").check()
+        form.locator(f"#leaders_lost-{side}").fill("0")
+        form.locator(f"#units_lost-{side}").fill("1")
+    form.locator("#lvp-canadian").fill(str(lvp_canadian))
+    submit(player, opponent, form.locator("button[type=submit]"), f"entered results {cvp}")
+
+
+def choose_chit(player: Player, opponent: Player, chit: str, shot: Callable[[Player, str], None], stage: str) -> None:
+    from playwright.sync_api import expect
+
+    page = player.page
+    page.locator(f"#chit-form input[name=chit][value={chit}]").check()  # type: ignore[attr-defined]
+    page.locator("#chit-form").get_by_role("button", name="Continue").click()  # type: ignore[attr-defined]
+    confirm = page.locator("#chit-confirm")  # type: ignore[attr-defined]
+    expect(confirm).to_contain_text(f"Submit {chit.capitalize()}? This is final.")
+    shot(player, f"{stage}-confirm-{chit}")
+    submit(player, opponent, confirm.get_by_role("button", name=f"Yes, submit {chit.capitalize()}"), f"chit {chit}")
+
+
+# --- the test ----------------------------------------------------------------------------------------------------------
+
+def test_two_players_play_a_full_rr_cg_date_cycle(
+    two_players: tuple[Player, Player], live_url: str, screenshot: Callable[[object, str], Path], output_dir: Path,
+) -> None:
+    from playwright.sync_api import expect
+
+    ger, cdn = two_players
+    players = (ger, cdn)
+
+    def shot(player: Player, stage: str) -> None:
+        settle(player.page)
+        screenshot(player.page, f"{stage}-{player.side}")
+
+    def both(stage: str) -> None:
+        for player in players:
+            shot(player, stage)
+
+    # --- The German signs up, creates an RR campaign; the Canadian joins through the invitation link ---------------
+    ger.page.goto("/accounts/signup/")  # type: ignore[attr-defined]
+    sign_up(ger.page, ger.name)
+    expect(ger.page).to_have_url(re.compile(r"/campaigns/$"))  # type: ignore[attr-defined]
+    ger.page.goto("/campaigns/new/?system=rr")  # type: ignore[attr-defined]
+    expect(ger.page.locator("select[name=system]")).to_have_value("rr")  # type: ignore[attr-defined]
+    ger.page.fill("input[name=name]", f"Hill 112 {ger.name}")  # type: ignore[attr-defined]
+    ger.page.locator("input[name=side][value=german]").check()  # type: ignore[attr-defined]
+    ger.page.get_by_role("button", name="Create campaign").click()  # type: ignore[attr-defined]
+    expect(ger.page).to_have_url(re.compile(r"/campaigns/[A-Za-z0-9_-]+/invite/$"))  # type: ignore[attr-defined]
+    campaign_path = re.sub(r"invite/$", "", ger.page.url.removeprefix(live_url))  # type: ignore[attr-defined]
+    link = ger.page.locator("#invite-link").input_value()  # type: ignore[attr-defined]
+    ger.page.goto(campaign_path)  # type: ignore[attr-defined]
+    expect(ger.page.locator("#live-indicator")).to_have_attribute("data-state", "online")  # type: ignore[attr-defined]
+    shot(ger, "01-created-waiting")
+
+    cdn.page.goto(link)  # type: ignore[attr-defined]
+    expect(cdn.page.locator("main")).to_contain_text("invites you to play the Canadian side")  # type: ignore[attr-defined]
+    cdn.page.get_by_role("link", name="Sign up to join").click()  # type: ignore[attr-defined]
+    sign_up(cdn.page, cdn.name)
+    expect(cdn.page.locator("#join-button")).to_have_text("Take the Canadian side")  # type: ignore[attr-defined]
+    cdn.page.locator("#join-button").click()  # type: ignore[attr-defined]
+    expect(cdn.page).to_have_url(live_url + campaign_path)  # type: ignore[attr-defined]
+    for player in players:
+        expect(player.page.locator("#live-indicator")).to_have_attribute("data-state", "online")  # type: ignore[attr-defined]
+    expect(ger.page.locator("#players")).to_contain_text(cdn.name)  # type: ignore[attr-defined]
+
+    # --- 19 AM, the Initial pass (RR ††): 2.518 purchases (no CPP before the Initial Scenario), 2.520 -------------
+    for player in players:
+        expect(player.page.locator("#step-panel .step-eyebrow")).to_contain_text("Rule 2.518")  # type: ignore[attr-defined]
+        expect(player.page.locator("#order-form")).to_be_visible()  # type: ignore[attr-defined]
+        expect(player.page.locator("#checklist")).to_contain_text("Before the Initial Scenario")  # type: ignore[attr-defined]
+        assert cg_date(player.page) == "19 AM"
+    both("02-initial-2.518-order")
+    for player, opponent in (players, players[::-1]):
+        submit(player, opponent, player.page.locator("#order-form button[name=nothing][value=yes]"), "bought nothing")  # type: ignore[attr-defined]
+    for player in players:
+        expect(player.page.locator("#step-panel .step-eyebrow")).to_contain_text("Rule 2.520")  # type: ignore[attr-defined]
+    both("03-initial-2.520-fortifications")
+    for player, opponent in (players, players[::-1]):
+        form = player.page.locator("#fort-form")  # type: ignore[attr-defined]
+        if form.count():
+            submit(player, opponent, form.locator("button[name=nothing][value=yes]"), "no fortifications")
+        else:
+            submit(player, opponent, player.page.locator("#mark-done"), "2.520 done")  # type: ignore[attr-defined]
+
+    # --- The Initial Scenario, then both enter the same results ---------------------------------------------------
+    for player in players:
+        expect(player.page.locator("#step-panel")).to_contain_text("Play the Initial Scenario on the board")  # type: ignore[attr-defined]
+    both("04-initial-scenario")
+    for player, opponent in (players, players[::-1]):
+        submit(player, opponent, player.page.locator("#step-panel #mark-done"), "Initial Scenario finished")  # type: ignore[attr-defined]
+    for player in players:
+        expect(player.page.locator("#results-form")).to_be_visible()  # type: ignore[attr-defined]
+    initial_results = dict(cvp={"german": 8, "canadian": 5}, attacked={"german": True, "canadian": False}, lvp_canadian=3)
+    enter_results(ger, cdn, **initial_results)  # type: ignore[arg-type]
+    both("05-initial-results-one-entered")
+    enter_results(cdn, ger, **initial_results)  # type: ignore[arg-type]
+
+    # --- RePh after the Initial Scenario: 2.501 (German, the attacker, first) … 2.511, then 19 PM's 2.512 ---------
+    for player in players:
+        expect(player.page.locator("#step-panel .step-eyebrow")).to_contain_text("Rule 2.501")  # type: ignore[attr-defined]
+    expect(cdn.page.locator("#step-panel")).to_contain_text("the German side goes first")  # type: ignore[attr-defined]
+    both("06-reph-2.501-ordered")
+    passed = play_until(players, at_rule("2.512"))
+    assert step_refs(passed) == POST_SCENARIO, passed
+    for player in players:
+        expect(player.page.locator("#campaign-status")).to_contain_text("19 PM")  # type: ignore[attr-defined]
+        expect(player.page.locator("#step-panel .need-form")).to_be_visible()  # type: ignore[attr-defined]
+    both("07-19PM-2.512-san-asked")
+
+    # 2.512: each side types its own SAN (German 6 → the adjustment dr is rolled; Canadian 3)
+    answer_needs(ger, cdn, {"san": "6"})
+    answer_needs(cdn, ger, {"san": "3"})
+    play_until(players, at_rule("2.513"))
+    both("08-19PM-2.513-shift")
+
+    # 2.513 Shift: the German makes one secret Shift DR; the Canadian must not see it
+    shift_box = ger.page.locator("#step-panel details.roll-box").first  # type: ignore[attr-defined]
+    cdn_frames = len(cdn.frames)
+    submit(ger, cdn, shift_box.locator(".roll-form button[type=submit]"), "Shift DR")
+    own_rolls = ger.page.locator("#step-records li.record.secret")  # type: ignore[attr-defined]
+    expect(own_rolls.first).to_be_visible()
+    shift_line = secret_records(ger.page)[-1]
+    assert "Shift" in shift_line, shift_line
+    shot(ger, "09-19PM-2.513-own-secret-shift-roll")
+    assert "Shift" in str(cdn.page.locator("#step-panel").inner_text())  # type: ignore[attr-defined]
+    assert cdn.page.locator("#step-records li.record", has_text="Shift").count() == 0  # type: ignore[attr-defined]
+    assert_hidden_from(cdn, (shift_line,), cdn_frames)
+    shot(cdn, "09-19PM-2.513-opponent-sees-no-roll")
+
+    # 2.513–2.517 to 2.518 (2.516 CPP Replenishment is secret and automatic)
+    play_until(players, at_rule("2.518"))
+    for player in players:
+        expect(player.page.locator("#order-form")).to_be_visible()  # type: ignore[attr-defined]
+    points = {p.side: int(p.page.locator("#order-form").get_attribute("data-points")) for p in players}  # type: ignore[attr-defined]
+    assert points["german"] >= 28 and points["canadian"] >= 6, points  # 19 PM base numbers 80/40 minus a DR (2.516)
+    both("10-19PM-2.518-order-form")
+
+    # --- 2.518: secret purchases -----------------------------------------------------------------------------------
+    ger_frames, cdn_frames = len(ger.frames), len(cdn.frames)
+    ger.page.fill(f"#qty-{GERMAN_BUY}", "1")  # type: ignore[attr-defined]
+    shot(ger, "11-19PM-2.518-order-filled")
+    submit(ger, cdn, ger.page.locator("#order-form button[name=nothing][value=no]"), f"bought {GERMAN_BUY}")  # type: ignore[attr-defined]
+    expect(ger.page.locator("#ledger-summary")).to_contain_text("Para Inf Coy")  # type: ignore[attr-defined]
+    shot(ger, "12-19PM-2.518-order-submitted")
+    expect(cdn.page.locator("#checklist li[aria-current=step]")).to_contain_text("German: finished")  # type: ignore[attr-defined]
+    shot(cdn, "12-19PM-2.518-opponent-ordered")
+    assert_hidden_from(cdn, GERMAN_ONLY, cdn_frames)
+    cdn.page.fill(f"#qty-{CANADIAN_BUY}", "1")  # type: ignore[attr-defined]
+    shot(cdn, "13-19PM-2.518-order-filled")
+    submit(cdn, ger, cdn.page.locator("#order-form button[name=nothing][value=no]"), f"bought {CANADIAN_BUY}")  # type: ignore[attr-defined]
+    expect(cdn.page.locator("#ledger-summary")).to_contain_text("AT Sect I")  # type: ignore[attr-defined]
+    # Each side's own points, left after its order: I1 costs the German 28 CPP, G1 the Canadian 6 (seed RG charts)
+    assert cpp(ger.page) == points["german"] - 28
+    assert cpp(cdn.page) == points["canadian"] - 6
+
+    # --- 2.519: the server's secret RG rolls, each in the buyer's own records only -----------------------------------
+    play_until(players, at_rule("2.520"))
+    expect(ger.page.locator("#step-records")).to_contain_text(f"RG {GERMAN_BUY}")  # type: ignore[attr-defined]
+    expect(cdn.page.locator("#step-records")).to_contain_text(f"RG {CANADIAN_BUY}")  # type: ignore[attr-defined]
+    both("14-19PM-2.519-own-rg-rolls")
+    ger_secret = secret_records(ger.page)
+    cdn_secret = secret_records(cdn.page)
+    assert any(f"RG {GERMAN_BUY}" in t for t in ger_secret), ger_secret
+    assert any(f"RG {CANADIAN_BUY}" in t for t in cdn_secret), cdn_secret
+    assert_hidden_from(cdn, GERMAN_ONLY + tuple(t for t in ger_secret if "German" in t), cdn_frames)
+    assert_hidden_from(ger, CANADIAN_ONLY + tuple(t for t in cdn_secret if "Canadian" in t), ger_frames)
+
+    # 2.520 no fortifications, 2.521 no Recon
+    for player, opponent in (players, players[::-1]):
+        form = player.page.locator("#fort-form")  # type: ignore[attr-defined]
+        if form.count():
+            submit(player, opponent, form.locator("button[name=nothing][value=yes]"), "no fortifications")
+        else:
+            submit(player, opponent, player.page.locator("#mark-done"), "2.520 done")  # type: ignore[attr-defined]
+    play_until(players, at_rule("2.521"))
+    both("15-19PM-2.521-recon")
+    for player, opponent in (players, players[::-1]):
+        player.page.locator("#recon-form input[name=recon][value=none]").check()  # type: ignore[attr-defined]
+        submit(player, opponent, player.page.locator("#recon-form button[type=submit]"), "no Recon")  # type: ignore[attr-defined]
+
+    # --- 2.522: sealed chits, revealed on both pages at once without a reload -------------------------------------
+    for player in players:
+        expect(player.page.locator("#chit-form")).to_be_visible()  # type: ignore[attr-defined]
+        player.page.evaluate("window.__refitMarker = 'before-chits'")  # type: ignore[attr-defined]
+    both("16-19PM-2.522-chits")
+    cdn_frames = len(cdn.frames)
+    cdn_panel_before = cdn.page.locator("#chit-panel").inner_html()  # type: ignore[attr-defined]
+    choose_chit(ger, cdn, "attack", shot, "17-19PM-2.522")
+    expect(ger.page.locator("#chit-sealed")).to_contain_text("Your Attack chit is sealed")  # type: ignore[attr-defined]
+    expect(cdn.page.locator("#players")).to_contain_text("Has chosen")  # type: ignore[attr-defined]
+    assert cdn.page.locator("#chit-panel").inner_html() == cdn_panel_before  # type: ignore[attr-defined]
+    for frame in cdn.frames[cdn_frames:]:
+        assert not re.search(r"attack|chit-reveal", frame, flags=re.IGNORECASE), frame
+    both("18-19PM-2.522-german-sealed")
+    choose_chit(cdn, ger, "idle", shot, "19-19PM-2.522")
+    for player in players:
+        reveal = player.page.locator("#chit-reveal")  # type: ignore[attr-defined]
+        # RR 2.522 matrix: GER ATTACK × CDN IDLE = German Assault; the Canadian sets up first, the German moves first
+        expect(reveal).to_contain_text("German Assault")
+        expect(reveal.locator("tr", has_text="German")).to_contain_text("Attack")
+        expect(reveal.locator("tr", has_text="Canadian")).to_contain_text("Idle")
+        expect(reveal).to_contain_text("Canadian sets up first")
+        expect(reveal).to_contain_text("German moves first")
+        assert player.page.evaluate("window.__refitMarker") == "before-chits", f"the {player.side} page reloaded"  # type: ignore[attr-defined]
+    both("20-19PM-2.522-revealed")
+
+    # --- 2.523 (Canadian, setting up first, first), 2.524 (German first), then the scenario --------------------------
+    for player in players:
+        expect(player.page.locator("#step-panel .step-eyebrow")).to_contain_text("Rule 2.523")  # type: ignore[attr-defined]
+    expect(ger.page.locator("#step-panel")).to_contain_text("the Canadian side goes first")  # type: ignore[attr-defined]
+    both("21-19PM-2.523-ordered")
+    play_until(players, lambda p: p.page.locator("#step-panel", has_text="Play the scenario on the board").count() > 0)  # type: ignore[attr-defined]
+    both("22-19PM-scenario")
+    for player, opponent in (players, players[::-1]):
+        submit(player, opponent, player.page.locator("#step-panel #mark-done"), "scenario finished")  # type: ignore[attr-defined]
+
+    # --- Results: the entries differ once (both pages say so), then the Canadian corrects his ---------------------
+    for player in players:
+        expect(player.page.locator("#results-form")).to_be_visible()  # type: ignore[attr-defined]
+    both("23-19PM-results-form")
+    enter_results(ger, cdn, cvp={"german": 6, "canadian": 12}, attacked={"german": True, "canadian": False}, lvp_canadian=4)
+    enter_results(cdn, ger, cvp={"german": 7, "canadian": 12}, attacked={"german": True, "canadian": False}, lvp_canadian=4)
+    for player in players:
+        differ = player.page.locator("#results-differ")  # type: ignore[attr-defined]
+        expect(differ).to_contain_text("Your entries differ")
+        row = differ.locator("tbody tr", has_text="CVP amassed")  # the one field that differs: German CVP 6 vs 7
+        expect(row.locator("td").nth(0)).to_contain_text("German 7")  # the Canadian's entry (sides in fixture order)
+        expect(row.locator("td").nth(1)).to_contain_text("German 6")
+        expect(differ.locator("tbody tr")).to_have_count(1)
+    both("24-19PM-results-differ")
+    enter_results(cdn, ger, cvp={"german": 6, "canadian": 12}, attacked={"german": True, "canadian": False}, lvp_canadian=4)
+
+    # --- The RePh after the scenario, to the next CG Date ---------------------------------------------------------
+    for player in players:
+        expect(player.page.locator("#results-differ")).to_have_count(0)  # type: ignore[attr-defined]
+        expect(player.page.locator("#step-panel .step-eyebrow")).to_contain_text("Rule 2.501")  # type: ignore[attr-defined]
+    both("25-19PM-reph-2.501")
+    passed = play_until(players, lambda p: cg_date(p.page) != "19 PM")
+    assert step_refs(passed)[:len(POST_SCENARIO)] == POST_SCENARIO, passed
+    for player in players:
+        assert cg_date(player.page) == "19 Night", cg_date(player.page)
+    both("26-19Night-arrived")
+
+    # The checklist on a phone
+    for player in players:
+        player.page.set_viewport_size(PHONE)  # type: ignore[attr-defined]
+        player.page.locator("#checklist").screenshot(path=str(output_dir / f"27-phone-checklist-{player.side}.png"))  # type: ignore[attr-defined]
+        player.page.evaluate("window.scrollTo(0, 0)")  # type: ignore[attr-defined]
+        player.page.screenshot(path=str(output_dir / f"28-phone-page-top-{player.side}.png"), full_page=False)  # type: ignore[attr-defined]
+        player.page.set_viewport_size(DESKTOP)  # type: ignore[attr-defined]
+
+    # Nothing either side bought or rolled in secret ever reached the other's page
+    assert_hidden_from(cdn, GERMAN_ONLY)
+    assert_hidden_from(ger, CANADIAN_ONLY)
+    (output_dir / "actions.txt").write_text(
+        "\n".join(f"{p.side}: {a}" for p in players for a in p.actions) + "\n")
