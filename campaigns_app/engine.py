@@ -272,11 +272,13 @@ def phase_submit_chit(system: Any, state: Any, side: str, chit: Chit, dice: Any)
     return sequence.submit_chit(system, state, side, chit, dice)
 
 
-def cg_end_action(action: str, system: Any, state: Any, side: str) -> tuple[Any, tuple[Event, ...]]:
-    """propose | withdraw | concede (PL 1.3 mutual agreement, concession)."""
+def cg_end_action(action: str, system: Any, state: Any, side: str, reason: str | None = None) -> tuple[Any, tuple[Event, ...]]:
+    """propose | withdraw | concede (PL 1.3 mutual agreement or CG objectives met, concession)."""
     from rules_engine import sequence
 
-    handler = {"propose": sequence.propose_end, "withdraw": sequence.withdraw_end, "concede": sequence.concede}[action]
+    if action == "propose":
+        return sequence.propose_end(system, state, side, reason or "mutual-agreement")
+    handler = {"withdraw": sequence.withdraw_end, "concede": sequence.concede}[action]
     return handler(system, state, side)
 
 

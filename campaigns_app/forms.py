@@ -7,7 +7,29 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 
-from campaigns_app.models import CgSystem
+from campaigns_app.models import CgSystem, new_player_seed
+
+PLAYER_SEED_HELP = ("Bound into every die roll together with the server's secret seed, so the server could not have "
+                    "chosen its seed to suit the dice. Keep the random value or type your own (1–64 printable "
+                    "characters). It is fixed once both players have joined, before any roll.")
+
+
+def player_seed_field() -> forms.CharField:
+    """A player's own seed string (checked by services.player_seed_problem), pre-filled with a random value."""
+    return forms.CharField(
+        label="Your player seed", required=False, strip=True, initial=new_player_seed, help_text=PLAYER_SEED_HELP,
+        widget=forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false", "maxlength": "64",
+                                      "class": "input seed-input"}),
+    )
+
+
+def clean_player_seed_value(value: str) -> str:
+    from campaigns_app.services import player_seed_problem
+
+    problem = player_seed_problem(value)
+    if problem:
+        raise forms.ValidationError(problem)
+    return value
 
 CHIT_CHOICES = [("attack", "Attack"), ("idle", "Idle")]
 
@@ -37,6 +59,12 @@ class CampaignCreateForm(forms.Form):
     name = forms.CharField(max_length=120, help_text="For example “Hill 112 with Sam”.")
     system = forms.ModelChoiceField(queryset=CgSystem.objects.all(), empty_label=None, to_field_name="id")
     side = forms.CharField(max_length=40, widget=forms.RadioSelect)
+    player_seed = player_seed_field()
+
+    def clean_player_seed(self) -> str | None:
+        if "player_seed" not in self.data:
+            return None  # a client that does not send the field: a random seed (changeable until the first roll)
+        return clean_player_seed_value(str(self.cleaned_data.get("player_seed") or ""))
 
     def __init__(self, *args: Any, side_choices: list[tuple[str, str]] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -44,6 +72,17 @@ class CampaignCreateForm(forms.Form):
         self.fields["side"].label = "Your side"
         self.fields["side"].widget = forms.RadioSelect(choices=side_choices or [])
         self.fields["side"].help_text = "Your opponent takes the other side when they open your invitation link."
+
+
+class PlayerSeedForm(forms.Form):
+    """A player's own seed string: at joining, and on the campaign page until the first roll."""
+
+    player_seed = player_seed_field()
+
+    def clean_player_seed(self) -> str | None:
+        if "player_seed" not in self.data:
+            return None  # a client that does not send the field: a random seed (changeable until the first roll)
+        return clean_player_seed_value(str(self.cleaned_data.get("player_seed") or ""))
 
 
 class ChitForm(forms.Form):

@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_POST
 
-from campaigns_app import exports, record_selectors, services
+from campaigns_app import engine, exports, record_selectors, services
 from campaigns_app.models import Seat
 from campaigns_app.views import NOT_FOUND, seated
 
@@ -93,28 +93,71 @@ CG_END_ACTIONS: dict[str, tuple[str, str, str]] = {
 }
 
 
+OBJECTIVES_QUESTIONS = {
+    # (proposing side is the claimant?) → the confirm question for a proposal that the CG objectives are met
+    True: "Propose that your side has met its CG objectives and wins the CG? It ends once your opponent confirms; then "
+          "everything is revealed to both sides.",
+    False: "Confirm that the {claimant} side has met its CG objectives? The CG ends now with the {claimant} side as "
+           "the victor, and everything is revealed to both sides. This is final.",
+}
+
+
+def _end_proposal(context: dict[str, Any], seat: Seat) -> dict[str, Any]:
+    """The open proposal to end the CG: its reason (mutual agreement | CG objectives met) and claimant."""
+    state = engine.load_state(context["campaign"].state)
+    system = context["system"]
+    reason = state.end_reason if state.end_proposals else None
+    claimant = state.end_claimant if state.end_proposals else None
+    return {
+        "end_reason": reason,
+        "end_claimant": claimant,
+        "end_claimant_name": engine.side_name(system, claimant) if claimant else None,
+        "i_claim": claimant == seat.side,
+    }
+
+
+def _cg_end_context(seat: Seat) -> dict[str, Any]:
+    context = record_selectors.cg_end_context(seat)
+    context.update(_end_proposal(context, seat))
+    return context
+
+
 @seated
 @require_GET
 def cg_end(request: HttpRequest, seat: Seat) -> HttpResponse:
-    return _page(request, "campaigns/records/cg_end.html", record_selectors.cg_end_context(seat))
+    return _page(request, "campaigns/records/cg_end.html", _cg_end_context(seat))
 
 
 def _cg_end_action(request: HttpRequest, seat: Seat, action: str) -> HttpResponse:
     """Step one (no ``confirmed``): ask; step two (``confirmed=yes``): call the service."""
     service_name, question, done = CG_END_ACTIONS[action]
+    kwargs: dict[str, Any] = {}
+    if action == "propose":
+        reason = str(request.POST.get("reason") or "mutual-agreement")
+        if reason not in services.END_REASONS:
+            context = _cg_end_context(seat)
+            context["action_error"] = (f"Unknown reason to end the CG “{reason}” "
+                                       f"(allowed: {', '.join(services.END_REASONS)}).")
+            return _page(request, "campaigns/records/cg_end.html", context, status=422)
+        kwargs["reason"] = reason
     if request.POST.get("confirmed") != "yes":
-        context = record_selectors.cg_end_context(seat)
-        context.update(confirm_action=action, confirm_question=question,
+        context = _cg_end_context(seat)
+        if kwargs.get("reason") == "objectives":
+            claimant = context["end_claimant_name"] if context["end_reason"] == "objectives" else None
+            question = OBJECTIVES_QUESTIONS[claimant is None].format(claimant=claimant)
+        context.update(confirm_action=action, confirm_question=question, confirm_reason=kwargs.get("reason"),
                        confirm_url=reverse(f"records_cg_end_{action}", args=[seat.campaign.public_id]))
         return _page(request, "campaigns/records/cg_end.html", context)
     service: Callable[..., Any] = getattr(services, service_name)
+    if kwargs.get("reason") == "objectives":
+        done = "Recorded: the CG objectives are met."
     try:
-        service(user=request.user, public_id=seat.campaign.public_id)
+        service(user=request.user, public_id=seat.campaign.public_id, **kwargs)
     except services.NotSeated:
         raise Http404(NOT_FOUND) from None
     except services.ServiceError as error:
         fresh = Seat.objects.select_related("campaign", "campaign__system").get(pk=seat.pk)
-        context = record_selectors.cg_end_context(fresh)
+        context = _cg_end_context(fresh)
         context["action_error"] = str(error)
         return _page(request, "campaigns/records/cg_end.html", context, status=422)
     messages.success(request, done)

@@ -43,6 +43,16 @@ def seat_for(public_id: str, user: AbstractBaseUser | Any) -> Seat | None:
     )
 
 
+def seeds_fixed(campaign: Campaign, seats_count: int) -> bool:
+    """Whether the player seeds are fixed: once both players have joined (or a roll was made).
+
+    Every roll binds both seeds, so a seed must not change after the first roll. But the first roll may be one side's
+    secret roll (an RG bought before the Initial Scenario, an optional secret roll): fixing the seeds at that moment
+    would tell the other player that it happened. So they are fixed at the earliest public moment after which a roll
+    can be made — the join (no roll is made before both seats are taken)."""
+    return seats_count >= 2 or any(int(n or 0) > 0 for n in (campaign.dice_counters or {}).values())
+
+
 def seat_online(seat: Seat, at: datetime | None = None) -> bool:
     """Whether the seat has a live page open right now (a connection with a recent heartbeat)."""
     moment = at or timezone.now()
@@ -180,7 +190,8 @@ def _describe_event(system: Any, record: EventRecord, viewer: str) -> dict[str, 
     elif kind == "player-joined":
         text = f"{payload.get('player')} joined and took the {name(payload.get('side'))} side."
     elif kind == "chit-chosen":
-        text = f"You chose {str(payload.get('chit', '')).capitalize()} for {payload.get('date')} (sealed)."
+        who = "You" if payload.get("side", record.side) == viewer else f"The {name(payload.get('side', record.side))} side"
+        text = f"{who} chose {str(payload.get('chit', '')).capitalize()} for {payload.get('date')} (sealed)."
     elif kind == "chit-sealed":
         who = "You have" if payload.get("side") == viewer else f"The {name(payload.get('side'))} side has"
         text = f"{who} chosen an Initiative chit for {payload.get('date')}."
@@ -207,8 +218,11 @@ def _describe_event(system: Any, record: EventRecord, viewer: str) -> dict[str, 
         if payload.get("verify"):
             detail = "Verify this result against your printed chart."
     elif kind == "step-done":
-        step = STEP_LABELS.get(str(payload.get("step")), str(payload.get("step")))
-        text = f"The {name(payload.get('side'))} side marked the {step} of {payload.get('date')} finished."
+        ref = str(payload.get("step"))
+        step_name = next((f"{s.ref} {s.name}" for s in getattr(system, "steps", ()) or () if s.ref == ref), None)
+        step = step_name or STEP_LABELS.get(ref, ref)
+        who = "You" if payload.get("side") == viewer else f"The {name(payload.get('side'))} side"
+        text = f"{who} finished {step} ({payload.get('date')})."
     elif kind == "date-advanced":
         text = f"CG Date {payload.get('date')}: {STEP_LABELS.get(str(payload.get('step')), payload.get('step'))}."
     elif kind == "move-order":
@@ -260,9 +274,13 @@ PHASE_EVENT_TEXT: dict[str, Any] = {
     "announced": lambda p, name, v: "Each side announced its SAN.",
     "idle": lambda p, name, v: f"{p.get('label')}: the * steps are repeated ({p.get('date')}).",
     "points-forfeited": lambda p, name, v: str(p.get("text") or "Unspent points forfeited."),
-    "end-proposed": lambda p, name, v: f"The {name(p.get('side'))} side proposes to end the CG.",
+    "end-proposed": lambda p, name, v: (
+        f"The {name(p.get('side'))} side proposes to end the CG by mutual agreement." if p.get("reason") != "objectives"
+        else f"The {name(p.get('side'))} side says its CG objectives are met." if p.get("claimant") == p.get("side")
+        else f"The {name(p.get('side'))} side confirms that the {name(p.get('claimant'))} side's CG objectives are met."),
     "end-withdrawn": lambda p, name, v: f"The {name(p.get('side'))} side withdrew its proposal to end the CG.",
     "initiative-assigned": lambda p, name, v: f"Initial Scenario roles: {p.get('label')}.",
+    "initial-ob": lambda p, name, v: f"{p.get('text') or name(p.get('side')) + ' Initial OB'}.",
 }
 
 
@@ -272,6 +290,9 @@ def history(campaign: Campaign, seat: Seat, latest: int | None = None) -> list[d
     state = engine.load_state(campaign.state)
     records = list(EventRecord.objects.filter(campaign=campaign).order_by("seq"))
     visible = engine.visible_records(records, seat.side, engine.cg_ended(state))
+    # a side that sees its own chit ("You chose Attack … (sealed)") does not need "You have chosen a chit" as well
+    chosen = {(r.side, (r.payload or {}).get("date")) for r in visible if r.kind == "chit-chosen"}
+    visible = [r for r in visible if not (r.kind == "chit-sealed" and (r.side, (r.payload or {}).get("date")) in chosen)]
     if latest is not None:
         visible = visible[-latest:]
     return [_describe_event(system, record, seat.side) for record in visible]
@@ -311,6 +332,17 @@ def live_context(seat: Seat) -> dict[str, Any]:
     except Exception:
         entry = None
     initiative = view.get("initiative")
+    chit_early = False
+    my_owes = list(view["owes"].get(seat.side, [])) if len(seats) == 2 else []
+    opponent_owes = list(view["owes"].get(engine.other_side(system, seat.side), [])) if len(seats) == 2 else []
+    if initiative is not None and state.phased:
+        initiative, chit_early = _early_chits(system, state, seat.side, initiative)
+        if chit_early and len(seats) == 2:
+            due = f"choose your Initiative chit (chosen at {initiative['chosen_at']}, revealed at {initiative['ref']})"
+            if seat.side not in state.sealed:
+                my_owes.insert(0, due)
+            if engine.other_side(system, seat.side) not in state.sealed:
+                opponent_owes.insert(0, due)
     last_round = view.get("last_round")
     current_round = last_round if last_round and last_round["date_index"] == view["date"]["index"] else None
     revealed = None
@@ -337,8 +369,8 @@ def live_context(seat: Seat) -> dict[str, Any]:
         "opponent_name": engine.side_name(system, opponent_side),
         "opponent_joined": opponent_side in seats,
         "players": players,
-        "my_owes": view["owes"].get(seat.side, []) if len(seats) == 2 else [],
-        "opponent_owes": view["owes"].get(opponent_side, []) if len(seats) == 2 else [],
+        "my_owes": my_owes,
+        "opponent_owes": [their_words(item) for item in opponent_owes],
         "step_label": step_label(system, view),
         "step_name": STEP_LABELS.get(view.get("step", ""), view.get("step", "")),
         "date": view["date"],
@@ -346,6 +378,11 @@ def live_context(seat: Seat) -> dict[str, Any]:
         "initiative": initiative,
         "my_attack_chits": (initiative.get("attack_chits") or {}).get(seat.side) if initiative else None,
         "chit_open": bool(initiative and initiative.get("open")) and len(seats) == 2,
+        "chit_early": chit_early,
+        "scenario_done_label": (
+            "The Initial Scenario is finished" if view.get("step") == "initial-scenario"
+            else f"The scenario ({revealed['label']}) is finished" if revealed else "The scenario is finished"),
+        "seeds_fixed": seeds_fixed(campaign, len(seats)),
         "revealed": revealed,
         "can_mark_done": len(seats) == 2 and engine.can_mark_done(system, state, seat.side),
         "move_order_due": len(seats) == 2 and engine.move_order_due(system, state, seat.side),
@@ -354,6 +391,38 @@ def live_context(seat: Seat) -> dict[str, Any]:
         "phase": phase_context(campaign, seat, system, state, view, len(seats) == 2),
         "phase_oob": ",".join(f"#{fragment_id}" for fragment_id in PHASE_FRAGMENT_IDS),
     }
+
+
+def their_words(item: str) -> str:
+    """An owed action as the other side reads it: "choose your Initiative chit" → "choose its Initiative chit"."""
+    import re
+
+    return re.sub(r"\byour\b", "its", item)
+
+
+def _early_chits(system: Any, state: Any, side: str, initiative: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+    """The chit panel where the system seals the chits before the reveal (PHD: chosen at C5.31, revealed at C5.37):
+    open at the choosing step, and showing the sealed chit until the reveal. Returns (initiative view, choosing now)."""
+    from rules_engine.initiative import choosing_early
+
+    rule = getattr(system, "initiative", None)
+    chosen_at = getattr(rule, "chosen_at", None)
+    if not chosen_at:
+        return initiative, False
+    early = choosing_early(system, state)
+    shown = dict(initiative, chosen_at=chosen_at)
+    if early:
+        allowed = []
+        for chit in Chit:
+            try:
+                engine.validate_chit(system, state, side, chit)
+            except RulesError:
+                continue
+            allowed.append(str(chit))
+        shown.update(open=True, allowed=allowed)
+    elif state.sealed and state.step != "initiative":
+        shown.update(open=True, allowed=[])  # sealed before the reveal: the panel shows "sealed" / "has chosen"
+    return shown, early
 
 
 # ----------------------------------------------------------------------------------------------- between-scenario phase
@@ -377,6 +446,49 @@ def _side_list(system: Any, sides: Any) -> str:
     return " then ".join(names)
 
 
+SECRET_KIND_LABELS = {
+    "automatic": ("Automatic · secret", "The app rolls for each side in secret; only that side sees its result."),
+    "assisted": ("Assisted · secret", "Play it on the board; the app rolls on the printed table in secret when you "
+                 "ask — only you see your result."),
+}
+
+
+def step_kind_label(system: Any, entry: dict[str, Any], initial_pass: bool = False) -> tuple[str, str, str]:
+    """(label, help, css kind) of a checklist step, from the data: sequence.step_kind, then what the step's
+    ``secret``/``action`` and the system's initiative say (a sealed chit is a secret simultaneous choice, never
+    "on the board"; an initiative resolved from what was bought is done by the app)."""
+    from rules_engine.sequence import INITIATIVE_ACTIONS
+
+    kind = str(entry.get("kind") or "")
+    step = next((s for s in getattr(system, "steps", ()) or () if s.ref == entry.get("ref")), None)
+    initiative = getattr(system, "initiative", None)
+    chits = initiative is not None and initiative.mode == "chit"
+    secret = str(entry.get("secret") or (step.secret if step is not None else "") or "none")
+    if initial_pass and step is not None and step.action in INITIATIVE_ACTIONS:
+        return "Automatic", "The rules assign the Initial Scenario's roles; the app records them.", "automatic"
+    if chits and initiative.ref == entry.get("ref"):
+        if initiative.chosen_at:
+            return ("Chits revealed", f"The chits sealed at {initiative.chosen_at} are revealed together and the "
+                    "app applies the result.", "chits")
+        return "Sealed chits", "Both sides choose a chit in secret; they are revealed together.", "chits"
+    if chits and initiative.chosen_at == entry.get("ref"):
+        label, help_text = KIND_LABELS.get(kind, (kind, ""))
+        return (f"{label} + sealed chit" if label else "Sealed chit",
+                f"{help_text} Each side also seals its Initiative chit now; both are revealed at {initiative.ref}.".strip(),
+                "chits")
+    if step is not None and step.action in INITIATIVE_ACTIONS:
+        return ("Automatic", "The app resolves the initiative from what each side has bought and shows the result.",
+                "automatic")
+    if secret == "choice":
+        return ("Secret choice", "Each side makes its choice in secret; reveal them together on the board, then mark "
+                "the step finished.", "chits")
+    if secret == "roll" and kind in SECRET_KIND_LABELS:
+        label, help_text = SECRET_KIND_LABELS[kind]
+        return label, help_text, kind
+    label, help_text = KIND_LABELS.get(kind, (kind, ""))
+    return label, help_text, kind
+
+
 def _checklist(system: Any, view: dict[str, Any], side: str) -> list[dict[str, Any]]:
     items = []
     for item in view["phase"]["checklist"]:
@@ -385,11 +497,8 @@ def _checklist(system: Any, view: dict[str, Any], side: str) -> list[dict[str, A
             label, help_text = MARK_KIND.get(entry["ref"], ("", ""))
             entry.update(number="", kind_label=label, kind_help=help_text, kind_class="mark")
         else:
-            label, help_text = KIND_LABELS.get(entry["kind"], (entry["kind"], ""))
-            initiative = getattr(system, "initiative", None)
-            if initiative is not None and initiative.ref == entry["ref"] and initiative.mode == "chit":
-                label, help_text = "Sealed chits", "Both sides choose a chit in secret; they are revealed together."
-                entry["kind"] = "chits"
+            label, help_text, kind_class = step_kind_label(system, entry, view["phase"].get("pass") == "initial")
+            entry["kind"] = kind_class
             entry.update(number=entry["ref"], kind_label=label, kind_help=help_text, kind_class=entry["kind"])
             order = entry.get("order")
             if entry.get("sides") == "ordered" and order:
@@ -399,6 +508,11 @@ def _checklist(system: Any, view: dict[str, Any], side: str) -> list[dict[str, A
             done = entry.get("done") or {}
             entry["you_done"] = bool(done.get(side))
             entry["opponent_done"] = bool(done.get(view["opponent"]))
+            chits = view.get("initiative") or {}
+            if chits and entry["ref"] == chits.get("ref") and entry.get("status") == "current":
+                entry["you_done"] = bool(chits.get("own_chit"))  # a sealed chit is this step's whole part
+                entry["opponent_done"] = bool(chits.get("opponent_has_chosen"))
+                entry["done_words"] = ("chosen", "to choose")
         items.append(entry)
     return items
 
@@ -635,7 +749,8 @@ def phase_context(campaign: Campaign, seat: Seat, system: Any, state: Any, view:
         "step": step,
         "step_ref": state.phase_ref,
         "kind": kind,
-        "kind_label": KIND_LABELS.get(kind or "", ("", ""))[0],
+        "kind_label": (step_kind_label(system, {"ref": step.ref, "kind": kind, "secret": step.secret},
+                                       state.pass_kind == "initial")[0] if step is not None else ""),
         "you_done": you_done,
         "opponent_done": opponent in state.done,
         "waiting_for": engine.side_name(system, waiting_for) if waiting_for else None,
@@ -652,6 +767,8 @@ def phase_context(campaign: Campaign, seat: Seat, system: Any, state: Any, view:
         "this_date_purchases": [p for p in (view.get("ledger") or {}).get("purchases", []) if p.get("date_id") == state.date_id],
         "you_proposed": bool((view.get("end_proposals") or {}).get(side)),
         "opponent_proposed": bool((view.get("end_proposals") or {}).get(opponent)),
+        "end_reason": view.get("end_reason"),
+        "end_claimant_name": engine.side_name(system, view["end_claimant"]) if view.get("end_claimant") else None,
         "points_left": _balance(ledger, currency),
     }
     if panel in ("order", "fortifications", "recon"):
@@ -669,8 +786,7 @@ def phase_context(campaign: Campaign, seat: Seat, system: Any, state: Any, view:
         context["fort_forfeit"] = bool(table and table.forfeit_unspent)
         context["fort_points"] = _balance(ledger, table.currency if table is not None else None)
     if panel == "recon" and step is not None:
-        context["recon"] = {"cost": step.params.get("cost"), "extra_max": step.params.get("extra_max"),
-                            "currency": step.params.get("currency", currency)}
+        context["recon"] = _recon_context(system, state, step, side, currency)
     if panel == "assisted" and step is not None:
         context["tables"] = _assisted_tables(system, step, side)
         context["roll_token"] = services.form_token(campaign, seat, state, "roll")
@@ -699,6 +815,31 @@ def phase_context(campaign: Campaign, seat: Seat, system: Any, state: Any, view:
             for s in engine.side_ids(system)
         ]
     return context
+
+
+def _recon_context(system: Any, state: Any, step: Any, side: str, currency: str | None) -> dict[str, Any]:
+    """The recon form (RR 2.521, PHD C5.36): its cost, extra points and — when the rule text lost the cost and no CG
+    Card supplies it — the engine's own message saying so (the form then offers only "No Recon")."""
+    from rules_engine import purchases, sequence
+
+    params = step.params
+    cost = params.get("cost")
+    row = None
+    try:
+        row = purchases.recon_row(system, side)
+    except Exception:
+        row = None
+    cost_text = str(cost) if isinstance(cost, int) else (row.cost.text if row is not None and not row.cost.missing else None)
+    problem = None
+    if not isinstance(cost, int) and row is None:
+        try:  # the engine's message (it refuses before any roll); nothing is stored
+            sequence.submit_recon(system, state, side, 0, engine._NoDice())  # noqa: SLF001
+        except engine.DiceNotReady:
+            problem = None
+        except RulesError as error:
+            problem = str(error)
+    return {"cost": cost_text, "extra_max": params.get("extra_max"), "currency": params.get("currency", currency),
+            "problem": problem, "ref": step.ref}
 
 
 RESULT_LABELS = {"cvp": "CVP amassed", "winner": "Winner", "lvp": "LVP controlled", "leaders_lost": "Leaders lost",

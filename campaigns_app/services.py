@@ -17,8 +17,8 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 
-from campaigns_app import card_services, engine, notifications, selectors
-from campaigns_app.models import Campaign, CgSystem, EventRecord, Invitation, LiveConnection, Seat, now
+from campaigns_app import card_services, engine, notifications, records, selectors
+from campaigns_app.models import Campaign, CgSystem, EventRecord, Invitation, LiveConnection, Seat, new_player_seed, now
 from rules_engine.errors import RulesError
 from rules_engine.events import Event
 from rules_engine.vocabulary import Chit
@@ -94,6 +94,35 @@ def _append_events(campaign: Campaign, events: Iterable[Event]) -> list[EventRec
     return EventRecord.objects.bulk_create(records)
 
 
+PLAYER_SEED_MAX = 64
+
+
+def player_seed_problem(seed: str) -> str | None:
+    """Why ``seed`` cannot be a player seed (a message saying what is allowed), or None when it can."""
+    if not seed:
+        return "Give a player seed: 1 to 64 printable characters (letters, digits, punctuation, spaces)."
+    if len(seed) > PLAYER_SEED_MAX:
+        return f"Your player seed is {len(seed)} characters long; at most {PLAYER_SEED_MAX} are allowed."
+    if not seed.isprintable():
+        return ("Your player seed contains a character that cannot be printed (a tab, a line break or a control "
+                "character); use letters, digits, punctuation and spaces only.")
+    return None
+
+
+def _clean_player_seed(seed: str | None) -> str:
+    """The player seed to store: a fresh random one when none is given, else the given one, checked."""
+    if seed is None:
+        return new_player_seed()
+    seed = str(seed).strip()
+    problem = player_seed_problem(seed)
+    if problem:
+        raise ServiceError(problem)
+    return seed
+
+
+seeds_fixed = selectors.seeds_fixed
+
+
 def _require_both_seated(system: Any, seats: list[Seat]) -> None:
     if len(seats) < 2:
         raise ServiceError("Your opponent has not joined yet. Send them the invitation link; play starts when both seats are taken.")
@@ -129,14 +158,20 @@ def _save_state(campaign: Campaign, state: Any, counters: dict[str, int] | None 
         fields.append("dice_counters")
     campaign.updated = now()
     campaign.save(update_fields=fields)
+    records.project(campaign, state)  # the CG Roster / RG Purchase Record tables, in the same transaction
 
 
 # ----------------------------------------------------------------------------------------------------------- services
 
 
 @transaction.atomic
-def campaign_create(*, user: AbstractBaseUser, system_id: str, side: str, name: str, card_id: str | None = None) -> Campaign:
-    """Create a campaign with the creator in ``side``, a committed dice seed and an invitation for the opponent."""
+def campaign_create(
+    *, user: AbstractBaseUser, system_id: str, side: str, name: str, card_id: str | None = None,
+    player_seed: str | None = None,
+) -> Campaign:
+    """Create a campaign with the creator in ``side``, a committed dice seed and an invitation for the opponent.
+    ``player_seed``: the creator's own seed string bound into every roll (None: a random one)."""
+    seed_text = _clean_player_seed(player_seed)
     name = (name or "").strip()
     if not name:
         raise ServiceError("Give the campaign a name (up to 120 characters).")
@@ -167,8 +202,9 @@ def campaign_create(*, user: AbstractBaseUser, system_id: str, side: str, name: 
         dice_counters={},
         **card_fields,
     )
-    Seat.objects.create(campaign=campaign, user=user, side=side)
+    Seat.objects.create(campaign=campaign, user=user, side=side, player_seed=seed_text)
     Invitation.objects.create(campaign=campaign)
+    records.project(campaign, campaign.state, system)  # the record tables (Initial OB lines, if any)
     _append_events(
         campaign,
         [engine.app_event("campaign-created", side=side, player=user.get_username(), system=cg_system.name,
@@ -178,8 +214,10 @@ def campaign_create(*, user: AbstractBaseUser, system_id: str, side: str, name: 
 
 
 @transaction.atomic
-def campaign_join(*, user: AbstractBaseUser, token: str) -> Seat:
-    """Take the free seat of the invitation's campaign (idempotent for a player already seated there)."""
+def campaign_join(*, user: AbstractBaseUser, token: str, player_seed: str | None = None) -> Seat:
+    """Take the free seat of the invitation's campaign (idempotent for a player already seated there).
+    ``player_seed``: the joiner's own seed string bound into every roll (None: a random one)."""
+    seed_text = _clean_player_seed(player_seed)
     invitation = Invitation.objects.filter(token=token).select_related("campaign").first()
     if invitation is None:
         raise InvitationNotFound("This invitation link is not valid. Ask your opponent to send it again.")
@@ -194,7 +232,7 @@ def campaign_join(*, user: AbstractBaseUser, token: str) -> Seat:
     side = engine.other_side(system, seats[0].side)
     try:
         with transaction.atomic():
-            seat = Seat.objects.create(campaign=campaign, user=user, side=side)
+            seat = Seat.objects.create(campaign=campaign, user=user, side=side, player_seed=seed_text)
     except IntegrityError:
         raise CampaignFull("This campaign is full: both sides are already taken.") from None
     invitation.accepted_by = user
@@ -213,10 +251,25 @@ def campaign_join(*, user: AbstractBaseUser, token: str) -> Seat:
         campaign.state = started[0]
         campaign.dice_counters = dice.counters
         campaign.save(update_fields=["state", "dice_counters"])
+        records.project(campaign, campaign.state, system)  # the record tables (Initial OB lines, if any)
         _append_events(campaign, started[1])
     campaign.updated = now()
     campaign.save(update_fields=["updated"])
     _after_commit(campaign, system, {seats[0].side: "joined"})
+    return seat
+
+
+@transaction.atomic
+def seat_seed_set(*, user: AbstractBaseUser, public_id: str, seed: str) -> Seat:
+    """Change the user's own player seed; allowed until the opponent joins (rolls can be made from then on, some of
+    them secret, and every roll binds both seeds — selectors.seeds_fixed)."""
+    campaign = _locked(public_id)
+    seats = _seats(campaign)
+    seat = _seat_of(seats, user)
+    if seeds_fixed(campaign, len(seats)):
+        raise ServiceError("Your player seed is fixed: both players have joined, so dice can be rolled with it now.")
+    seat.player_seed = _clean_player_seed(seed)
+    seat.save(update_fields=["player_seed"])
     return seat
 
 
@@ -326,7 +379,7 @@ def form_token(campaign: Campaign, seat: Seat, state: Any, purpose: str) -> str:
         )
     done = seat.side in state.done
     message = "|".join(str(part) for part in (
-        campaign.public_id, seat.side, seat.player_seed, purpose, state.date_index, state.pass_kind, state.phase_ref,
+        campaign.public_id, seat.side, seat.pk, purpose, state.date_index, state.pass_kind, state.phase_ref,
         len(state.history), count, done,
     ))
     return hmac.new(settings.SECRET_KEY.encode(), message.encode(), hashlib.sha256).hexdigest()[:32]
@@ -431,11 +484,18 @@ def value_supply(*, user: AbstractBaseUser, public_id: str, need_id: str, value:
     )
 
 
+END_REASONS = ("mutual-agreement", "objectives")
+
+
 @transaction.atomic
-def cg_end_propose(*, user: AbstractBaseUser, public_id: str) -> Campaign:
-    """Propose to end the CG by mutual agreement (PL 1.3); it ends once both sides have proposed it."""
+def cg_end_propose(*, user: AbstractBaseUser, public_id: str, reason: str = "mutual-agreement") -> Campaign:
+    """Propose to end the CG (PL 1.3): by mutual agreement, or ``reason="objectives"``: the proposer's CG objectives
+    are met (it wins). The other side confirms by proposing the same; the CG ends once both sides have proposed it."""
+    if reason not in END_REASONS:
+        raise ServiceError(f"Unknown reason to end the CG “{reason}” (allowed: {', '.join(END_REASONS)}).")
     return _phase_action(user=user, public_id=public_id,
-                         action=lambda system, state, side, dice: engine.cg_end_action("propose", system, state, side))
+                         action=lambda system, state, side, dice: engine.cg_end_action("propose", system, state, side,
+                                                                                       reason))
 
 
 @transaction.atomic

@@ -19,7 +19,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaigns_app import card_selectors, engine, fragments, selectors, services
-from campaigns_app.forms import CampaignCreateForm, ChitForm, SignupForm
+from campaigns_app.forms import CampaignCreateForm, ChitForm, PlayerSeedForm, SignupForm
 from campaigns_app.models import Invitation, Seat
 
 NOT_FOUND = "No such campaign."
@@ -106,6 +106,7 @@ def campaign_create(request: HttpRequest) -> HttpResponse:
                     side=form.cleaned_data["side"],
                     name=form.cleaned_data["name"],
                     card_id=request.POST.get("card") or None,
+                    player_seed=form.cleaned_data.get("player_seed"),
                 )
             except services.ServiceError as error:
                 form.add_error(None, str(error))
@@ -140,14 +141,19 @@ def campaign_join(request: HttpRequest, token: str) -> HttpResponse:
         "creator_side_name": engine.side_name(system, seats[0].side) if seats else None,
         "full": free_side is None,
         "error": None,
+        "seed_form": PlayerSeedForm(request.POST if request.method == "POST" else None),
     }
     if free_side is None:
         return render(request, "campaigns/join.html", context, status=409)
     if request.method == "POST":
         if not request.user.is_authenticated:
             return redirect(f"{reverse('login')}?next={request.path}")
+        seed_form = context["seed_form"]
+        if not seed_form.is_valid():
+            context["error"] = " ".join(str(e) for e in seed_form.errors.get("player_seed", [])) or "Check your player seed."
+            return render(request, "campaigns/join.html", context, status=400)
         try:
-            services.campaign_join(user=request.user, token=token)
+            services.campaign_join(user=request.user, token=token, player_seed=seed_form.cleaned_data.get("player_seed"))
         except services.CampaignFull as error:
             context.update(full=True, error=str(error))
             return render(request, "campaigns/join.html", context, status=409)
@@ -276,6 +282,29 @@ def _action(request: HttpRequest, seat: Seat, service: Callable[..., Any], done:
         return HttpResponse(fragments.render_fragment("owes", _detail_context(seat), request))
     messages.success(request, done)
     return redirect("campaign_detail", public_id=seat.campaign.public_id)
+
+
+@seated
+@require_POST
+def seed_set(request: HttpRequest, seat: Seat) -> HttpResponse:
+    """Change the user's own player seed (until the first roll); the page is shown again with the outcome."""
+    form = PlayerSeedForm(request.POST)
+    problem = None
+    if not form.is_valid() or form.cleaned_data.get("player_seed") is None:
+        problem = " ".join(str(e) for e in form.errors.get("player_seed", [])) or "Type your new player seed."
+    else:
+        try:
+            services.seat_seed_set(user=request.user, public_id=seat.campaign.public_id,
+                                   seed=form.cleaned_data["player_seed"])
+        except services.NotSeated:
+            raise Http404(NOT_FOUND) from None
+        except services.ServiceError as error:
+            problem = str(error)
+    if problem:
+        fresh = Seat.objects.select_related("campaign", "campaign__system", "user").get(pk=seat.pk)
+        return render(request, "campaigns/detail.html", _detail_context(fresh, seed_error=problem), status=422)
+    messages.success(request, "Your player seed is saved.")
+    return redirect(f"{reverse('campaign_detail', args=[seat.campaign.public_id])}#dice-card")
 
 
 @seated
@@ -537,6 +566,9 @@ def cg_end(request: HttpRequest, seat: Seat) -> HttpResponse:
         return _phase_response(request, seat, 422, phase_errors=["Unknown action (allowed: propose, withdraw, concede)."])
     if action == "concede" and request.POST.get("confirmed") != "yes":
         return _phase_response(request, seat, 200, confirm_concede=True)
-    return _run_phase(request, seat, lambda: calls[action](user=request.user, public_id=seat.campaign.public_id),
+    kwargs: dict[str, Any] = {}
+    if action == "propose":
+        kwargs["reason"] = str(request.POST.get("reason") or "mutual-agreement")
+    return _run_phase(request, seat, lambda: calls[action](user=request.user, public_id=seat.campaign.public_id, **kwargs),
                       {"propose": "You proposed to end the CG.", "withdraw": "Proposal withdrawn.",
                        "concede": "You conceded the CG."}[action])

@@ -105,7 +105,8 @@ def test_the_history_shows_a_sides_secret_events_to_that_side_only(campaign_fact
     assert "chose Attack" not in canadian and "You chose" not in canadian
     for page in (german, canadian):
         assert "gerd created the campaign" in page and "cana joined and took the Canadian side." in page
-        assert "chosen an Initiative chit for 19 PM" in page
+    assert "The German side has chosen an Initiative chit for 19 PM." in canadian
+    assert "You have chosen an Initiative chit" not in german  # its own "You chose Attack … (sealed)" says it once
 
     services.chit_submit(user=users["cana"], public_id=campaign.public_id, side="canadian", chit="attack")
     canadian = client_for(users["cana"]).get(url).content.decode()
