@@ -343,6 +343,9 @@ def live_context(seat: Seat) -> dict[str, Any]:
                 my_owes.insert(0, due)
             if engine.other_side(system, seat.side) not in state.sealed:
                 opponent_owes.insert(0, due)
+    if len(seats) == 2 and state.phased:
+        my_owes = _need_words(system, state, seat.side, my_owes)
+        opponent_owes = _need_words(system, state, engine.other_side(system, seat.side), opponent_owes)
     last_round = view.get("last_round")
     current_round = last_round if last_round and last_round["date_index"] == view["date"]["index"] else None
     revealed = None
@@ -391,6 +394,31 @@ def live_context(seat: Seat) -> dict[str, Any]:
         "phase": phase_context(campaign, seat, system, state, view, len(seats) == 2),
         "phase_oob": ",".join(f"#{fragment_id}" for fragment_id in PHASE_FRAGMENT_IDS),
     }
+
+
+def _need_words(system: Any, state: Any, side: str, items: list[str]) -> list[str]:
+    """"2.512 …: supply san" (the engine names need ids) → "2.512 …: type your SAN": each id by the need's own words.
+    Only ids already in the item are replaced, so nothing the viewer may not see is added."""
+    import re
+
+    found = {str(n["id"]): n for n in engine.needs(system, state, side)}
+    out = []
+    for item in items:
+        match = re.match(r"^(.*): supply (.+)$", item)
+        if not match:
+            out.append(item)
+            continue
+        words = []
+        for need_id in (part.strip() for part in match.group(2).split(",")):
+            need = found.get(need_id)
+            if need is not None and need["kind"] == "track":
+                words.append(f"your {need_id.upper()}")
+            elif need is not None:
+                words.append(str(need["label"]).rstrip("?").lower() if need["kind"] == "fact" else str(need["label"]))
+            else:
+                words.append(need_id.replace("_", " "))
+        out.append(f"{match.group(1)}: type {' and '.join(words)}")
+    return out
 
 
 def their_words(item: str) -> str:
@@ -491,6 +519,7 @@ def step_kind_label(system: Any, entry: dict[str, Any], initial_pass: bool = Fal
 
 def _checklist(system: Any, view: dict[str, Any], side: str) -> list[dict[str, Any]]:
     items = []
+    results_pending = any(item["ref"] == "@results" and item.get("status") != "done" for item in view["phase"]["checklist"])
     for item in view["phase"]["checklist"]:
         entry = dict(item)
         if entry["kind"] == "mark":
@@ -501,8 +530,13 @@ def _checklist(system: Any, view: dict[str, Any], side: str) -> list[dict[str, A
             entry["kind"] = kind_class
             entry.update(number=entry["ref"], kind_label=label, kind_help=help_text, kind_class=entry["kind"])
             order = entry.get("order")
-            if entry.get("sides") == "ordered" and order:
-                entry["order_text"] = "In order: " + _side_list(system, [s for s in order if s in view["side_names"]])
+            known = [s for s in order or [] if s in view["side_names"]]
+            if entry.get("sides") == "ordered" and order and len(known) == len(order):
+                entry["order_text"] = "In order: " + _side_list(system, known)
+            elif entry.get("sides") == "ordered" and order:
+                # roles (attacker, defender …) that name no side yet: say which roles and when they are known
+                roles = ", then ".join(str(r).replace("_", " ").replace("-", " ").capitalize() for r in order)
+                entry["order_text"] = f"In order: {roles} ({'known once the results are in' if results_pending else 'known later'})"
             elif entry.get("sides") == "ordered":
                 entry["order_text"] = "In order (roles not known yet)"
             done = entry.get("done") or {}
@@ -561,6 +595,27 @@ def _describe_record(system: Any, event: dict[str, Any], side: str) -> dict[str,
                 "final": payload.get("final", payload.get("total")), "result": payload.get("result"),
                 "breakdown": True, "rg_id": payload.get("rg_id")}
     return None
+
+
+def _with_step_cautions(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A caution about a step's rule text (RR 2.5122 "as written") belongs to the step, not to its first record: it
+    becomes one ``step-caution`` entry before the step's first record; a roll's own caution stays on the roll."""
+    out: list[dict[str, Any]] = []
+    seen: set[tuple[Any, str]] = set()
+    for record in records:
+        caution = record.get("caution")
+        if caution and not record.get("breakdown"):
+            record = {**record, "caution": None}
+            if (record.get("step"), caution) not in seen:
+                seen.add((record.get("step"), caution))
+                out.append({"kind": "step-caution", "step": record.get("step"), "caution": caution, "secret": False,
+                            "title": "Check against your printed rules", "step_caution": True})
+        elif caution:
+            if (record.get("step"), caution) in seen:  # the same roll caution for each side: once
+                record = {**record, "caution": None}
+            seen.add((record.get("step"), caution))
+        out.append(record)
+    return out
 
 
 def _rg_rows(system: Any, side: str, ledger: Any, date_id: str, date_index: int, *, initial: bool = False,
@@ -731,15 +786,13 @@ def phase_context(campaign: Campaign, seat: Seat, system: Any, state: Any, view:
         for code in codes:
             balances.append({"code": code, "amount": amount_text(ledger.balance(code)),
                              "main": code == currency})
-    own_records = [r for r in (_describe_record(system, e, side) for e in view.get("records", [])) if r]
-    seen_cautions: set[str] = set()
-    for record in own_records:  # a caution repeated for each side is shown once
-        caution = record.get("caution")
-        if caution and caution in seen_cautions:
-            record["caution"] = None
-        elif caution:
-            seen_cautions.add(caution)
+    own_records = _with_step_cautions(
+        [r for r in (_describe_record(system, e, side) for e in view.get("records", [])) if r])
     step_records = [r for r in own_records if r.get("step") == state.phase_ref]
+    needs = engine.needs(system, state, side)
+    # what a side types is seen by both when the step is not secret (RR 2.512: each side announces its SAN, 2.525)
+    needs_public = bool(needs) and step is not None and str(step.secret or "none") == "none" and all(
+        n.get("public") for n in needs if n["kind"] == "table-value")
     context: dict[str, Any] = {
         "phased": True,
         "pass": phase.get("pass"),
@@ -754,7 +807,9 @@ def phase_context(campaign: Campaign, seat: Seat, system: Any, state: Any, view:
         "you_done": you_done,
         "opponent_done": opponent in state.done,
         "waiting_for": engine.side_name(system, waiting_for) if waiting_for else None,
-        "needs": engine.needs(system, state, side),
+        "needs": needs,
+        "needs_public": needs_public,
+        "needs_public_names": " and ".join(str(n["id"]).upper() for n in needs if n["kind"] == "track"),
         "opponent_needs": engine.opponent_needs(system, state, side),
         "records": own_records,
         "step_records": step_records,
@@ -771,6 +826,10 @@ def phase_context(campaign: Campaign, seat: Seat, system: Any, state: Any, view:
         "end_claimant_name": engine.side_name(system, view["end_claimant"]) if view.get("end_claimant") else None,
         "points_left": _balance(ledger, currency),
     }
+    if panel in ("scenario", "assisted", "on-board") and both_seated:
+        # the "Mark finished" form names the step occurrence it finishes (services.phase_mark_done)
+        context["done_step"] = services.current_step_ref(state)
+        context["done_token"] = services.form_token(campaign, seat, state, "done")
     if panel in ("order", "fortifications", "recon"):
         context["order_token"] = services.form_token(campaign, seat, state, "recon" if panel == "recon" else "order")
     if panel == "order" and step is not None:
@@ -778,6 +837,11 @@ def phase_context(campaign: Campaign, seat: Seat, system: Any, state: Any, view:
                                       initial=state.pass_kind == "initial", chit=state.sealed.get(side))
         context["setup_note"] = system.setup_costs.note if getattr(system, "setup_costs", None) else None
         context["chart"] = system.rg_chart(side) if _has_chart(system, side) else None
+        context["nothing_to_buy"] = _nothing_to_buy(context["rg_rows"], ledger, currency)
+        context["initial_ob_missing"] = (
+            state.pass_kind == "initial" and getattr(system, "initial_ob", None) is None
+            and any(m.part == "initial_ob" for m in getattr(system, "missing_parts", ())))
+        context["system_short"] = str(system.id).upper()
     if panel == "fortifications":
         context["fort_rows"] = _fort_rows(system, side, state.pass_kind == "initial")
         table = getattr(system, "fortifications", None)
@@ -807,14 +871,50 @@ def phase_context(campaign: Campaign, seat: Seat, system: Any, state: Any, view:
                         for s in engine.side_ids(system)]}
             for name in differ
         ]
+        lvp_sides, lvp_ref = lvp_recorders(system)
+        context["lvp_ref"] = lvp_ref
+        context["lvp_recorder_names"] = _side_list(system, lvp_sides or []).replace(" then ", " and ")
         context["results_rows"] = [
             {"id": s, "name": engine.side_name(system, s), "you": s == side,
+             "lvp_recorded": None if lvp_sides is None else s in lvp_sides,
              "cvp": (own or {}).get("cvp", {}).get(s), "attacked": (own or {}).get("attacked", {}).get(s),
              "lvp": (own or {}).get("lvp", {}).get(s), "leaders_lost": (own or {}).get("leaders_lost", {}).get(s),
              "units_lost": (own or {}).get("units_lost", {}).get(s)}
             for s in engine.side_ids(system)
         ]
     return context
+
+
+def lvp_recorders(system: Any) -> tuple[tuple[str, ...] | None, str | None]:
+    """Which sides record LVP, from the data: the ``record-lvp`` step's ``recorder`` (a side id, or ``each-side``),
+    and that step's ref (RR 2.503: the Canadian only, 2.5032). (None, None) when the data say nothing."""
+    for step in getattr(system, "steps", ()) or ():
+        if step.action != "record-lvp":
+            continue
+        recorder = step.params.get("recorder")
+        sides = tuple(engine.side_ids(system))
+        if isinstance(recorder, str) and recorder in sides:
+            return (recorder,), step.ref
+        return sides, step.ref
+    return None, None
+
+
+def _nothing_to_buy(rows: list[dict[str, Any]], ledger: Any, currency: str | None) -> bool:
+    """True when the side has no points and no RG it may buy costs nothing (every quantity box would be refused)."""
+    from decimal import Decimal, InvalidOperation
+
+    if ledger is None or currency is None or ledger.balance(currency) > 0:
+        return False
+    for row in rows:
+        if row["unavailable"]:
+            continue
+        for mode in row["modes"]:
+            try:
+                if Decimal(str(mode["cost"]).strip()) <= 0:
+                    return False
+            except InvalidOperation:
+                return False  # a cost the app cannot read: let the player try
+    return True
 
 
 def _recon_context(system: Any, state: Any, step: Any, side: str, currency: str | None) -> dict[str, Any]:

@@ -364,7 +364,7 @@ Action = Callable[[Any, Any, str, Any], tuple[Any, tuple[Event, ...]]]
 
 
 def form_token(campaign: Campaign, seat: Seat, state: Any, purpose: str) -> str:
-    """A one-time token for one seat's form at one step occurrence (``order``, ``recon``, ``roll``).
+    """A one-time token for one seat's form at one step occurrence (``order``, ``recon``, ``roll``, ``done``).
 
     It changes once the form's action is recorded (the side finishes the step, or its roll count at the step grows),
     so a form posted twice (double click, resent request) records once: the replay no longer matches and is a no-op.
@@ -419,11 +419,29 @@ def _phase_action(
     return campaign
 
 
+def current_step_ref(state: Any) -> str:
+    """The step a "Mark finished" form finishes: the phase step ref ("2.512"), else the spine step ("scenario")."""
+    return str(state.phase_ref if state.step == "phase" else state.step)
+
+
 @transaction.atomic
-def phase_mark_done(*, user: AbstractBaseUser, public_id: str) -> Campaign:
+def phase_mark_done(
+    *, user: AbstractBaseUser, public_id: str, token: str | None = None, step_ref: str | None = None,
+) -> Campaign:
     """Finish the current step for the user's side (on-board, assisted, an input step with nothing bought, the
-    Initial Scenario or a scenario); ordered steps wait for the side before."""
-    return _phase_action(user=user, public_id=public_id,
+    Initial Scenario or a scenario); ordered steps wait for the side before.
+
+    The form is bound to one step occurrence: ``token`` (form_token(..., "done")) and ``step_ref`` (current_step_ref)
+    as rendered. A stale page or a resent request (the step already finished, or another step current) finishes
+    nothing: ``campaign.replayed`` is True. None for both skips the check (scripts)."""
+    if step_ref is not None:
+        campaign = _locked(public_id)
+        if current_step_ref(engine.load_state(campaign.state)) != step_ref:
+            _seat_of(_seats(campaign), user)  # NotSeated for anyone without a seat, as for every other action
+            campaign.replayed = True  # type: ignore[attr-defined]
+            return campaign
+    return _phase_action(user=user, public_id=public_id, token=token,
+                         purpose="done" if token is not None or step_ref is not None else None,
                          action=lambda system, state, side, dice: engine.phase_mark_done(system, state, side))
 
 

@@ -337,7 +337,12 @@ def _phase_response(request: HttpRequest, seat: Seat, status: int = 200, done: s
     return redirect(f"{reverse('campaign_detail', args=[seat.campaign.public_id])}#step-panel")
 
 
-def _run_phase(request: HttpRequest, seat: Seat, call: Callable[[], Any], done: str) -> HttpResponse:
+REPLAYED = "That form was already recorded; nothing was changed."
+STEP_ALREADY_FINISHED = "That step is already finished; the page has been refreshed."
+
+
+def _run_phase(request: HttpRequest, seat: Seat, call: Callable[[], Any], done: str,
+               replayed: str = REPLAYED) -> HttpResponse:
     try:
         campaign = call()
     except services.NotSeated:
@@ -347,8 +352,7 @@ def _run_phase(request: HttpRequest, seat: Seat, call: Callable[[], Any], done: 
     except services.ServiceError as error:
         return _phase_response(request, seat, 422, phase_errors=[str(error)])
     if getattr(campaign, "replayed", False):
-        return _phase_response(request, seat, 200, done="That form was already recorded; here is where things stand.",
-                               phase_notice="That form was already recorded; nothing was changed.")
+        return _phase_response(request, seat, 200, done=replayed, phase_notice=replayed)
     return _phase_response(request, seat, 200, done=done)
 
 
@@ -372,9 +376,13 @@ def _int_field(request: HttpRequest, name: str, label: str, problems: list[str],
 @seated
 @require_POST
 def phase_done(request: HttpRequest, seat: Seat) -> HttpResponse:
-    """Mark the current step finished for the user's side."""
-    return _run_phase(request, seat, lambda: services.phase_mark_done(user=request.user, public_id=seat.campaign.public_id),
-                      "Marked finished.")
+    """Mark the step the form names finished for the user's side; a stale or resent form (its step already
+    finished, or no longer current) finishes nothing and says so."""
+    token = str(request.POST.get("token", ""))
+    step_ref = str(request.POST.get("step", ""))
+    return _run_phase(request, seat, lambda: services.phase_mark_done(
+        user=request.user, public_id=seat.campaign.public_id, token=token, step_ref=step_ref),
+        "Marked finished.", replayed=STEP_ALREADY_FINISHED)
 
 
 def _rg_orders(request: HttpRequest, seat: Seat, problems: list[str]) -> list[dict[str, Any]]:
@@ -508,6 +516,7 @@ def results_submit(request: HttpRequest, seat: Seat) -> HttpResponse:
     system = engine.system_for(seat.campaign)
     problems: list[str] = []
     entry: dict[str, Any] = {"cvp": {}, "attacked": {}, "lvp": {}, "leaders_lost": {}, "units_lost": {}, "winner": None}
+    lvp_sides, _ = selectors.lvp_recorders(system)
     for side in engine.side_ids(system):
         name = engine.side_name(system, side)
         cvp = _int_field(request, f"cvp-{side}", f"CVP amassed by the {name} side", problems, None, 0)
@@ -519,6 +528,8 @@ def results_submit(request: HttpRequest, seat: Seat) -> HttpResponse:
             problems.append(f"Say whether the {name} side attacked (yes or no).")
         entry["attacked"][side] = attacked == "yes"
         for field, label in (("lvp", "LVP controlled"), ("leaders_lost", "Leaders lost"), ("units_lost", "Units lost")):
+            if field == "lvp" and lvp_sides is not None and side not in lvp_sides:
+                continue  # this side records no LVP (the data's record-lvp step names who does)
             value = _int_field(request, f"{field}-{side}", f"{label} by the {name} side", problems, None, 0)
             if value is not None:
                 entry[field][side] = value

@@ -41,6 +41,14 @@ def post(user: Any, campaign: Campaign, name: str, data: dict[str, str]) -> Any:
     return client_for(user).post(reverse(name, args=[campaign.public_id]), data, headers={"HX-Request": "true"})
 
 
+def done_form(user: Any, campaign: Campaign) -> dict[str, str]:
+    """What the user's "Mark finished" form posts: the current step and its one-time token (as the page renders them)."""
+    campaign = Campaign.objects.get(pk=campaign.pk)
+    seat = campaign.seats.get(user=user)
+    state = engine.load_state(campaign.state)
+    return {"step": services.current_step_ref(state), "token": services.form_token(campaign, seat, state, "done")}
+
+
 def players(users: Any) -> dict[str, Any]:
     return {"german": users["gerd"], "canadian": users["cana"]}
 
@@ -77,7 +85,7 @@ def test_one_rr_cg_date_through_the_browser_facing_services(rr: Any, users: Any)
         assert state_of(campaign).phase_ref != step
     assert state_of(campaign).step == "initial-scenario"
     for user in (german, canadian):
-        assert post(user, campaign, "phase_done", {}).status_code == 200
+        assert post(user, campaign, "phase_done", done_form(user, campaign)).status_code == 200
 
     # results: entries that differ block the campaign and both see the difference
     assert post(german, campaign, "phase_results", RESULTS_FORM).status_code == 200
@@ -92,10 +100,10 @@ def test_one_rr_cg_date_through_the_browser_facing_services(rr: Any, users: Any)
     assert state.history[-1].result.cvp == {"german": 4, "canadian": 6}
 
     # 2.501 is ordered (Attacker then Defender): the German attacked, so the Canadian must wait
-    response = post(canadian, campaign, "phase_done", {})
+    response = post(canadian, campaign, "phase_done", done_form(canadian, campaign))
     assert response.status_code == 422 and "German goes first" in response.content.decode()
-    assert post(german, campaign, "phase_done", {}).status_code == 200
-    assert post(canadian, campaign, "phase_done", {}).status_code == 200
+    assert post(german, campaign, "phase_done", done_form(german, campaign)).status_code == 200
+    assert post(canadian, campaign, "phase_done", done_form(canadian, campaign)).status_code == 200
 
     # to 2.512: each side supplies its SAN through the need form (the RR seed gives no starting SAN)
     state = drive(campaign, players(users), lambda s: s.phase_ref == "2.512")

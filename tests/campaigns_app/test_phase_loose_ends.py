@@ -200,7 +200,11 @@ def test_a_phd_side_seals_its_initiative_chit_at_c5_31_through_the_pages(users: 
     assert 'id="order-form"' in german  # the C5.31 requisition form is there as well
     assert "choose your Initiative chit (chosen at C5.31, revealed at C5.37)" in german
 
-    refused = gerd.post(reverse("phase_done", args=[campaign.public_id]))
+    fresh = Campaign.objects.get(pk=campaign.pk)
+    state = engine.load_state(fresh.state)
+    form = {"step": services.current_step_ref(state),
+            "token": services.form_token(fresh, fresh.seats.get(side="german"), state, "done")}
+    refused = gerd.post(reverse("phase_done", args=[campaign.public_id]), form)
     assert refused.status_code == 422
     assert "choose your Initiative chit (Attack or Idle) first" in refused.content.decode()
 

@@ -1,7 +1,10 @@
 """End-to-end harness: a fresh PostgreSQL database, the real ASGI server in a subprocess, Debian's chromium via Playwright.
 
 Nothing here touches Django's database in-process: the server under test is a separate process with its own
-DATABASE_URL (database ``refit_e2e`` on the DATABASE_URL server) and Redis db 6 when REDIS_URL is set.
+database, named after DATABASE_URL's: ``<name>_e2e`` on the same server (``refit`` → ``refit_e2e``, ``refit_p`` →
+``refit_p_e2e``), so two test runs with different DATABASE_URLs never drop each other's database. Redis: the db number
+REDIS_URL names (``redis://host:6379/2`` → 2), else db 6; the channel prefix is ``refit-e2e-<name>`` either way.
+Outputs (server.log, mail/, screenshots) go to test-results/e2e/ for ``refit`` and test-results/e2e-<name>/ otherwise.
 """
 from __future__ import annotations
 
@@ -20,7 +23,6 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-RESULTS = REPO / "test-results" / "e2e"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -31,9 +33,33 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-E2E_DATABASE = "refit_e2e"
-E2E_REDIS_DB = 6
+DEFAULT_REDIS_DB = 6
 SERVER_START_TIMEOUT = 60.0
+
+
+def database_name(url: str) -> str:
+    """The database name in a DATABASE_URL (``postgres://u@h:5432/refit_p`` → ``refit_p``); ``refit`` when absent."""
+    return urlsplit(url).path.lstrip("/") or "refit"
+
+
+def e2e_database_name(url: str) -> str:
+    """``<name>_e2e``: each DATABASE_URL gets its own end-to-end database."""
+    return f"{database_name(url)}_e2e"
+
+
+def e2e_redis_db(url: str) -> int:
+    """The db number REDIS_URL names, else 6."""
+    path = urlsplit(url).path.strip("/")
+    return int(path) if path.isdigit() else DEFAULT_REDIS_DB
+
+
+def results_dir(url: str) -> Path:
+    """test-results/e2e/ for the default ``refit`` database, test-results/e2e-<name>/ for any other."""
+    name = database_name(url)
+    return REPO / "test-results" / ("e2e" if name == "refit" else f"e2e-{name}")
+
+
+RESULTS = results_dir(os.environ.get("DATABASE_URL", ""))
 
 
 def with_database(url: str, name: str) -> str:
@@ -102,7 +128,7 @@ class LiveServer:
 
 @pytest.fixture(scope="session")
 def live_server_process() -> Iterator[LiveServer]:
-    """A fresh `refit_e2e` database, migrated and loaded, served by uvicorn on a free 127.0.0.1 port."""
+    """A fresh `<name>_e2e` database, migrated and loaded, served by uvicorn on a free 127.0.0.1 port."""
     database_url = os.environ.get("DATABASE_URL", "")
     if not re.match(r"^postgres(ql)?(\+\w+)?://", database_url):
         pytest.skip(
@@ -119,8 +145,9 @@ def live_server_process() -> Iterator[LiveServer]:
     shutil.rmtree(mail_dir, ignore_errors=True)
     mail_dir.mkdir(parents=True)
 
-    e2e_database_url = with_database(database_url, E2E_DATABASE)
-    recreate_database(database_url, E2E_DATABASE)
+    e2e_database = e2e_database_name(database_url)
+    e2e_database_url = with_database(database_url, e2e_database)
+    recreate_database(database_url, e2e_database)
 
     port = free_port()
     url = f"http://127.0.0.1:{port}"
@@ -131,7 +158,7 @@ def live_server_process() -> Iterator[LiveServer]:
         DEBUG="1",
         ALLOWED_HOSTS="127.0.0.1,localhost",
         SITE_URL=url,
-        CHANNEL_PREFIX="refit-e2e",
+        CHANNEL_PREFIX=f"refit-e2e-{database_name(database_url)}",
         PYTHONUNBUFFERED="1",
     )
     if "EMAIL_FILE_PATH" in (REPO / "campaigns_app" / "settings.py").read_text():
@@ -139,7 +166,7 @@ def live_server_process() -> Iterator[LiveServer]:
     else:  # settings cannot point the file backend anywhere: mail goes to the console, i.e. server.log
         env["EMAIL_BACKEND"] = "django.core.mail.backends.console.EmailBackend"
     if os.environ.get("REDIS_URL"):
-        env["REDIS_URL"] = with_redis_db(os.environ["REDIS_URL"], E2E_REDIS_DB)
+        env["REDIS_URL"] = with_redis_db(os.environ["REDIS_URL"], e2e_redis_db(os.environ["REDIS_URL"]))
     else:
         env.pop("REDIS_URL", None)
 

@@ -1,7 +1,10 @@
-"""Two players in two browser contexts of Debian's chromium: sign up, create, invite, join, both choose, both see the reveal.
+"""Two players in two browser contexts of Debian's chromium: sign up, create, invite, join (with a player seed), get
+through the Initial pass and the RePh to 19 PM's 2.522, both choose a chit, both see the reveal, and the history.
 
 The server is a separate uvicorn process (see conftest.py); these tests are plain sync functions and never touch
-Django's database in-process. Screenshots of every stage, for both players, go to test-results/e2e/<test name>/.
+Django's database in-process. The steps between the join and the chits are played with the helpers of
+test_rr_date_cycle.py (nothing bought, no Recon, every step marked finished). Screenshots of every stage, for both
+players, go to the e2e results folder (conftest.py), under the test's name.
 """
 from __future__ import annotations
 
@@ -13,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.e2e.test_rr_date_cycle import answer_needs, at_rule, enter_results, play_until, submit
+
 pytestmark = pytest.mark.e2e
 
 PASSWORD = "correct-horse-battery-staple-42"
@@ -21,10 +26,12 @@ TIMEOUT_MS = 20_000
 
 @dataclass
 class Player:
+    side: str
     name: str
     context: object
     page: object
     frames: list[str] = field(default_factory=list)  # websocket frames this player's browser received, in order
+    actions: list[str] = field(default_factory=list)  # what the test did as this player (the shared helpers log here)
 
 
 @pytest.fixture
@@ -35,11 +42,11 @@ def players(browser: object, live_url: str, output_dir: Path, request: pytest.Fi
     expect.set_options(timeout=TIMEOUT_MS)
     made: list[Player] = []
     run = secrets.token_hex(3)
-    for label in ("p1", "p2"):
+    for label, side in (("p1", "canadian"), ("p2", "german")):
         context = browser.new_context(base_url=live_url, viewport={"width": 1200, "height": 900})  # type: ignore[attr-defined]
         context.set_default_timeout(TIMEOUT_MS)
         page = context.new_page()
-        player = Player(name=f"{label}-{run}", context=context, page=page)
+        player = Player(side=side, name=f"{label}-{run}", context=context, page=page)
 
         def on_websocket(ws: object, player: Player = player) -> None:
             ws.on("framereceived", lambda payload: player.frames.append(  # type: ignore[attr-defined]
@@ -85,7 +92,7 @@ def mentions(html: str, word: str) -> int:
 
 
 def test_two_players_sign_up_join_choose_and_both_pages_show_the_reveal_without_reload(
-    players: tuple[Player, Player], live_url: str, screenshot: Callable[[object, str], Path]
+    players: tuple[Player, Player], browser: object, live_url: str, screenshot: Callable[[object, str], Path]
 ) -> None:
     from playwright.sync_api import expect
 
@@ -123,13 +130,16 @@ def test_two_players_sign_up_join_choose_and_both_pages_show_the_reveal_without_
     p1.page.evaluate("window.__refitMarker = 'p1-before-join'")  # type: ignore[attr-defined]
     screenshot(p1.page, "05-player1-live-waiting")
 
-    # 3. Player 2 opens the link, signs up from it, and takes the other (German) side.
+    # 3. Player 2 opens the link, signs up from it, types a player seed and takes the other (German) side.
     p2.page.goto(link)  # type: ignore[attr-defined]
     expect(p2.page.locator("main")).to_contain_text("invites you to play the German side")  # type: ignore[attr-defined]
     screenshot(p2.page, "06-player2-invitation")
     p2.page.get_by_role("link", name="Sign up to join").click()  # type: ignore[attr-defined]
     sign_up(p2.page, p2.name)
     expect(p2.page.locator("#join-button")).to_have_text("Take the German side")  # type: ignore[attr-defined]
+    seed_field = p2.page.get_by_label("Your player seed")  # type: ignore[attr-defined]
+    expect(seed_field).to_be_visible()
+    seed_field.fill(f"german seed {p2.name}")
     screenshot(p2.page, "07-player2-join")
     p2.page.locator("#join-button").click()  # type: ignore[attr-defined]
     expect(p2.page).to_have_url(live_url + campaign_path)  # type: ignore[attr-defined]
@@ -140,15 +150,57 @@ def test_two_players_sign_up_join_choose_and_both_pages_show_the_reveal_without_
     assert p1.page.evaluate("window.__refitMarker") == "p1-before-join", "player 1's page reloaded"  # type: ignore[attr-defined]
     screenshot(p1.page, "09-player1-opponent-joined-live")
 
-    # 4. Both mark the Initial Scenario finished; the chit step opens on both pages.
-    for player in (p1, p2):
-        player.page.locator("#owes").get_by_role("button", name=re.compile(r"Mark the Initial Scenario finished")).click()  # type: ignore[attr-defined]
-        if player is p1:
-            expect(p1.page.locator("#owes")).to_contain_text("Nothing is due from you")  # type: ignore[attr-defined]
-            screenshot(p1.page, "10-player1-initial-scenario-done")
-    for number, player in enumerate((p1, p2), start=1):
+    # 4. The Initial pass (RR ††: 2.518 with nothing to buy, 2.520), the Initial Scenario and its results, the RePh
+    #    to 19 PM (each side types its SAN at 2.512), nothing bought at 2.518, no fortifications, no Recon (2.521).
+    pair = (p1, p2)
+    for player in pair:
+        expect(player.page.locator("#step-panel .step-eyebrow")).to_contain_text("Rule 2.518")  # type: ignore[attr-defined]
+        expect(player.page.locator("#nothing-to-buy")).to_contain_text("nothing can be bought now")  # type: ignore[attr-defined]
+    screenshot(p1.page, "10-player1-initial-2.518-nothing-to-buy")
+
+    def buy_nothing_at(ref: str) -> None:
+        play_until(pair, at_rule(ref))  # type: ignore[arg-type]
+        for player, opponent in (pair, pair[::-1]):
+            form = player.page.locator("#order-form, #fort-form").first  # type: ignore[attr-defined]
+            submit(player, opponent, form.locator("button[name=nothing][value=yes]"), f"nothing at {ref}")  # type: ignore[arg-type]
+
+    buy_nothing_at("2.518")
+    buy_nothing_at("2.520")
+    for player in pair:
+        expect(player.page.locator("#step-panel")).to_contain_text("Play the Initial Scenario on the board")  # type: ignore[attr-defined]
+    # player 1 also has the page open without JavaScript (no live updates): it goes stale
+    stale_context = browser.new_context(  # type: ignore[attr-defined]
+        base_url=live_url, storage_state=p1.context.storage_state(), java_script_enabled=False)  # type: ignore[attr-defined]
+    stale_tab = stale_context.new_page()
+    stale_tab.goto(campaign_path)
+    expect(stale_tab.locator("#step-panel #mark-done")).to_be_visible()
+    for player, opponent in (pair, pair[::-1]):
+        submit(player, opponent, player.page.locator("#step-panel #mark-done"), "Initial Scenario finished")  # type: ignore[arg-type, attr-defined]
+    # The stale tab still shows "The Initial Scenario is finished": clicking it finishes nothing and says so.
+    expect(p1.page.locator("#results-form")).to_be_visible()  # type: ignore[attr-defined]
+    stale_tab.locator("#step-panel #mark-done").click()
+    expect(stale_tab.locator("main")).to_contain_text("That step is already finished; the page has been refreshed.")
+    expect(stale_tab.locator("#results-form")).to_be_visible()
+    screenshot(stale_tab, "10b-player1-stale-page-mark-finished")
+    stale_context.close()
+    results = dict(cvp={"german": 8, "canadian": 5}, attacked={"german": True, "canadian": False}, lvp_canadian=3)
+    for player, opponent in (pair, pair[::-1]):
+        expect(player.page.locator("#results-form")).to_be_visible()  # type: ignore[attr-defined]
+        enter_results(player, opponent, **results)  # type: ignore[arg-type]
+    play_until(pair, at_rule("2.512"))  # type: ignore[arg-type]
+    for player, opponent in (pair, pair[::-1]):
+        expect(player.page.locator("#needs")).to_contain_text("Both players will see your SAN")  # type: ignore[attr-defined]
+        answer_needs(player, opponent, {"san": "3"})  # type: ignore[arg-type]
+    buy_nothing_at("2.518")
+    buy_nothing_at("2.520")
+    play_until(pair, at_rule("2.521"))  # type: ignore[arg-type]
+    for player, opponent in (pair, pair[::-1]):
+        player.page.locator("#recon-form input[name=recon][value=none]").check()  # type: ignore[attr-defined]
+        submit(player, opponent, player.page.locator("#recon-form button[type=submit]"), "no Recon")  # type: ignore[arg-type, attr-defined]
+    for number, player in enumerate(pair, start=1):
         expect(player.page.locator("#chit-form")).to_be_visible()  # type: ignore[attr-defined]
-        expect(player.page.locator("#campaign-status")).to_contain_text("Initiative Determination")  # type: ignore[attr-defined]
+        expect(player.page.locator("#campaign-status")).to_contain_text("19 PM")  # type: ignore[attr-defined]
+        expect(player.page.locator("#step-panel .step-eyebrow")).to_contain_text("Rule 2.522")  # type: ignore[attr-defined]
         screenshot(player.page, f"11-player{number}-chit-step")
 
     # 5. Player 1 (Canadian) chooses Attack. Player 2 learns only "has chosen".
