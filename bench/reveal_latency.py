@@ -170,21 +170,34 @@ def session_for(user: object) -> str:
 
 
 def create_campaigns(count: int, run: str) -> list[BenchCampaign]:
-    """``count`` RR campaigns (Canadian vs German), both seated, Initial Scenario marked done: both owe a chit."""
+    """``count`` RR campaigns (Canadian vs German), both seated, at the 19 PM Initiative step: both owe a chit.
+
+    The first campaign is played through the Initial pass, the Initial Scenario and the 19 PM Refit Phase with the
+    browser-facing services (the test suite's driver: nothing bought, every step marked done, SAN supplied); the others
+    start from a copy of its state, so setting up 200 campaigns does not replay 200 phases. The copies do not share
+    dice: each campaign keeps its own seed, and the chit round rolls nothing (Canadian Assault).
+    """
     from django.contrib.auth import get_user_model
 
     from campaigns_app import services
+    from campaigns_app.models import Campaign
+    from tests.campaigns_app.conftest import drive
 
     users = get_user_model()
     made = []
+    template_state = None
     for i in range(count):
         first = users.objects.create_user(f"bench-{run}-{i}-a", f"bench-{run}-{i}-a@example.test", password=None)
         second = users.objects.create_user(f"bench-{run}-{i}-b", f"bench-{run}-{i}-b@example.test", password=None)
         campaign = services.campaign_create(user=first, system_id="rr", side="canadian", name=f"Bench {run} {i}")
         token = campaign.invitations.get().token
         services.campaign_join(user=second, token=token)
-        services.step_mark_done(user=first, public_id=campaign.public_id)
-        services.step_mark_done(user=second, public_id=campaign.public_id)
+        if template_state is None:
+            drive(campaign, {"canadian": first, "german": second}, lambda state: state.step == "initiative")
+            campaign.refresh_from_db()
+            template_state = campaign.state
+        else:
+            Campaign.objects.filter(pk=campaign.pk).update(state=template_state)
         made.append(BenchCampaign(campaign.public_id, Player(session_for(first), "canadian"),
                                   Player(session_for(second), "german")))
     return made
