@@ -233,10 +233,10 @@ def advance(system: Any, state: Any, dice: Any) -> tuple[Any, tuple[Event, ...]]
     return sequence.advance(system, state, dice)
 
 
-def phase_mark_done(system: Any, state: Any, side: str) -> tuple[Any, tuple[Event, ...]]:
+def phase_mark_done(system: Any, state: Any, side: str, map_group: str | None = None) -> tuple[Any, tuple[Event, ...]]:
     from rules_engine import sequence
 
-    return sequence.mark_done(system, state, side)
+    return sequence.mark_done(system, state, side, map_group)
 
 
 def phase_submit_order(system: Any, state: Any, side: str, orders: list[Any]) -> tuple[Any, tuple[Event, ...]]:
@@ -260,10 +260,18 @@ def phase_assisted_roll(
     return sequence.assisted_roll(system, state, side, step_ref, table_id, column, answers, dice)
 
 
-def phase_submit_results(system: Any, state: Any, side: str, entry: Mapping[str, Any]) -> tuple[Any, tuple[Event, ...]]:
+def phase_submit_results(system: Any, state: Any, side: str, entry: Mapping[str, Any],
+                         map_group: str | None = None) -> tuple[Any, tuple[Event, ...]]:
     from rules_engine import results
 
-    return results.submit_results(system, state, side, results.result_from_json(entry))
+    return results.submit_results(system, state, side, results.result_from_json(entry), map_group)
+
+
+def map_groups_in_play(system: Any, state: Any) -> tuple[Any, ...]:
+    """KGP 8.2: the Map Groups with a CG scenario on the current date (empty for a system without Map Groups)."""
+    from rules_engine.map_groups import in_play
+
+    return in_play(system, state)
 
 
 def phase_submit_chit(system: Any, state: Any, side: str, chit: Chit, dice: Any) -> tuple[Any, tuple[Event, ...]]:

@@ -217,6 +217,26 @@ def _roster_cell(column_id: str, line: Mapping[str, Any], date: Mapping[str, Any
     return _text(line.get(column_id))
 
 
+MAP_RESULTS_COLUMN = Column("map_results", "Scenarios per Map Group (CVP amassed / suffered, LVP)")
+
+
+def _map_results_by_date(state: Any) -> dict[str, Any]:
+    """KGP 8.2: each CG Date's agreed results per Map Group (public: both sides entered and agreed them)."""
+    return {record.date_id: record.map_results for record in state.history if getattr(record, "map_results", None)}
+
+
+def map_results_cell(map_results: Mapping[str, Any], side: str) -> str:
+    """One side's CG Roster cell for a CG Date played on Map Groups: "St: CVP 6 / 11, LVP 2; Lg: CVP 3 / 4, LVP 5"."""
+    parts = []
+    for group, result in map_results.items():
+        other = next((s for s in result.cvp if s != side), None)
+        text = f"{group}: CVP {_text(result.cvp.get(side))} / {_text(result.cvp.get(other)) if other else '–'}"
+        if side in result.lvp:
+            text += f", LVP {result.lvp[side]}"
+        parts.append(text)
+    return "; ".join(parts)
+
+
 def _choices_by_date(state: Any) -> dict[str, dict[str, str]]:
     """Each date's revealed Attack/Idle choices (public once revealed), from the campaign history."""
     out: dict[str, dict[str, str]] = {}
@@ -243,6 +263,8 @@ def roster_tables(system: Any, state: Any, view: Mapping[str, Any], seat: Seat) 
     _, columns, _ = roster_columns(system)
     dates = reached_dates(system, state)
     choices = _choices_by_date(state)
+    played = _map_results_by_date(state)
+    groups = bool(getattr(system, "map_groups", ()))
     # the RosterLine table (records.project keeps it in step with the ledgers): the opponent's lines with the form's
     # public columns only before CG end, the same fields view_for gives (the hidden cells never leave the database)
     by_side = records.roster_lines(seat.campaign, seat.side, None if ended else public_roster_fields(system))
@@ -255,10 +277,15 @@ def roster_tables(system: Any, state: Any, view: Mapping[str, Any], seat: Seat) 
         if own or ended:  # a side's own lines for dates not in the calendar list (never for the opponent before end)
             known = {d["id"] for d in dates}
             side_dates += [{"id": date_id, "entry": None} for date_id in lines if date_id not in known]
+        if groups:  # KGP 8.2: each Map Group's agreed results on the CG Date's line (public, as the results are)
+            shown = [*shown, MAP_RESULTS_COLUMN]
         for date in side_dates:
             line = lines.get(str(date["id"]), {})
             choice = choices.get(str(date["id"]), {}).get(side)
-            rows.append([_roster_cell(c.id, line, date, choice) for c in shown])
+            cells = [_roster_cell(c.id, line, date, choice) for c in shown if c.id != MAP_RESULTS_COLUMN.id]
+            if groups:
+                cells.append(map_results_cell(played.get(str(date["id"]), {}), side))
+            rows.append(cells)
         note = ""
         if hidden:
             note = f"Hidden until CG end: {', '.join(hidden)}."
@@ -315,6 +342,7 @@ def roster_context(seat: Seat) -> dict[str, Any]:
         "own_layout": own_layout,
         "tables": tables,
         "books": books,
+        "map_groups": bool(getattr(system, "map_groups", ())),
     })
     return context
 

@@ -91,6 +91,9 @@ def step_label(system: Any, view: dict[str, Any]) -> str:
         label = f"{label} ({view['initiative']['ref']})"
     if step == "scenario" and view.get("last_round") and view["last_round"]["date_index"] == view["date"]["index"]:
         label = f"{label}: {view['last_round']['label']}"
+    groups = view.get("map_groups") or []
+    if step in ("initial-scenario", "scenario", "results") and groups:
+        label = f"{label} · Map Group{'s' if len(groups) > 1 else ''} {', '.join(g['id'] for g in groups)}"
     return label
 
 
@@ -177,10 +180,20 @@ def campaign_rows(user: AbstractBaseUser) -> list[CampaignRow]:
     return rows
 
 
+class _Names:
+    """A side id → its name (the history texts' ``name``), with the system for texts that need more of it."""
+
+    def __init__(self, system: Any) -> None:
+        self.system = system
+
+    def __call__(self, side: Any) -> str:
+        return engine.side_name(self.system, side) if side else ""
+
+
 def _describe_event(system: Any, record: EventRecord, viewer: str) -> dict[str, Any]:
     """A history line: what happened, in words, and its dice (if a roll)."""
     payload = record.payload or {}
-    name = lambda side: engine.side_name(system, side) if side else ""  # noqa: E731
+    name = _Names(system)
     kind = record.kind
     dice = None
     detail = ""
@@ -246,8 +259,43 @@ def _describe_event(system: Any, record: EventRecord, viewer: str) -> dict[str, 
 def _step_done_text(payload: dict[str, Any], name: Any, viewer: str) -> str:
     step = str(payload.get("step"))
     label = STEP_LABELS.get(step, step)
+    if payload.get("map_group"):
+        label = f"{label} on Map Group {payload['map_group']}"
     who = "You" if payload.get("side") == viewer else f"The {name(payload.get('side'))} side"
     return f"{who} finished {label} ({payload.get('date')})."
+
+
+def result_summary(system: Any, result: Any) -> str:
+    """A scenario's agreed results in words, both sides: "CVP U.S. 6, German 11; LVP U.S. 2, German 1; German attacked"."""
+    if not isinstance(result, dict):
+        return ""
+    sides = engine.side_ids(system)
+
+    def per_side(values: Any) -> str:
+        values = values or {}
+        return ", ".join(f"{engine.side_name(system, s)} {values[s]}" for s in sides if s in values)
+
+    parts = [f"CVP {per_side(result.get('cvp'))}"]
+    for key, label in (("lvp", "LVP"), ("leaders_lost", "leaders lost"), ("units_lost", "units lost")):
+        if result.get(key):
+            parts.append(f"{label} {per_side(result.get(key))}")
+    attackers = [engine.side_name(system, s) for s in sides if (result.get("attacked") or {}).get(s)]
+    parts.append(f"{' and '.join(attackers)} attacked" if attackers else "nobody attacked")
+    if result.get("winner"):
+        parts.append(f"winner {engine.side_name(system, result['winner'])}")
+    return "; ".join(parts)
+
+
+def _where(payload: dict[str, Any]) -> str:
+    return f" on Map Group {payload['map_group']}" if payload.get("map_group") else ""
+
+
+def _confirmed_text(payload: dict[str, Any], system: Any) -> str:
+    by_group = payload.get("map_results") or {}
+    if not by_group:
+        return f"The results of {payload.get('date')} are confirmed."
+    lines = " · ".join(f"{group}: {result_summary(system, result)}" for group, result in by_group.items())
+    return f"The results of {payload.get('date')} are confirmed on every Map Group — {lines}."
 
 
 PHASE_EVENT_TEXT: dict[str, Any] = {
@@ -262,12 +310,15 @@ PHASE_EVENT_TEXT: dict[str, Any] = {
     "elr-changed": lambda p, name, v: f"{name(p.get('side'))} ELR {p.get('before')} → {p.get('after')} ({p.get('step')}).",
     "lvp-recorded": lambda p, name, v: f"{name(p.get('side'))}: Current-LVP {p.get('current_lvp')}, CG-LVP {p.get('cg_lvp')}.",
     "table-result": lambda p, name, v: f"{p.get('table_name')} ({name(p.get('side'))}): final {p.get('final')} → {p.get('result')}.",
-    "results-entered": lambda p, name, v: f"You entered the results of {p.get('date')}.",
+    "results-entered": lambda p, name, v: f"You entered the results of {p.get('date')}{_where(p)}.",
     "results-submitted": lambda p, name, v: ("You" if p.get("side") == v else f"The {name(p.get('side'))} side")
-    + f" entered the scenario results of {p.get('date')}.",
-    "results-differ": lambda p, name, v: f"The results entries of {p.get('date')} differ: "
+    + f" entered the scenario results of {p.get('date')}{_where(p)}.",
+    "results-differ": lambda p, name, v: f"The results entries of {p.get('date')}{_where(p)} differ: "
     + ", ".join(RESULT_LABELS.get(f, f) for f in p.get("fields") or []) + ".",
-    "results-confirmed": lambda p, name, v: f"The results of {p.get('date')} are confirmed.",
+    "results-confirmed": lambda p, name, v: _confirmed_text(p, name.system),
+    "map-group-results-confirmed": lambda p, name, v: f"The results of {p.get('date')}{_where(p)} are confirmed: "
+    + result_summary(name.system, p.get("result")) + ".",
+    "secret-dr": lambda p, name, v: str(p.get("text") or f"Secret DR {p.get('final')}") + ".",
     "supplied": lambda p, name, v: f"You supplied a value for {p.get('step')}.",
     "track-set": lambda p, name, v: f"{name(p.get('side'))}: " + ", ".join(
         f"{k.upper()} {val}" for k, val in (p.get("values") or {}).items()) + ".",
@@ -525,6 +576,18 @@ def _checklist(system: Any, view: dict[str, Any], side: str) -> list[dict[str, A
         if entry["kind"] == "mark":
             label, help_text = MARK_KIND.get(entry["ref"], ("", ""))
             entry.update(number="", kind_label=label, kind_help=help_text, kind_class="mark")
+            if entry.get("map_group"):  # KGP 8.2: this Map Group's scenario (or its results), with its own status
+                entry["number"] = str(entry["map_group"])
+                if entry["ref"] == "@results":
+                    entry["kind_help"] = "Both players enter this Map Group's results; they must agree."
+                    entry["done_words"] = ("entered", "to enter")
+                else:
+                    entry["kind_help"] = "Play this Map Group's scenario, then both mark it finished."
+                    entry["done_words"] = ("finished", "to do")
+                done = entry.get("done") or {}
+                entry["you_done"] = bool(done.get(side))
+                entry["opponent_done"] = bool(done.get(view["opponent"]))
+                entry["show_sides"] = entry.get("status") == "current" and bool(done)
         else:
             label, help_text, kind_class = step_kind_label(system, entry, view["phase"].get("pass") == "initial")
             entry["kind"] = kind_class
@@ -547,6 +610,7 @@ def _checklist(system: Any, view: dict[str, Any], side: str) -> list[dict[str, A
                 entry["you_done"] = bool(chits.get("own_chit"))  # a sealed chit is this step's whole part
                 entry["opponent_done"] = bool(chits.get("opponent_has_chosen"))
                 entry["done_words"] = ("chosen", "to choose")
+            entry["show_sides"] = entry.get("status") == "current" and entry["kind"] != "automatic"
         items.append(entry)
     return items
 
@@ -581,6 +645,8 @@ def _describe_record(system: Any, event: dict[str, Any], side: str) -> dict[str,
     if kind == "replenished":
         return {**base, "title": "Replenishment", "text": str(payload.get("text") or
                 f"{payload.get('amount')} {payload.get('currency')}")}
+    if kind == "secret-dr":
+        return {**base, "title": "Secret DR", "text": str(payload.get("text") or payload.get("final"))}
     if kind == "points-forfeited":
         return {**base, "title": "Points forfeited", "text": str(payload.get("text") or payload)}
     if kind == "announced":
@@ -826,10 +892,20 @@ def phase_context(campaign: Campaign, seat: Seat, system: Any, state: Any, view:
         "end_claimant_name": engine.side_name(system, view["end_claimant"]) if view.get("end_claimant") else None,
         "points_left": _balance(ledger, currency),
     }
+    groups = view.get("map_groups") or []
+    context["map_groups"] = groups
     if panel in ("scenario", "assisted", "on-board") and both_seated:
         # the "Mark finished" form names the step occurrence it finishes (services.phase_mark_done)
         context["done_step"] = services.current_step_ref(state)
         context["done_token"] = services.form_token(campaign, seat, state, "done")
+    if panel == "scenario" and both_seated and groups:
+        # KGP 8.2: one scenario per Map Group in play, each marked finished on its own form
+        context["scenario_groups"] = [
+            {**group, "you_done": bool(group["scenario_done"].get(side)),
+             "opponent_done": bool(group["scenario_done"].get(opponent)),
+             "token": services.form_token(campaign, seat, state, "done", group["id"])}
+            for group in groups
+        ]
     if panel in ("order", "fortifications", "recon"):
         context["order_token"] = services.form_token(campaign, seat, state, "recon" if panel == "recon" else "order")
     if panel == "order" and step is not None:
@@ -874,15 +950,46 @@ def phase_context(campaign: Campaign, seat: Seat, system: Any, state: Any, view:
         lvp_sides, lvp_ref = lvp_recorders(system)
         context["lvp_ref"] = lvp_ref
         context["lvp_recorder_names"] = _side_list(system, lvp_sides or []).replace(" then ", " and ")
-        context["results_rows"] = [
-            {"id": s, "name": engine.side_name(system, s), "you": s == side,
-             "lvp_recorded": None if lvp_sides is None else s in lvp_sides,
-             "cvp": (own or {}).get("cvp", {}).get(s), "attacked": (own or {}).get("attacked", {}).get(s),
-             "lvp": (own or {}).get("lvp", {}).get(s), "leaders_lost": (own or {}).get("leaders_lost", {}).get(s),
-             "units_lost": (own or {}).get("units_lost", {}).get(s)}
-            for s in engine.side_ids(system)
-        ]
+        context["results_rows"] = _results_rows(system, side, own, lvp_sides)
+        if groups:
+            context["result_forms"] = [_group_results_form(system, side, group, lvp_sides) for group in groups]
+        else:
+            context["result_forms"] = [{
+                "map_group": None, "prefix": "", "suffix": "", "own": own, "rows": context["results_rows"],
+                "differ": context["results_differ"], "opponent_submitted": view["results"].get("opponent_submitted"),
+                "agreed": None}]
     return context
+
+
+def _results_rows(system: Any, side: str, own: Any, lvp_sides: Any) -> list[dict[str, Any]]:
+    """The results form's fields per side, filled with the side's own entry (if any)."""
+    return [
+        {"id": s, "name": engine.side_name(system, s), "you": s == side,
+         "lvp_recorded": None if lvp_sides is None else s in lvp_sides,
+         "cvp": (own or {}).get("cvp", {}).get(s), "attacked": (own or {}).get("attacked", {}).get(s),
+         "lvp": (own or {}).get("lvp", {}).get(s), "leaders_lost": (own or {}).get("leaders_lost", {}).get(s),
+         "units_lost": (own or {}).get("units_lost", {}).get(s)}
+        for s in engine.side_ids(system)
+    ]
+
+
+def _group_results_form(system: Any, side: str, group: dict[str, Any], lvp_sides: Any) -> dict[str, Any]:
+    """KGP 8.2: one Map Group's results form — the side's own entry, the differences once both are in, or the
+    agreed results (view_for gives the opponent's entry only once both are in)."""
+    own = group.get("own")
+    entries = group.get("entries") or {}
+    differ = [
+        {"field": name, "label": RESULT_LABELS.get(name, name),
+         "values": [{"side_name": engine.side_name(system, s), "you": s == side,
+                     "text": _result_text(system, name, (entries.get(s) or {}).get(name))}
+                    for s in engine.side_ids(system)]}
+        for name in group.get("differ") or []
+    ]
+    agreed = group.get("agreed")
+    return {"map_group": group["id"], "label": group["label"], "prefix": f"{group['id']}-", "suffix": f"-{group['id']}",
+            "own": own, "rows": _results_rows(system, side, own, lvp_sides), "differ": differ,
+            "opponent_submitted": group.get("opponent_submitted"), "agreed": agreed,
+            "agreed_text": result_summary(system, agreed) if agreed else ""}
 
 
 def lvp_recorders(system: Any) -> tuple[tuple[str, ...] | None, str | None]:

@@ -363,12 +363,13 @@ def move_order_roll(*, user: AbstractBaseUser, public_id: str) -> Campaign:
 Action = Callable[[Any, Any, str, Any], tuple[Any, tuple[Event, ...]]]
 
 
-def form_token(campaign: Campaign, seat: Seat, state: Any, purpose: str) -> str:
+def form_token(campaign: Campaign, seat: Seat, state: Any, purpose: str, map_group: str | None = None) -> str:
     """A one-time token for one seat's form at one step occurrence (``order``, ``recon``, ``roll``, ``done``).
 
     It changes once the form's action is recorded (the side finishes the step, or its roll count at the step grows),
     so a form posted twice (double click, resent request) records once: the replay no longer matches and is a no-op.
-    It depends only on the seat's own side, so it never differs with what the opponent did in secret.
+    It depends only on the seat's own side, so it never differs with what the opponent did in secret. A scenario played
+    per Map Group (KGP 8.2) has one form per Map Group: ``map_group`` names it.
     """
     count = 0
     if purpose == "roll":
@@ -378,15 +379,18 @@ def form_token(campaign: Campaign, seat: Seat, state: Any, purpose: str) -> str:
             and event.payload.get("step") == state.phase_ref
         )
     done = seat.side in state.done
+    if map_group is not None:
+        done = seat.side in state.map_done.get(map_group, ())
     message = "|".join(str(part) for part in (
         campaign.public_id, seat.side, seat.pk, purpose, state.date_index, state.pass_kind, state.phase_ref,
-        len(state.history), count, done,
+        len(state.history), count, done, map_group or "",
     ))
     return hmac.new(settings.SECRET_KEY.encode(), message.encode(), hashlib.sha256).hexdigest()[:32]
 
 
 def _phase_action(
     *, user: AbstractBaseUser, public_id: str, action: Action, token: str | None = None, purpose: str | None = None,
+    map_group: str | None = None,
 ) -> Campaign:
     campaign = _locked(public_id)
     seats = _seats(campaign)
@@ -395,7 +399,7 @@ def _phase_action(
     _require_both_seated(system, seats)
     state = engine.load_state(campaign.state)
     campaign.replayed = False  # type: ignore[attr-defined]
-    if purpose is not None and token != form_token(campaign, seat, state, purpose):
+    if purpose is not None and token != form_token(campaign, seat, state, purpose, map_group):
         campaign.replayed = True  # type: ignore[attr-defined]  # already recorded (or a stale form): nothing to do
         return campaign
     if not state.phased:
@@ -427,22 +431,25 @@ def current_step_ref(state: Any) -> str:
 @transaction.atomic
 def phase_mark_done(
     *, user: AbstractBaseUser, public_id: str, token: str | None = None, step_ref: str | None = None,
+    map_group: str | None = None,
 ) -> Campaign:
     """Finish the current step for the user's side (on-board, assisted, an input step with nothing bought, the
-    Initial Scenario or a scenario); ordered steps wait for the side before.
+    Initial Scenario or a scenario — with Map Groups in play (KGP 8.2), the scenario on ``map_group``); ordered steps
+    wait for the side before.
 
-    The form is bound to one step occurrence: ``token`` (form_token(..., "done")) and ``step_ref`` (current_step_ref)
-    as rendered. A stale page or a resent request (the step already finished, or another step current) finishes
-    nothing: ``campaign.replayed`` is True. None for both skips the check (scripts)."""
+    The form is bound to one step occurrence: ``token`` (form_token(..., "done", map_group)) and ``step_ref``
+    (current_step_ref) as rendered. A stale page or a resent request (the step already finished, or another step
+    current) finishes nothing: ``campaign.replayed`` is True. None for both skips the check (scripts)."""
     if step_ref is not None:
         campaign = _locked(public_id)
         if current_step_ref(engine.load_state(campaign.state)) != step_ref:
             _seat_of(_seats(campaign), user)  # NotSeated for anyone without a seat, as for every other action
             campaign.replayed = True  # type: ignore[attr-defined]
             return campaign
-    return _phase_action(user=user, public_id=public_id, token=token,
+    return _phase_action(user=user, public_id=public_id, token=token, map_group=map_group,
                          purpose="done" if token is not None or step_ref is not None else None,
-                         action=lambda system, state, side, dice: engine.phase_mark_done(system, state, side))
+                         action=lambda system, state, side, dice: engine.phase_mark_done(system, state, side,
+                                                                                         map_group))
 
 
 @transaction.atomic
@@ -485,11 +492,13 @@ def assisted_roll_submit(
 
 
 @transaction.atomic
-def results_submit(*, user: AbstractBaseUser, public_id: str, entry: dict[str, Any]) -> Campaign:
-    """The side's entry of the scenario's results; equal entries confirm them, different ones block until agreed."""
+def results_submit(*, user: AbstractBaseUser, public_id: str, entry: dict[str, Any],
+                   map_group: str | None = None) -> Campaign:
+    """The side's entry of the scenario's results (with Map Groups in play, KGP 8.2: of the scenario on
+    ``map_group``); equal entries confirm them, different ones block until agreed."""
     return _phase_action(
         user=user, public_id=public_id,
-        action=lambda system, state, side, dice: engine.phase_submit_results(system, state, side, entry),
+        action=lambda system, state, side, dice: engine.phase_submit_results(system, state, side, entry, map_group),
     )
 
 

@@ -380,9 +380,11 @@ def phase_done(request: HttpRequest, seat: Seat) -> HttpResponse:
     finished, or no longer current) finishes nothing and says so."""
     token = str(request.POST.get("token", ""))
     step_ref = str(request.POST.get("step", ""))
+    map_group = str(request.POST.get("map_group", "")).strip() or None  # KGP 8.2: the Map Group's scenario
     return _run_phase(request, seat, lambda: services.phase_mark_done(
-        user=request.user, public_id=seat.campaign.public_id, token=token, step_ref=step_ref),
-        "Marked finished.", replayed=STEP_ALREADY_FINISHED)
+        user=request.user, public_id=seat.campaign.public_id, token=token, step_ref=step_ref, map_group=map_group),
+        f"The scenario on {map_group} is marked finished." if map_group else "Marked finished.",
+        replayed=STEP_ALREADY_FINISHED)
 
 
 def _rg_orders(request: HttpRequest, seat: Seat, problems: list[str]) -> list[dict[str, Any]]:
@@ -535,10 +537,13 @@ def results_submit(request: HttpRequest, seat: Seat) -> HttpResponse:
                 entry[field][side] = value
     winner = str(request.POST.get("winner", "")).strip()
     entry["winner"] = winner or None
+    map_group = str(request.POST.get("map_group", "")).strip() or None  # KGP 8.2: the Map Group's scenario
     if problems:
-        return _phase_response(request, seat, 422, phase_errors=problems)
+        where = f"Map Group {map_group}: " if map_group else ""
+        return _phase_response(request, seat, 422, phase_errors=[where + p for p in problems])
     return _run_phase(request, seat, lambda: services.results_submit(
-        user=request.user, public_id=seat.campaign.public_id, entry=entry), "Your results entry is recorded.")
+        user=request.user, public_id=seat.campaign.public_id, entry=entry, map_group=map_group),
+        f"Your results entry for {map_group} is recorded." if map_group else "Your results entry is recorded.")
 
 
 @seated

@@ -31,6 +31,7 @@ from rules_engine.model import (
     InitialOb,
     Initiative,
     Limit,
+    MapGroup,
     MatrixCell,
     MissingPart,
     ObGroup,
@@ -100,6 +101,7 @@ SYSTEM_PARTS: tuple[str, ...] = (
     "settings",
     "special_rules",
     "initial_ob",
+    "map_groups_in_play",
     "missing_parts",
 )
 SYSTEM_KEYS: tuple[str, ...] = ("format", "id", "kind", "name", "source", *SYSTEM_PARTS)
@@ -483,6 +485,11 @@ class _Context:
         self.settings: dict[str, Setting] = {}
         self.currency_codes: tuple[str, ...] = ()
         self.calendar_ids: tuple[str, ...] = ()
+        self.map_groups: tuple[MapGroup, ...] = ()
+
+    @property
+    def map_group_ids(self) -> tuple[str, ...]:
+        return tuple(group.id for group in self.map_groups)
 
 
 def _sides(c: _Checker, value: object, path: str) -> tuple[Side, ...]:
@@ -956,6 +963,7 @@ def _steps(c: _Checker, value: object, path: str, ctx: _Context) -> tuple[Step, 
         automation = c.choice(m.get("automation", "on-board"), f"{p}.automation", [a.value for a in Automation])
         action = c.ident(m["action"], f"{p}.action", "action name") if "action" in m else None
         params = _params(c, m, p)
+        _balance_params(c, params, f"{p}.params", ctx)
         tables = c.refs(m["tables"], f"{p}.tables", ctx.tables, "table") if "tables" in m else ()
         note = c.text(m["note"], f"{p}.note") if "note" in m else None
         if ref:
@@ -967,6 +975,32 @@ def _steps(c: _Checker, value: object, path: str, ctx: _Context) -> tuple[Step, 
             )
     c.unique(refs, "step ref")
     return tuple(out)
+
+
+def _balance_params(c: _Checker, params: Mapping[str, object], path: str, ctx: _Context) -> None:
+    """KGP 8.31 on a rolling step: ``balance_setting`` (a setting whose value names the side whose DR is changed, or
+    ``none``), ``balance_halves: true`` (the DR is halved) and ``rounding`` (``down`` = FRD, ``up`` = FRU)."""
+    if "balance_setting" not in params:
+        if "balance_halves" in params:
+            c.error(f"{path}.balance_halves", "`balance_halves` needs `balance_setting:` (the setting naming the side)")
+        return
+    setting_id = c.ref(params["balance_setting"], f"{path}.balance_setting", ctx.settings, "setting")
+    if setting_id is not None:
+        choices = ctx.settings[setting_id].choices
+        allowed = ("none", *ctx.side_ids)
+        odd = [choice for choice in choices if choice not in allowed]
+        if not choices or odd:
+            c.error(f"{path}.balance_setting", f"the setting {setting_id!r} must choose a side id or none "
+                    f"(it offers {', '.join(choices) or 'no choices'})", ", ".join(allowed))
+    if "balance_halves" not in params:
+        c.error(path, "a balance on this step needs `balance_halves: true` (8.31: the Secret DR is halved)", "true")
+    elif c.boolean(params["balance_halves"], f"{path}.balance_halves") is False:
+        c.error(f"{path}.balance_halves", "false leaves the balance without effect; the only change the rules know "
+                "is halving (8.31)", "true")
+    if "rounding" not in params:
+        c.error(path, "a halved DR needs `rounding:` (down = FRD, up = FRU)", ", ".join(ROUNDING))
+    else:
+        c.choice(params["rounding"], f"{path}.rounding", ROUNDING)
 
 
 def _idle(c: _Checker, value: object, path: str, ctx: _Context) -> IdleRule | None:
@@ -1027,7 +1061,7 @@ def _calendar(c: _Checker, value: object, path: str, ctx: _Context) -> tuple[Cal
         path,
         ("id",),
         ("name", "date", "time", "night", "initial", "replenishment_roll", "base_numbers", "ec", "weather",
-         "moon", "wind", "note"),
+         "moon", "wind", "note", "map_groups"),
         label="id",
     ):
         ident = c.text(m["id"], f"{p}.id", numbers=True)
@@ -1038,18 +1072,82 @@ def _calendar(c: _Checker, value: object, path: str, ctx: _Context) -> tuple[Cal
             if "base_numbers" in m else {}
         )
         printed = {k: c.cell(m[k], f"{p}.{k}") if k in m else None for k in ("ec", "weather", "moon", "wind")}
+        groups = _map_group_refs(c, m["map_groups"], f"{p}.map_groups", ctx) if "map_groups" in m else ()
         if ident:
             ids.append((f"{p}.id", ident))
             out.append(
                 CalendarEntry(
                     ident, len(out), texts["name"], texts["date"], texts["time"], bool(flags["night"]),
                     bool(flags["initial"]), flags["replenishment_roll"] is not False, base,
-                    printed["ec"], printed["weather"], printed["moon"], printed["wind"], texts["note"],
+                    printed["ec"], printed["weather"], printed["moon"], printed["wind"], texts["note"], groups,
                 )
             )
     c.unique(ids, "calendar entry id")
     ctx.calendar_ids = tuple(entry.id for entry in out)
     return tuple(out)
+
+
+def _map_groups(c: _Checker, rules: tuple[SpecialRule, ...]) -> tuple[MapGroup, ...]:
+    """KGP 8.2 Map Groups: the ``map_groups`` param of a special rule, each ``{id, sections}`` (``name`` optional)."""
+    declaring = [rule for rule in rules if "map_groups" in rule.params]
+    for rule in declaring[1:]:
+        c.error(f"special_rules[{rule.id}].params.map_groups",
+                f"Map Groups are already declared by special rule {declaring[0].id!r}; declare them once")
+    if not declaring:
+        return ()
+    rule = declaring[0]
+    path = f"special_rules[{rule.id}].params.map_groups"
+    out: list[MapGroup] = []
+    ids: list[tuple[str, str]] = []
+    for p, m in c.entries(rule.params["map_groups"], path, ("id", "sections"), ("name",), label="id"):
+        ident = c.text(m["id"], f"{p}.id", numbers=True)
+        sections = c.integer(m["sections"], f"{p}.sections", minimum=1)
+        name = c.text(m["name"], f"{p}.name") if "name" in m else None
+        if ident:
+            ids.append((f"{p}.id", ident))
+        if ident and sections is not None:
+            out.append(MapGroup(ident, sections, name, rule.ref))
+    if rule.params["map_groups"] == []:
+        c.error(path, "an empty list; a system with Map Groups declares at least one")
+    c.unique(ids, "Map Group id")
+    return tuple(out)
+
+
+def _map_group_refs(c: _Checker, value: object, path: str, ctx: _Context) -> tuple[str, ...]:
+    """A list of Map Group ids (KGP 8.2) in play: each declared, none twice, at least one."""
+    if not ctx.map_groups:
+        c.error(path, "this system declares no Map Groups (a special rule's params.map_groups); leave it out",
+                "no Map Groups in this system")
+        return ()
+    allowed = ", ".join(ctx.map_group_ids)
+    if isinstance(value, list) and not value:
+        c.error(path, "an empty list; name at least one Map Group in play", allowed)
+        return ()
+    out: list[str] = []
+    for i, text in enumerate(c.texts(value, path)):
+        if text not in ctx.map_group_ids:
+            c.error(f"{path}[{i}]", f"unknown Map Group {text!r}", allowed)
+        elif text in out:
+            c.error(f"{path}[{i}]", f"Map Group {text!r} is named twice (one CG scenario per Map Group per CG Date, "
+                    "KGP 8.2)", allowed)
+        else:
+            out.append(text)
+    return tuple(out)
+
+
+def _check_map_groups_in_play(c: _Checker, calendar: tuple[CalendarEntry, ...], default: tuple[str, ...],
+                              ctx: _Context, raw_calendar: object) -> None:
+    """With Map Groups, every calendar entry needs at least one in play (its own ``map_groups`` or the default)."""
+    if not ctx.map_groups or default:
+        return
+    items = raw_calendar if isinstance(raw_calendar, list) else []
+    for entry in calendar:
+        if entry.map_groups:
+            continue
+        raw = items[entry.index] if entry.index < len(items) else None
+        c.error(f"calendar{_label(raw, entry.index)}",
+                f"no Map Group is in play on {entry.id}: give `map_groups:` on the entry, or `map_groups_in_play:` "
+                "for the whole CG", ", ".join(ctx.map_group_ids))
 
 
 def _units(c: _Checker, value: object, path: str) -> tuple[UnitCount, ...]:
@@ -1463,7 +1561,12 @@ def _build_system(c: _Checker, doc: object, card: CardInfo | None = None) -> Sys
     tables = _tables(c, m["tables"], "tables", ctx, ident or "") if "tables" in m else {}
     steps = _steps(c, m["steps"], "steps", ctx) if "steps" in m else ()
     currencies = _currencies(c, m["currencies"], "currencies", ctx) if "currencies" in m else ()
+    special = _special_rules(c, m["special_rules"], "special_rules") if "special_rules" in m else ()
+    ctx.map_groups = _map_groups(c, special)
     calendar = _calendar(c, m["calendar"], "calendar", ctx) if "calendar" in m else ()
+    in_play = (_map_group_refs(c, m["map_groups_in_play"], "map_groups_in_play", ctx)
+               if "map_groups_in_play" in m else ())
+    _check_map_groups_in_play(c, calendar, in_play, ctx, m.get("calendar"))
     idle = _idle(c, m["idle"], "idle", ctx) if "idle" in m else None
     rg_charts = _rg_charts(c, m["rg_charts"], "rg_charts", ctx) if "rg_charts" in m else ()
     setup_costs = _setup_costs(c, m["setup_costs"], "setup_costs") if "setup_costs" in m else None
@@ -1471,7 +1574,6 @@ def _build_system(c: _Checker, doc: object, card: CardInfo | None = None) -> Sys
     initiative = _initiative(c, m["initiative"], "initiative", ctx) if "initiative" in m else None
     limits = _limits(c, m["limits"], "limits", ctx) if "limits" in m else ()
     forms = _forms(c, m["forms"], "forms") if "forms" in m else ()
-    special = _special_rules(c, m["special_rules"], "special_rules") if "special_rules" in m else ()
     initial_ob = _initial_ob(c, m["initial_ob"], "initial_ob", ctx) if "initial_ob" in m else None
     missing = _missing_parts(c, m["missing_parts"], "missing_parts") if "missing_parts" in m else ()
     if c.errors or not (ident and name and source) or len(sides) != 2:
@@ -1479,7 +1581,7 @@ def _build_system(c: _Checker, doc: object, card: CardInfo | None = None) -> Sys
     return System(
         ident, "system", name, source, (sides[0], sides[1]), time_unit, between, currencies, calendar, steps, idle,
         tables, rg_charts, setup_costs, forts, initiative, limits, forms, settings, special, missing, card,
-        document=copy.deepcopy(m), initial_ob=initial_ob,
+        document=copy.deepcopy(m), initial_ob=initial_ob, map_groups=ctx.map_groups, map_groups_in_play=in_play,
     )
 
 

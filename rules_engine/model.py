@@ -200,6 +200,22 @@ class CalendarEntry:
     moon: Cell | None = None
     wind: Cell | None = None
     note: str | None = None
+    map_groups: tuple[str, ...] = ()  # KGP 8.2: the Map Groups with a CG scenario on this date (empty: the CG default)
+
+
+@dataclass(frozen=True)
+class MapGroup:
+    """A Map Group (KGP 8.2): one CG scenario is played on each Map Group in play per CG Date."""
+
+    id: str
+    sections: int  # Map Sections it comprises (KGP 8.2: two, "Ch" one)
+    name: str | None = None
+    ref: str | None = None  # the rule that declares it
+
+    @property
+    def label(self) -> str:
+        """The id and its Map Sections as shown on a page: "St (2 Map Sections)"."""
+        return f"{self.id} ({self.sections} Map Section{'s' if self.sections != 1 else ''})"
 
 
 @dataclass(frozen=True)
@@ -723,6 +739,8 @@ class System:
     settings_values: Mapping[str, SettingValue | Mapping[SideId, SettingValue]] = field(default_factory=dict)
     document: Mapping[str, object] = field(default_factory=dict, compare=False, repr=False)
     initial_ob: InitialOb | None = None
+    map_groups: tuple[MapGroup, ...] = ()  # KGP 8.2 (a special rule's ``params.map_groups``); empty: no Map Groups
+    map_groups_in_play: tuple[str, ...] = ()  # the CG's default Map Groups in play (a calendar entry may name its own)
 
     def side(self, side_id: SideId) -> Side:
         """The side with this id (UnknownNameError listing the ids)."""
@@ -767,3 +785,12 @@ class System:
     def form(self, form_id: str) -> Form:
         """The record form with this id (UnknownNameError listing the ids)."""
         return _named(self.forms, lambda f: f.id, form_id, f"{self.id}: unknown form")
+
+    def map_groups_on(self, date_index: int) -> tuple[MapGroup, ...]:
+        """KGP 8.2: the Map Groups with a CG scenario on a calendar entry (its own list, else the CG's default); empty
+        for a system without Map Groups (one scenario per date)."""
+        if not self.map_groups or not 0 <= date_index < len(self.calendar):
+            return ()
+        wanted = self.calendar[date_index].map_groups or self.map_groups_in_play
+        by_id = {group.id: group for group in self.map_groups}
+        return tuple(by_id[ident] for ident in wanted if ident in by_id)

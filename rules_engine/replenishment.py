@@ -1,8 +1,9 @@
-"""Secret points replenishment: RR 2.516 (Base Number − DR), PL 2.1 (2.12 table by Intensity), PHD C5.29 (by side)."""
+"""Secret points replenishment: RR 2.516 (Base Number − DR), PL 2.1 (2.12 table by Intensity), PHD C5.29 (by side);
+the KGP 8.31 Balance that halves one side's 8.616 Secret DR (``Balance``)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from rules_engine.dice import Dice
 from rules_engine.errors import MissingValueError, RulesError
@@ -13,7 +14,7 @@ from rules_engine.purchases import int_settings, side_setting
 from rules_engine.tables import Fact, MissingFactError, needed_facts, resolve, side_facts
 from rules_engine.vocabulary import DiceKind, SideId, Visibility
 
-__all__ = ["ReplenishmentMissingValueError", "derived_facts", "replenish", "replenishment_step"]
+__all__ = ["Balance", "ReplenishmentMissingValueError", "balance_for", "derived_facts", "replenish", "replenishment_step"]
 
 ACTIONS = ("replenish-base-minus-dr", "replenish-from-table")
 
@@ -24,6 +25,42 @@ class ReplenishmentMissingValueError(MissingValueError):
     def __init__(self, message: str, events: tuple[Event, ...]) -> None:
         super().__init__(message)
         self.events = events
+
+
+@dataclass(frozen=True)
+class Balance:
+    """KGP 8.31 CG Balance on a secret DR: the DR of the side the setting names is halved, fractions rounded as the
+    step's ``rounding`` says (``down`` = FRD, as 8.31 prints; ``up`` = FRU)."""
+
+    setting: str
+    ref: str
+    rounding: str
+
+    def apply(self, dr: int) -> int:
+        """The halved DR (8.31: "halved (FRD)")."""
+        return dr // 2 if self.rounding == "down" else -(-dr // 2)
+
+    @property
+    def words(self) -> str:
+        """The halving in words: "halved (FRD)"."""
+        return f"halved ({'FRD' if self.rounding == 'down' else 'FRU'})"
+
+    def modifier(self, side_name: str) -> dict[str, JSON]:
+        """The halving as a dice-log modifier line (not an added DRM)."""
+        return {"reason": f"{self.ref} CG Balance: {side_name} DR {self.words}", "value": "÷2", "source": "balance"}
+
+
+def balance_for(system: System, step: Step, side: SideId) -> Balance | None:
+    """The Balance on ``side``'s roll at ``step``, from the step's params (``balance_setting``, ``balance_halves``,
+    ``rounding``): when the setting's value is this side's id; None otherwise (``none``, the other side, no params)."""
+    params = step.params
+    setting = params.get("balance_setting")
+    if not isinstance(setting, str) or params.get("balance_halves") is not True:
+        return None
+    if side_setting(system, setting, side) != side:
+        return None
+    ref = next((s.ref for s in system.settings if s.id == setting and s.ref), None) or step.ref
+    return Balance(setting, ref, str(params.get("rounding") or "down"))
 
 
 def replenishment_step(system: System) -> Step:
@@ -107,12 +144,22 @@ def _base_minus_dr(
         return ledger, (event,)
     kind = DiceKind(str(step.params.get("dice", "DR")))
     roll = dice.roll(kind, f"{step.ref} {currency} Replenishment {kind} — {entry.id}", side, stream=side)
-    amount = base - roll.total
-    rolled = roll_event(roll, Visibility.CG_END, side, rule=step.ref, original=roll.total, modifiers=[],
-                        final=roll.total, result=str(amount), base=base)
+    balance = balance_for(system, step, side)
+    final = balance.apply(roll.total) if balance is not None else roll.total
+    amount = base - final
+    halving: dict[str, JSON] = {}
+    modifiers: list[JSON] = []
+    text = f"{step.ref}: Base Number {base} − DR {roll.total} = {amount} {currency}"
+    if balance is not None:  # KGP 8.31: the original DR, the halving and the final DR are all recorded
+        modifiers = [balance.modifier(system.side(side).name)]
+        halving = {"balance": {"rule": balance.ref, "setting": balance.setting, "rounding": balance.rounding,
+                               "original": roll.total, "final": final}}
+        text = (f"{step.ref}: DR {roll.total} {balance.words} by the {balance.ref} CG Balance = {final}; "
+                f"Base Number {base} − {final} = {amount} {currency}")
+    rolled = roll_event(roll, Visibility.CG_END, side, rule=step.ref, original=roll.total, modifiers=modifiers,
+                        final=final, result=str(amount), base=base, **halving)
     ledger, event = _record(ledger, entry.id, currency, amount, {
-        "rule": step.ref, "base": base, "dr": roll.total,
-        "text": f"{step.ref}: Base Number {base} − DR {roll.total} = {amount} {currency}",
+        "rule": step.ref, "base": base, "dr": final, **halving, "text": text,
     })
     return ledger, (rolled, event)
 

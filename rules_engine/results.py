@@ -8,13 +8,17 @@ recording side(s); the CG-LVP Total is kept by the 2.503 step (2.5033: current +
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from rules_engine.errors import SubmissionError
 from rules_engine.events import JSON, Event
 from rules_engine.state import RESULTS, CampaignState, DateRecord, ScenarioResult, SystemLike, check_side, side_ids
 from rules_engine.vocabulary import Chit, SideId, Visibility
+
+if TYPE_CHECKING:
+    from rules_engine.model import MapGroup
 
 __all__ = [
     "differing_fields", "result_from_json", "scenario_victory_conditions", "submit_results", "validate_results",
@@ -83,7 +87,8 @@ def differing_fields(results: Mapping[SideId, ScenarioResult]) -> tuple[str, ...
     return tuple(name for name in ScenarioResult.FIELDS if first[name] != second[name])
 
 
-def _record(state: CampaignState, result: ScenarioResult) -> DateRecord:
+def _record(state: CampaignState, result: ScenarioResult, map_results: Mapping[str, ScenarioResult] | None = None
+            ) -> DateRecord:
     last = state.last_round if state.last_round and state.last_round.date_index == state.date_index else None
     choices: dict[SideId, str] = {}
     if last is not None and last.chits:
@@ -95,14 +100,22 @@ def _record(state: CampaignState, result: ScenarioResult) -> DateRecord:
     kind = "initial" if state.initial else "scenario"
     return DateRecord(
         state.date_index, state.date_id, kind, last.label if last else kind, choices,
-        last.setup_first if last else None, last.moves_first if last else None, result,
+        last.setup_first if last else None, last.moves_first if last else None, result, map_results or {},
     )
 
 
 def submit_results(
-    system: SystemLike, state: CampaignState, side: SideId, entry: ScenarioResult
+    system: SystemLike, state: CampaignState, side: SideId, entry: ScenarioResult, map_group: str | None = None
 ) -> tuple[CampaignState, tuple[Event, ...]]:
-    """Enter (or re-enter) a side's results; the second entry confirms them when equal, else reports the difference."""
+    """Enter (or re-enter) a side's results; the second entry confirms them when equal, else reports the difference.
+    With Map Groups in play (KGP 8.2) the entry is for ``map_group``'s scenario (the only one may be left out)."""
+    from rules_engine.map_groups import in_play
+
+    groups = in_play(system, state)
+    if groups:
+        return _submit_map_group(system, state, side, entry, map_group, groups)
+    if map_group is not None:
+        raise SubmissionError(f"{system.id} has no Map Groups: enter the results without one (got {map_group!r})")
     validate_results(system, state, side, entry)
     results = {**state.results, side: entry}
     events: list[Event] = [
@@ -131,4 +144,53 @@ def submit_results(
                             initiative=record.choices.get(s))
     events.append(Event("results-confirmed", Visibility.PUBLIC, None, {
         "date": state.date_id, "kind": record.kind, "result": entry.to_json()}))
+    return move_on(system, new), tuple(events)
+
+
+def _submit_map_group(
+    system: SystemLike, state: CampaignState, side: SideId, entry: ScenarioResult, wanted: str | None,
+    groups: Sequence[MapGroup],
+) -> tuple[CampaignState, tuple[Event, ...]]:
+    """KGP 8.2: a side's entry for one Map Group's scenario. Equal entries confirm that Map Group; different ones block
+    it (and so the CG Date) until the sides agree. The date's record is written when every Map Group is confirmed."""
+    from rules_engine.map_groups import combine, pick
+
+    validate_results(system, state, side, entry)
+    group = pick(groups, wanted, state.date_id, "enter the results of")
+    if group.id in state.map_agreed:
+        raise SubmissionError(
+            f"The results of the scenario on {group.id} ({state.date_id}) are already confirmed by both sides.", group.ref)
+    entries = {**state.map_results.get(group.id, {}), side: entry}
+    where: dict[str, JSON] = {"date": state.date_id, "map_group": group.id, "sections": group.sections}
+    events: list[Event] = [
+        Event("results-entered", Visibility.SIDE, side, {**where, "side": side, "entry": entry.to_json()}),
+        Event("results-submitted", Visibility.PUBLIC, side, {**where, "side": side}),
+    ]
+    new = replace(state, map_results={**state.map_results, group.id: entries})
+    if len(entries) < 2:
+        return new, tuple(events)
+    fields = differing_fields(entries)
+    if fields:
+        shown: dict[str, JSON] = {s: {name: r.to_json()[name] for name in fields} for s, r in entries.items()}
+        events.append(Event("results-differ", Visibility.PUBLIC, None, {**where, "fields": list(fields), "entries": shown}))
+        return new, tuple(events)
+    agreed = {**state.map_agreed, group.id: entry}
+    new = replace(new, map_agreed=agreed)
+    events.append(Event("map-group-results-confirmed", Visibility.PUBLIC, None, {**where, "result": entry.to_json()}))
+    if any(g.id not in agreed for g in groups):
+        return new, tuple(events)
+    from rules_engine.sequence import main_currency, move_on, roster_update  # late: sequence uses this module
+
+    combined, lvp_tracks = combine(groups, agreed, state.sides, state.tracks)
+    by_group = {g.id: agreed[g.id] for g in groups}
+    record = _record(state, combined, by_group)
+    tracks = {s: {**{k: v for k, v in state.tracks.get(s, {}).items()}, **lvp_tracks.get(s, {})} for s in state.sides}
+    new = replace(new, history=state.history + (record,), tracks=tracks)
+    for s in state.sides:
+        other = state.other(s)
+        new = roster_update(new, s, state.date_id, main_currency(system), cvp_amassed=combined.cvp.get(s),
+                            cvp_suffered=combined.cvp.get(other), initiative=record.choices.get(s))
+    events.append(Event("results-confirmed", Visibility.PUBLIC, None, {
+        "date": state.date_id, "kind": record.kind, "result": combined.to_json(),
+        "map_results": {g: r.to_json() for g, r in by_group.items()}}))
     return move_on(system, new), tuple(events)

@@ -45,7 +45,8 @@ from rules_engine.lost_values import (
     value_json,
     with_cells,
 )
-from rules_engine.model import Cell, DiceTable, Row, Step, System
+from rules_engine import map_groups
+from rules_engine.model import Cell, DiceTable, MapGroup, Row, Step, System
 from rules_engine.state import (
     DUAL_ATTACK,
     ENDED,
@@ -211,7 +212,7 @@ def _spine_step(system: SystemLike, state: CampaignState, kind: str, entry: str)
 def _goto(system: SystemLike, state: CampaignState, kind: str, entry: str) -> CampaignState:
     return replace(
         state, pass_kind=kind, phase_ref=entry, step=_spine_step(system, state, kind, entry), done=frozenset(),
-        facts_supplied={}, parts_done=frozenset(),
+        facts_supplied={}, parts_done=frozenset(), map_done={}, map_results={}, map_agreed={},
     )
 
 
@@ -1092,6 +1093,31 @@ def _purchase_rolls(system: SystemLike, state: CampaignState, step: Step, side: 
     return _record(_with_ledger(state, side, ledger), *mine), tuple(mine)
 
 
+def _secret_roll(system: SystemLike, state: CampaignState, step: Step, side: str, dice: Dice) -> tuple[CampaignState, Events]:
+    """KGP 8.616: a side's Secret DR, halved (FRD) for the side the 8.31 Balance names; seen by its owner only. What
+    the DR determines is not in the seed: the players apply it to their records."""
+    from rules_engine.replenishment import balance_for
+
+    visibility = _visibility(step, None)
+    roll = dice.roll(_dice_kind(step.params, DiceKind.DR), f"{step.ref} {step.name} ({side_name(system, side)})",
+                     side, side)
+    balance = balance_for(_system(system), step, side)
+    final = balance.apply(roll.total) if balance is not None else roll.total
+    extra: dict[str, JSON] = {}
+    modifiers: list[JSON] = []
+    text = f"{step.ref}: {side_name(system, side)} Secret {roll.kind} {roll.total}"
+    if balance is not None:
+        modifiers = [balance.modifier(side_name(system, side))]
+        extra = {"balance": {"rule": balance.ref, "setting": balance.setting, "rounding": balance.rounding,
+                             "original": roll.total, "final": final}}
+        text += f", {balance.words} by the {balance.ref} CG Balance = {final}"
+    rolled = roll_event(roll, visibility, side, rule=step.ref, original=roll.total, modifiers=modifiers, final=final,
+                        result=str(final), **extra)
+    event = Event("secret-dr", visibility, side, {"date": state.date_id, "step": step.ref, "side": side,
+                                                  "original": roll.total, "final": final, **extra, "text": text})
+    return _record(state, rolled, event), (rolled, event)
+
+
 class Part(Protocol):
     """One side's part of an automatic step that rolls (run per side, so one side's lost value pauses only it)."""
 
@@ -1107,6 +1133,7 @@ PARTS: Mapping[str, Part] = {
     "replenish-from-table": _replenish,
     "rg-strength-weapons-leaders": _purchase_rolls,
     "roll-per-purchase": _purchase_rolls,
+    "secret-roll": _secret_roll,
 }
 
 
@@ -1460,10 +1487,22 @@ def _current_step(system: SystemLike, state: CampaignState) -> Step | None:
     return _step(system, ref)
 
 
-def validate_mark_done(system: SystemLike, state: CampaignState, side: str) -> None:
-    """SubmissionError unless ``side`` may mark the current step done now (phased campaigns)."""
+def validate_mark_done(system: SystemLike, state: CampaignState, side: str, map_group: str | None = None) -> None:
+    """SubmissionError unless ``side`` may mark the current step done now (phased campaigns); at a scenario played per
+    Map Group (KGP 8.2), the scenario on ``map_group`` (which may be left out when only one is in play)."""
     check_side(system, side)
     state = _settle(system, state)
+    groups = map_groups.in_play(system, state) if state.step in (INITIAL_SCENARIO, SCENARIO) else ()
+    if map_group is not None and not groups:
+        where = "this system has no Map Groups" if not map_groups.on_date(system, state.date_index) else \
+            "only a scenario is played per Map Group"
+        raise SubmissionError(f"Nothing is marked finished per Map Group now ({where}; got {map_group!r}).")
+    if groups:
+        group = map_groups.pick(groups, map_group, state.date_id, "mark finished")
+        if side in state.map_done.get(group.id, frozenset()):
+            raise SubmissionError(f"You have already marked the scenario on {group.id} finished ({state.date_id}); "
+                                  "waiting for the other side.", group.ref)
+        return
     if state.step == ENDED:
         raise SubmissionError("The CG has ended; there is nothing left to mark finished.")
     if state.step == INITIATIVE:
@@ -1501,11 +1540,29 @@ def validate_mark_done(system: SystemLike, state: CampaignState, side: str) -> N
         )
 
 
-def mark_done(system: SystemLike, state: CampaignState, side: str) -> tuple[CampaignState, Events]:
-    """A side finishes the current on-board/assisted/input step (an input step with no order = nothing bought)."""
-    validate_mark_done(system, state, side)
+def mark_done(system: SystemLike, state: CampaignState, side: str, map_group: str | None = None
+              ) -> tuple[CampaignState, Events]:
+    """A side finishes the current on-board/assisted/input step (an input step with no order = nothing bought), or
+    the scenario on one Map Group (KGP 8.2; the results follow once every Map Group's scenario is finished)."""
+    validate_mark_done(system, state, side, map_group)
     state = _settle(system, state)
+    groups = map_groups.in_play(system, state) if state.step in (INITIAL_SCENARIO, SCENARIO) else ()
+    if groups:
+        return _finish_group(system, state, side, groups, map_groups.pick(groups, map_group, state.date_id, ""))
     return _finish(system, state, side)
+
+
+def _finish_group(system: SystemLike, state: CampaignState, side: str, groups: Sequence[MapGroup], group: MapGroup
+                  ) -> tuple[CampaignState, Events]:
+    """KGP 8.2: ``side`` finished the scenario on ``group``; a side is done once it finished every Map Group's."""
+    marked = {**state.map_done, group.id: state.map_done.get(group.id, frozenset()) | {side}}
+    done = state.done | ({side} if all(side in marked.get(g.id, ()) for g in groups) else set())
+    event = Event("step-done", Visibility.PUBLIC, side, {"date": state.date_id, "step": state.step, "side": side,
+                                                        "map_group": group.id, "sections": group.sections})
+    new = replace(state, map_done=marked, done=frozenset(done))
+    if new.done >= set(state.sides):
+        new = _next(system, new)
+    return new, (event,)
 
 
 def _finish(system: SystemLike, state: CampaignState, side: str, *private: Event) -> tuple[CampaignState, Events]:
@@ -1684,10 +1741,27 @@ def owes(system: SystemLike, state: CampaignState, side: str) -> tuple[str, ...]
     state = _settle(system, state)
     if state.ended:
         return ()
+    groups = map_groups.in_play(system, state)
+    if state.step in (INITIAL_SCENARIO, SCENARIO) and groups:
+        what = "the Initial Scenario" if state.step == INITIAL_SCENARIO else "the scenario"
+        return tuple(f"mark {what} on {g.id} finished" for g in groups if side not in state.map_done.get(g.id, ()))
     if state.step == INITIAL_SCENARIO:
         return () if side in state.done else ("mark the Initial Scenario finished",)
     if state.step == SCENARIO:
         return () if side in state.done else ("mark the scenario finished",)
+    if state.step == RESULTS and groups:
+        from rules_engine.results import differing_fields
+
+        owed: list[str] = []
+        for group in groups:
+            entries = state.map_results.get(group.id, {})
+            if group.id in state.map_agreed:
+                continue
+            if side not in entries:
+                owed.append(f"enter the scenario results on {group.id}")
+            elif len(entries) == 2 and differing_fields(entries):
+                owed.append(f"agree the scenario results on {group.id} (the entries differ)")
+        return tuple(owed)
     if state.step == RESULTS:
         from rules_engine.results import differing_fields
 
@@ -1730,10 +1804,17 @@ def checklist(system: SystemLike, state: CampaignState) -> list[dict[str, JSON]]
     names = {RESULTS_MARK: "Scenario results", NEW_DATE: "New date", SCENARIO_MARK: "Scenario",
              INITIAL_MARK: "Initial Scenario"}
     items: list[dict[str, JSON]] = []
+    turn = entries.index(NEW_DATE) if NEW_DATE in entries else len(entries)
     for i, entry in enumerate(entries):
         status = "done" if i < here else "current" if i == here else "todo"
         if entry in MARKS:
-            items.append({"ref": entry, "name": names[entry], "kind": "mark", "status": status})
+            # a scenario (or its results) per Map Group in play on the date the mark belongs to (KGP 8.2)
+            index = state.date_index + 1 if i > turn >= here else state.date_index
+            groups = map_groups.on_date(system, index) if entry != NEW_DATE else ()
+            if not groups:
+                items.append({"ref": entry, "name": names[entry], "kind": "mark", "status": status})
+            for group in groups:
+                items.append(_group_item(state, entry, names[entry], group, status))
             continue
         step = _step(system, entry)
         order = resolve_order(system, state, step) if step.sides == "ordered" else None
@@ -1744,6 +1825,25 @@ def checklist(system: SystemLike, state: CampaignState) -> list[dict[str, JSON]]
             "done": {s: (s in state.done) if status == "current" else status == "done" for s in state.sides},
         })
     return items
+
+
+def _group_item(state: CampaignState, entry: str, name: str, group: MapGroup, status: str) -> dict[str, JSON]:
+    """One checklist entry of a scenario mark for one Map Group (KGP 8.2): its id and Map Sections, its own status."""
+    item: dict[str, JSON] = {"ref": entry, "name": f"{name} on Map Group {group.label}", "kind": "mark",
+                             "status": status, "map_group": group.id, "sections": group.sections}
+    if status != "current":
+        return item
+    if entry == RESULTS_MARK:
+        entries = state.map_results.get(group.id, {})
+        agreed = group.id in state.map_agreed
+        item["status"] = "done" if agreed else "current"
+        item["done"] = {s: agreed or s in entries for s in state.sides}
+        item["agreed"] = agreed
+    else:
+        marked = state.map_done.get(group.id, frozenset())
+        item["status"] = "done" if marked >= set(state.sides) else "current"
+        item["done"] = {s: s in marked for s in state.sides}
+    return item
 
 
 # ---------------------------------------------------------------------------------------------------------------------

@@ -184,14 +184,16 @@ class DateRecord:
     choices: Mapping[SideId, str] = field(default_factory=dict)  # attack | idle (public once revealed)
     setup_first: SideId | None = None
     moves_first: SideId | None = None
-    result: ScenarioResult | None = None
+    result: ScenarioResult | None = None  # with Map Groups: the date's figures over all of them (results.combine)
+    map_results: Mapping[str, ScenarioResult] = field(default_factory=dict)  # KGP 8.2: each Map Group's scenario
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "choices", _frozen_map(self.choices))
+        object.__setattr__(self, "map_results", _frozen_map(self.map_results))
 
     def to_json(self) -> dict[str, JSON]:
         """JSON-safe data (everything in it is public)."""
-        return {
+        data: dict[str, JSON] = {
             "date_index": self.date_index,
             "date_id": self.date_id,
             "kind": self.kind,
@@ -201,6 +203,9 @@ class DateRecord:
             "moves_first": self.moves_first,
             "result": self.result.to_json() if self.result else None,
         }
+        if self.map_results:
+            data["map_results"] = {group: result.to_json() for group, result in self.map_results.items()}
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, JSON]) -> DateRecord:
@@ -215,6 +220,8 @@ class DateRecord:
             setup_first=_opt_str(data, "setup_first"),
             moves_first=_opt_str(data, "moves_first"),
             result=ScenarioResult.from_json(_as_mapping(result, "result")) if result is not None else None,
+            map_results={str(group): ScenarioResult.from_json(_as_mapping(r, "map_results"))
+                         for group, r in _mapping(data, "map_results").items()},
         )
 
 
@@ -273,6 +280,10 @@ class CampaignState:
     pending: Mapping[SideId, Mapping[str, JSON]] = field(default_factory=dict)  # a roll waiting for a lost value
     parts_done: frozenset[SideId] = frozenset()  # sides whose part of the current automatic step is finished
     supplied_cells: Mapping[SideId, Mapping[str, JSON]] = field(default_factory=dict)  # "table|row|column" → value
+    # ---- KGP 8.2: one CG scenario per Map Group in play (rules_engine.sequence, .results) ----
+    map_done: Mapping[str, frozenset[SideId]] = field(default_factory=dict)  # Map Group → sides that marked it finished
+    map_results: Mapping[str, Mapping[SideId, ScenarioResult]] = field(default_factory=dict)  # entries per Map Group
+    map_agreed: Mapping[str, ScenarioResult] = field(default_factory=dict)  # Map Group → its confirmed results
 
     def __post_init__(self) -> None:
         if self.step not in STEPS:
@@ -293,6 +304,9 @@ class CampaignState:
         object.__setattr__(self, "pending", _frozen_map(self.pending))
         object.__setattr__(self, "parts_done", frozenset(self.parts_done))
         object.__setattr__(self, "supplied_cells", _frozen_nested(self.supplied_cells))
+        object.__setattr__(self, "map_done", _frozen_map({k: frozenset(v) for k, v in self.map_done.items()}))
+        object.__setattr__(self, "map_results", _frozen_nested(self.map_results))
+        object.__setattr__(self, "map_agreed", _frozen_map(self.map_agreed))
 
     def other(self, side: SideId) -> SideId:
         """The opposing side."""
@@ -328,6 +342,10 @@ class CampaignState:
             "pending": {side: dict(p) for side, p in self.pending.items()},
             "parts_done": sorted(self.parts_done),
             "supplied_cells": {side: dict(cells) for side, cells in self.supplied_cells.items()},
+            "map_done": {group: sorted(sides) for group, sides in self.map_done.items()},
+            "map_results": {group: {side: r.to_json() for side, r in entries.items()}
+                            for group, entries in self.map_results.items()},
+            "map_agreed": {group: r.to_json() for group, r in self.map_agreed.items()},
         }
 
     @classmethod
@@ -371,6 +389,13 @@ class CampaignState:
             parts_done=frozenset(str(s) for s in _list(data, "parts_done")),
             supplied_cells={str(k): dict(_as_mapping(v, "supplied_cells"))
                             for k, v in _mapping(data, "supplied_cells").items()},
+            map_done={str(k): frozenset(str(s) for s in _list(_mapping(data, "map_done"), str(k)))
+                      for k in _mapping(data, "map_done")},
+            map_results={str(group): {str(side): ScenarioResult.from_json(_as_mapping(r, "map_results"))
+                                      for side, r in _as_mapping(entries, "map_results").items()}
+                         for group, entries in _mapping(data, "map_results").items()},
+            map_agreed={str(group): ScenarioResult.from_json(_as_mapping(r, "map_agreed"))
+                        for group, r in _mapping(data, "map_agreed").items()},
         )
 
 

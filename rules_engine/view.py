@@ -151,4 +151,29 @@ def _phase_view(system: SystemLike, state: CampaignState, side: SideId) -> dict[
         "end_reason": state.end_reason if state.end_proposals else None,
         "end_claimant": state.end_claimant if state.end_proposals else None,
         "supplied_values": {s: dict(cells) for s, cells in state.supplied_cells.items() if s == side or ended},
+        "map_groups": _map_groups_view(system, state, side),
     }
+
+
+def _map_groups_view(system: SystemLike, state: CampaignState, side: SideId) -> list[JSON]:
+    """KGP 8.2: each Map Group in play on the current date — who marked its scenario finished, the side's own results
+    entry, whether the opponent has entered (its entry only once both are in), differences, the agreed results."""
+    from rules_engine.map_groups import in_play
+    from rules_engine.results import differing_fields
+
+    other = state.other(side)
+    out: list[JSON] = []
+    for group in in_play(system, state):
+        entries = state.map_results.get(group.id, {})
+        both = len(entries) == 2
+        agreed = state.map_agreed.get(group.id)
+        out.append({
+            "id": group.id, "sections": group.sections, "label": group.label, "name": group.name,
+            "scenario_done": {s: s in state.map_done.get(group.id, frozenset()) for s in state.sides},
+            "own": entries[side].to_json() if side in entries else None,
+            "opponent_submitted": other in entries,
+            "differ": list(differing_fields(entries)) if both else [],
+            "entries": {s: r.to_json() for s, r in entries.items()} if both else None,
+            "agreed": agreed.to_json() if agreed is not None else None,
+        })
+    return out

@@ -113,12 +113,23 @@ class Play:
 
     # --- acting ----------------------------------------------------------------------------------------------------
 
-    def done(self, side: str) -> None:
-        services.phase_mark_done(user=self.users[side], public_id=self.public_id)
+    def done(self, side: str, map_group: str | None = None) -> None:
+        services.phase_mark_done(user=self.users[side], public_id=self.public_id, map_group=map_group)
+
+    def map_groups(self) -> list[str]:
+        """KGP 8.2: the Map Groups with a CG scenario on the current date (empty without Map Groups)."""
+        return [g.id for g in engine.map_groups_in_play(self.system, self.state)]
 
     def both_done(self) -> None:
-        """Both sides finish the current step, in the step's order when it is ordered."""
+        """Both sides finish the current step, in the step's order when it is ordered (a scenario played per Map
+        Group: each Map Group's, in play order)."""
         state = self.state
+        if state.step in ("scenario", "initial-scenario") and self.map_groups():
+            for group in self.map_groups():
+                for side in state.sides:
+                    if side not in self.state.map_done.get(group, ()):
+                        self.done(side, group)
+            return
         order: Sequence[str] | None = None
         if state.step == "phase" and state.phase_ref and not state.phase_ref.startswith("@"):
             step = next(s for s in self.system.steps if s.ref == state.phase_ref)
@@ -154,11 +165,15 @@ class Play:
         services.assisted_roll_submit(user=self.users[side], public_id=self.public_id, step_ref=self.state.phase_ref or "",
                                       table_id=table_id, column=column, answers=dict(answers or {}))
 
-    def results(self, **entry: Any) -> None:
-        """Both players enter the same results (confirmed by the second entry)."""
-        data = {"cvp": {}, "attacked": {}, "winner": None, "lvp": {}, "leaders_lost": {}, "units_lost": {}, **entry}
+    def results(self, map_group: str | None = None, **entry: Any) -> None:
+        """Both players enter the same results (confirmed by the second entry); with Map Groups, for ``map_group``."""
         for side in self.state.sides:
-            services.results_submit(user=self.users[side], public_id=self.public_id, entry=data)
+            self.enter(side, map_group, **entry)
+
+    def enter(self, side: str, map_group: str | None = None, **entry: Any) -> None:
+        """One player's results entry (for ``map_group``'s scenario when Map Groups are in play)."""
+        data = {"cvp": {}, "attacked": {}, "winner": None, "lvp": {}, "leaders_lost": {}, "units_lost": {}, **entry}
+        services.results_submit(user=self.users[side], public_id=self.public_id, entry=data, map_group=map_group)
 
     def chit(self, side: str, chit: str) -> None:
         services.chit_submit(user=self.users[side], public_id=self.public_id, side=side, chit=chit)

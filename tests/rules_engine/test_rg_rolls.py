@@ -185,6 +185,7 @@ id: test-kgp
 extends: kgp
 example: true
 name: "Test card — not a published campaign (made-up RG rows and costs)"
+map_groups_in_play: [St]
 calendar:
   - {id: "D1", initial: true}
   - {id: "D2"}
