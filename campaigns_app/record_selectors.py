@@ -505,13 +505,19 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _modifier_text(value: Any) -> str:
+    """"+2", "-1" for an added DRM; as recorded otherwise (KGP 8.31 halving: "÷2")."""
+    return f"{value:+d}" if _is_int(value) else str(value)
+
+
 def _modifiers(payload: Mapping[str, Any]) -> list[dict[str, Any]]:
     found = payload.get("modifiers")
     if isinstance(found, list):
-        return [{"reason": str(m.get("reason", "")), "value": m.get("value")} for m in found if isinstance(m, Mapping)]
+        return [{"reason": str(m.get("reason", "")), "value": m.get("value"), "text": _modifier_text(m.get("value"))}
+                for m in found if isinstance(m, Mapping)]
     drm = payload.get("drm")
     if _is_int(drm) and drm:
-        return [{"reason": "DRM", "value": drm}]
+        return [{"reason": "DRM", "value": drm, "text": _modifier_text(drm)}]
     return []
 
 

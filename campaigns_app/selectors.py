@@ -234,6 +234,8 @@ def _describe_event(system: Any, record: EventRecord, viewer: str) -> dict[str, 
         ref = str(payload.get("step"))
         step_name = next((f"{s.ref} {s.name}" for s in getattr(system, "steps", ()) or () if s.ref == ref), None)
         step = step_name or STEP_LABELS.get(ref, ref)
+        if payload.get("map_group"):  # KGP 8.2: the scenario on one Map Group
+            step = f"{step} on Map Group {payload['map_group']}"
         who = "You" if payload.get("side") == viewer else f"The {name(payload.get('side'))} side"
         text = f"{who} finished {step} ({payload.get('date')})."
     elif kind == "date-advanced":
@@ -291,10 +293,10 @@ def _where(payload: dict[str, Any]) -> str:
 
 
 def _confirmed_text(payload: dict[str, Any], system: Any) -> str:
-    by_group = payload.get("map_results") or {}
+    by_group = [item for item in payload.get("map_results") or [] if isinstance(item, dict)]
     if not by_group:
         return f"The results of {payload.get('date')} are confirmed."
-    lines = " · ".join(f"{group}: {result_summary(system, result)}" for group, result in by_group.items())
+    lines = " · ".join(f"{item.get('map_group')}: {result_summary(system, item.get('result'))}" for item in by_group)
     return f"The results of {payload.get('date')} are confirmed on every Map Group — {lines}."
 
 
@@ -588,6 +590,9 @@ def _checklist(system: Any, view: dict[str, Any], side: str) -> list[dict[str, A
                 entry["you_done"] = bool(done.get(side))
                 entry["opponent_done"] = bool(done.get(view["opponent"]))
                 entry["show_sides"] = entry.get("status") == "current" and bool(done)
+                if entry.get("differ"):  # both entered, not the same: that is what the players must see
+                    entry["show_sides"] = False
+                    entry["order_text"] = "The entries differ: agree them"
         else:
             label, help_text, kind_class = step_kind_label(system, entry, view["phase"].get("pass") == "initial")
             entry["kind"] = kind_class
@@ -625,7 +630,7 @@ def _describe_record(system: Any, event: dict[str, Any], side: str) -> dict[str,
     if kind == "table-result":
         return {**base, "title": f"{payload.get('table_name')} ({payload.get('table_ref')})",
                 "column": payload.get("column"), "dice": payload.get("dice") or [], "original": payload.get("original"),
-                "modifiers": payload.get("modifiers") or [], "final": payload.get("final"), "row": payload.get("row"),
+                "modifiers": _modifier_texts(payload.get("modifiers")), "final": payload.get("final"), "row": payload.get("row"),
                 "result": payload.get("result"), "caution": payload.get("caution"), "breakdown": True,
                 "cost": payload.get("cost"), "currency": payload.get("currency")}
     if kind == "weather":
@@ -655,12 +660,24 @@ def _describe_record(system: Any, event: dict[str, Any], side: str) -> dict[str,
                  for s, values in tracks.items() if values]
         return {**base, "title": "Announced", "text": "; ".join(parts) or "Each side announces its SAN."}
     if kind == "roll":
-        modifiers = payload.get("modifiers") or []
+        modifiers = _modifier_texts(payload.get("modifiers"))
         return {**base, "title": str(payload.get("purpose") or "Roll"), "dice": payload.get("dice") or [],
                 "original": payload.get("original", payload.get("total")), "modifiers": modifiers,
                 "final": payload.get("final", payload.get("total")), "result": payload.get("result"),
                 "breakdown": True, "rg_id": payload.get("rg_id")}
     return None
+
+
+def _modifier_texts(modifiers: Any) -> list[dict[str, Any]]:
+    """A roll's modifiers with the text shown: "+2", "-1", or as recorded when not an added DRM (KGP 8.31 "÷2")."""
+    out = []
+    for modifier in modifiers or []:
+        if not isinstance(modifier, dict):
+            continue
+        value = modifier.get("value")
+        number = isinstance(value, int) and not isinstance(value, bool)
+        out.append({**modifier, "text": f"{value:+d}" if number else str(value)})
+    return out
 
 
 def _with_step_cautions(records: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -192,5 +192,5 @@ def _submit_map_group(
                             cvp_suffered=combined.cvp.get(other), initiative=record.choices.get(s))
     events.append(Event("results-confirmed", Visibility.PUBLIC, None, {
         "date": state.date_id, "kind": record.kind, "result": combined.to_json(),
-        "map_results": {g: r.to_json() for g, r in by_group.items()}}))
+        "map_results": [{"map_group": g, "result": r.to_json()} for g, r in by_group.items()]}))
     return move_on(system, new), tuple(events)

@@ -1809,7 +1809,7 @@ def checklist(system: SystemLike, state: CampaignState) -> list[dict[str, JSON]]
         status = "done" if i < here else "current" if i == here else "todo"
         if entry in MARKS:
             # a scenario (or its results) per Map Group in play on the date the mark belongs to (KGP 8.2)
-            index = state.date_index + 1 if i > turn >= here else state.date_index
+            index = state.date_index + (1 if i > turn >= here else -1 if here > turn > i else 0)
             groups = map_groups.on_date(system, index) if entry != NEW_DATE else ()
             if not groups:
                 items.append({"ref": entry, "name": names[entry], "kind": "mark", "status": status})
@@ -1834,11 +1834,14 @@ def _group_item(state: CampaignState, entry: str, name: str, group: MapGroup, st
     if status != "current":
         return item
     if entry == RESULTS_MARK:
+        from rules_engine.results import differing_fields
+
         entries = state.map_results.get(group.id, {})
         agreed = group.id in state.map_agreed
         item["status"] = "done" if agreed else "current"
         item["done"] = {s: agreed or s in entries for s in state.sides}
         item["agreed"] = agreed
+        item["differ"] = not agreed and len(entries) == 2 and bool(differing_fields(entries))
     else:
         marked = state.map_done.get(group.id, frozenset())
         item["status"] = "done" if marked >= set(state.sides) else "current"

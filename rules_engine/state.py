@@ -203,8 +203,9 @@ class DateRecord:
             "moves_first": self.moves_first,
             "result": self.result.to_json() if self.result else None,
         }
-        if self.map_results:
-            data["map_results"] = {group: result.to_json() for group, result in self.map_results.items()}
+        if self.map_results:  # a list: the Map Groups' play order survives any JSON store (jsonb sorts keys)
+            data["map_results"] = [{"map_group": group, "result": result.to_json()}
+                                   for group, result in self.map_results.items()]
         return data
 
     @classmethod
@@ -220,8 +221,9 @@ class DateRecord:
             setup_first=_opt_str(data, "setup_first"),
             moves_first=_opt_str(data, "moves_first"),
             result=ScenarioResult.from_json(_as_mapping(result, "result")) if result is not None else None,
-            map_results={str(group): ScenarioResult.from_json(_as_mapping(r, "map_results"))
-                         for group, r in _mapping(data, "map_results").items()},
+            map_results={_str(_as_mapping(item, "map_results"), "map_group"):
+                         ScenarioResult.from_json(_as_mapping(_as_mapping(item, "map_results").get("result"), "result"))
+                         for item in _list(data, "map_results")},
         )
 
 

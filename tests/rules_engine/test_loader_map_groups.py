@@ -137,3 +137,11 @@ def test_the_balance_params_of_a_rolling_step_name_a_side_choosing_setting_and_a
     assert wrong.allowed == "none, us, german"
     assert only(errors, "steps[0].params.balance_halves").allowed == "true"
     assert only(errors, "steps[0].params.rounding").allowed == "down, up"
+
+
+def test_the_map_groups_example_in_the_format_guide_is_a_valid_kgp_card_part() -> None:
+    guide = (FIXTURES.parent / "docs" / "cg-format.md").read_text(encoding="utf-8")
+    section = guide[guide.index("### Map Groups in play"):]
+    example = section[section.index("```yaml") + len("```yaml"):section.index("```", section.index("```yaml") + 7)]
+    system = card(example)
+    assert [g.id for g in system.map_groups_on(0)] == ["St", "Lg"] and [g.id for g in system.map_groups_on(1)] == ["Lg"]

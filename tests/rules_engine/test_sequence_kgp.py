@@ -7,6 +7,7 @@ the Map Groups St/Lg (2 Map Sections each) and Ch (1) come from fixtures/kgp.yam
 """
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
@@ -239,3 +240,31 @@ def test_a_system_without_map_groups_plays_one_scenario_and_refuses_a_map_group(
     assert [i["name"] for i in sequence.checklist(rr(), state) if i["kind"] == "mark"] == ["Initial Scenario"]
     with pytest.raises(SubmissionError, match=r"this system has no Map Groups; got 'St'"):
         sequence.mark_done(rr(), state, "german", "St")
+
+
+def test_a_dates_map_group_results_keep_their_play_order_through_a_key_sorting_json_store() -> None:
+    system, state = kgp(), at_results()
+    for group in ("St", "Lg"):
+        for side in (US, GE):
+            state, _ = submit_results(system, state, side, result(1, 1), group)
+    stored = json.loads(json.dumps(state.to_json(), sort_keys=True))  # PostgreSQL jsonb sorts object keys too
+    [record] = CampaignState.from_json(stored).history
+    assert list(record.map_results) == ["St", "Lg"]
+
+
+def test_the_checklist_names_each_marks_map_groups_from_the_date_it_belongs_to() -> None:
+    # the base KGP steps (no initiative in the seed): the cycle pass is @results (the date played), the new date, its
+    # steps and its scenario — a card plays St on 18 AM and Lg + Ch on 18 PM (TEST DATA)
+    base = parse_system((FIXTURES / "kgp.yaml").read_text(), "kgp.yaml")
+    system = parse_card(CARD.split("steps:")[0].replace("settings_values: {balance: %s}\n", "").replace(
+        "map_groups_in_play: [St, Lg]", "map_groups_in_play: [St]").replace('map_groups: [Lg]', 'map_groups: [Lg, Ch]'),
+        "card.yaml", base)
+    state, _ = sequence.start(system, FixedDice())
+    state, _ = drive(system, state, FixedDice(), lambda s: s.step == "results", (US, GE))
+    marks = lambda s: [(i["ref"], i.get("map_group")) for i in sequence.checklist(system, s) if i["kind"] == "mark"]  # noqa: E731
+    assert marks(state) == [("@results", "St"), ("@new-date", None), ("@scenario", "Lg"), ("@scenario", "Ch")]
+    for side in (US, GE):
+        state, _ = submit_results(system, state, side, result(1, 2, 3, 4))
+    state, _ = sequence.advance(system, state, FixedDice())  # on to 18 PM's first step (8.602, on the board)
+    assert (state.date_id, state.phase_ref) == ("18 PM", "8.602")
+    assert marks(state) == [("@results", "St"), ("@new-date", None), ("@scenario", "Lg"), ("@scenario", "Ch")]
