@@ -210,7 +210,7 @@ def card_report(cg_system: CgSystem, system: System) -> dict[str, Any]:
     replaced = [
         _human(part)
         for part in ("calendar", "rg_charts", "steps", "idle", "currencies", "setup_costs", "fortifications", "initiative",
-                     "limits", "forms", "settings", "special_rules", "time_unit", "between_phase")
+                     "limits", "forms", "settings", "special_rules", "map_groups_in_play", "time_unit", "between_phase")
         if doc.get(part) != base.document.get(part)
     ]
     base_tables = set(base.tables)
@@ -229,9 +229,11 @@ def card_report(cg_system: CgSystem, system: System) -> dict[str, Any]:
         "settings": _settings_rows(system),
         "calendar": [
             {"id": e.id, "name": e.name or "", "date": e.date or "", "time": e.time or "", "night": e.night,
-             "initial": e.initial, "weather": e.weather.text if e.weather else ""}
+             "initial": e.initial, "weather": e.weather.text if e.weather else "",
+             "map_groups": ", ".join(g.label for g in system.map_groups_on(e.index))}
             for e in system.calendar
         ],
+        "map_groups": bool(system.map_groups),
         "supplied": supplied,
         "missing_parts": _missing_parts(system),
         "missing_values": missing,

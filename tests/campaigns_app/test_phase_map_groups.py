@@ -173,3 +173,13 @@ def test_at_cg_end_the_us_side_sees_the_german_halving_in_the_dice_log(monkeypat
                 if r.side == GE and r.payload.get("balance")]
     assert (halved.payload["original"], halved.payload["final"]) == (9, 4)
     assert Campaign.objects.get(public_id=play.public_id).state["ended"] is True
+
+
+def test_the_rules_in_use_page_lists_each_cg_dates_map_groups(monkeypatch: Any) -> None:
+    play = at_initial_scenario(monkeypatch)
+    rules = html_of(play, US, "campaign_rules")
+    assert "<th scope=\"col\">Map Groups in play</th>" in rules
+    assert "<td>St (2 Map Sections), Lg (2 Map Sections)</td>" in rules
+    row = rules[rules.index('<th scope="row">18 Night</th>'):]
+    assert row[:row.index("</tr>")].count("<td>Lg (2 Map Sections)</td>") == 1
+    assert "map groups in play" in rules  # the card replaces the part
