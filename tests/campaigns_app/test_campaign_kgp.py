@@ -2,8 +2,8 @@
 (tests/campaigns_app/cards/kgp-test.yaml) supplying what seed 004 does not have — CG Dates with CPP base numbers, the RePh
 steps (the KGP step numbers the seed cites, on the RR 2.5 pattern), RG charts, set-up costs, a leader table and the
 initiative matrix. From the seed: 8.603 CG-LVP Total = Current-LVP Total + the preceding CG-LVP Total (8.6032–.6033).
-Every other figure comes from the card (quoted) and the scripted dice. One Map Group only (KGP runs per Map Group: not
-covered here).
+Every other figure comes from the card (quoted) and the scripted dice. One Map Group only (the card's
+map_groups_in_play: St); two Map Groups per CG Date and the 8.31 Balance: test_campaign_kgp_map_groups.py.
 """
 from __future__ import annotations
 

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from campaigns_app import engine
 from campaigns_app.services import ServiceError
 from tests.campaigns_app.campaign_script import CARDS, Play, ScriptedDice
 
@@ -84,7 +85,6 @@ def test_kgp_plays_st_and_lg_per_cg_date_with_the_german_balance(monkeypatch: An
     assert play.at() == ("18 AM", "results", "@results")
     [differ] = play.records("results-differ", date="18 AM")
     assert (differ.payload["map_group"], differ.payload["fields"]) == ("Lg", ["cvp"])
-    from campaigns_app import engine
     assert engine.owes(play.system, play.state, US) == ("agree the scenario results on Lg (the entries differ)",)
     with pytest.raises(ServiceError, match=r"results of the scenario on St \(18 AM\) are already confirmed"):
         play.enter(US, "St", **AM_ST)
@@ -161,7 +161,7 @@ def test_kgp_plays_st_and_lg_per_cg_date_with_the_german_balance(monkeypatch: An
     assert [(r.date_id, r.kind, sorted(r.map_results)) for r in play.state.history] == [
         ("18 AM", "initial", ["Lg", "St"]), ("18 PM", "scenario", ["Lg", "St"]), ("18 Night", "scenario", ["Lg"]),
         ("19 AM", "idle", [])]
-    # the CG Roster line of each date: CVP amassed / suffered over the Map Groups played
+    # the CG Roster line of each date: CVP amassed / suffered over the Map Groups played (18 PM U.S.: 10 + 1, 12 + 2)
     assert (play.roster(US, "18 PM").cvp_amassed, play.roster(US, "18 PM").cvp_suffered) == (11, 14)
     assert dice.remaining == 0
 
