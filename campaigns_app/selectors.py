@@ -955,15 +955,7 @@ def phase_context(campaign: Campaign, seat: Seat, system: Any, state: Any, view:
         context["no_winner_rule"] = vc_rule
         own = view["results"].get("own")
         context["results_own"] = own
-        differ = view["results"].get("differ") or []
-        entries = view["results"].get("entries") or {}
-        context["results_differ"] = [
-            {"field": name, "label": RESULT_LABELS.get(name, name),
-             "values": [{"side_name": engine.side_name(system, s), "you": s == side,
-                         "text": _result_text(system, name, (entries.get(s) or {}).get(name))}
-                        for s in engine.side_ids(system)]}
-            for name in differ
-        ]
+        context["results_differ"] = _differ_rows(system, side, view["results"])
         lvp_sides, lvp_ref = lvp_recorders(system)
         context["lvp_ref"] = lvp_ref
         context["lvp_recorder_names"] = _side_list(system, lvp_sides or []).replace(" then ", " and ")
@@ -976,6 +968,19 @@ def phase_context(campaign: Campaign, seat: Seat, system: Any, state: Any, view:
                 "differ": context["results_differ"], "opponent_submitted": view["results"].get("opponent_submitted"),
                 "agreed": None}]
     return context
+
+
+def _differ_rows(system: Any, side: str, results: dict[str, Any]) -> list[dict[str, Any]]:
+    """The fields in which the two entries differ, each with what each side entered (view_for gives both entries
+    only once both are in)."""
+    entries = results.get("entries") or {}
+    return [
+        {"field": name, "label": RESULT_LABELS.get(name, name),
+         "values": [{"side_name": engine.side_name(system, s), "you": s == side,
+                     "text": _result_text(system, name, (entries.get(s) or {}).get(name))}
+                    for s in engine.side_ids(system)]}
+        for name in results.get("differ") or []
+    ]
 
 
 def _results_rows(system: Any, side: str, own: Any, lvp_sides: Any) -> list[dict[str, Any]]:
@@ -994,17 +999,9 @@ def _group_results_form(system: Any, side: str, group: dict[str, Any], lvp_sides
     """KGP 8.2: one Map Group's results form — the side's own entry, the differences once both are in, or the
     agreed results (view_for gives the opponent's entry only once both are in)."""
     own = group.get("own")
-    entries = group.get("entries") or {}
-    differ = [
-        {"field": name, "label": RESULT_LABELS.get(name, name),
-         "values": [{"side_name": engine.side_name(system, s), "you": s == side,
-                     "text": _result_text(system, name, (entries.get(s) or {}).get(name))}
-                    for s in engine.side_ids(system)]}
-        for name in group.get("differ") or []
-    ]
     agreed = group.get("agreed")
     return {"map_group": group["id"], "label": group["label"], "prefix": f"{group['id']}-", "suffix": f"-{group['id']}",
-            "own": own, "rows": _results_rows(system, side, own, lvp_sides), "differ": differ,
+            "own": own, "rows": _results_rows(system, side, own, lvp_sides), "differ": _differ_rows(system, side, group),
             "opponent_submitted": group.get("opponent_submitted"), "agreed": agreed,
             "agreed_text": result_summary(system, agreed) if agreed else ""}
 

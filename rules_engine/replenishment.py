@@ -49,6 +49,11 @@ class Balance:
         """The halving as a dice-log modifier line (not an added DRM)."""
         return {"reason": f"{self.ref} CG Balance: {side_name} DR {self.words}", "value": "÷2", "source": "balance"}
 
+    def recorded(self, original: int) -> dict[str, JSON]:
+        """What a roll's records keep of the halving: the rule, the setting, the rounding, original and final DR."""
+        return {"rule": self.ref, "setting": self.setting, "rounding": self.rounding, "original": original,
+                "final": self.apply(original)}
+
 
 def balance_for(system: System, step: Step, side: SideId) -> Balance | None:
     """The Balance on ``side``'s roll at ``step``, from the step's params (``balance_setting``, ``balance_halves``,
@@ -152,8 +157,7 @@ def _base_minus_dr(
     text = f"{step.ref}: Base Number {base} − DR {roll.total} = {amount} {currency}"
     if balance is not None:  # KGP 8.31: the original DR, the halving and the final DR are all recorded
         modifiers = [balance.modifier(system.side(side).name)]
-        halving = {"balance": {"rule": balance.ref, "setting": balance.setting, "rounding": balance.rounding,
-                               "original": roll.total, "final": final}}
+        halving = {"balance": balance.recorded(roll.total)}
         text = (f"{step.ref}: DR {roll.total} {balance.words} by the {balance.ref} CG Balance = {final}; "
                 f"Base Number {base} − {final} = {amount} {currency}")
     rolled = roll_event(roll, Visibility.CG_END, side, rule=step.ref, original=roll.total, modifiers=modifiers,

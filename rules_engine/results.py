@@ -117,34 +117,52 @@ def submit_results(
     if map_group is not None:
         raise SubmissionError(f"{system.id} has no Map Groups: enter the results without one (got {map_group!r})")
     validate_results(system, state, side, entry)
+    where: dict[str, JSON] = {"date": state.date_id}
     results = {**state.results, side: entry}
-    events: list[Event] = [
-        Event("results-entered", Visibility.SIDE, side, {"date": state.date_id, "side": side, "entry": entry.to_json()}),
-        Event("results-submitted", Visibility.PUBLIC, side, {"date": state.date_id, "side": side}),
-    ]
+    events = _entry_events(side, entry, where)
     new = replace(state, results=results)
     if len(results) < 2:
         return new, tuple(events)
-    fields = differing_fields(results)
-    if fields:
-        entries: dict[str, JSON] = {
-            s: {name: r.to_json()[name] for name in fields} for s, r in results.items()
-        }
-        events.append(Event("results-differ", Visibility.PUBLIC, None, {
-            "date": state.date_id, "fields": list(fields), "entries": entries,
-        }))
-        return new, tuple(events)
+    differ = _differ_event(results, where)
+    if differ is not None:
+        return new, (*events, differ)
+    new, confirmed = _close_date(system, state, replace(new, results={}), _record(state, entry))
+    return new, (*events, confirmed)
+
+
+def _entry_events(side: SideId, entry: ScenarioResult, where: Mapping[str, JSON]) -> list[Event]:
+    """A side's entry: in full for itself, "entered" for both."""
+    return [
+        Event("results-entered", Visibility.SIDE, side, {**where, "side": side, "entry": entry.to_json()}),
+        Event("results-submitted", Visibility.PUBLIC, side, {**where, "side": side}),
+    ]
+
+
+def _differ_event(entries: Mapping[SideId, ScenarioResult], where: Mapping[str, JSON]) -> Event | None:
+    """Both entries in and different: the public "results differ" event naming the fields (None when they agree)."""
+    fields = differing_fields(entries)
+    if not fields:
+        return None
+    shown: dict[str, JSON] = {s: {name: r.to_json()[name] for name in fields} for s, r in entries.items()}
+    return Event("results-differ", Visibility.PUBLIC, None, {**where, "fields": list(fields), "entries": shown})
+
+
+def _close_date(
+    system: SystemLike, state: CampaignState, new: CampaignState, record: DateRecord, **extra: JSON
+) -> tuple[CampaignState, Event]:
+    """The date's results are confirmed: its record goes into the history, each side's CG Roster line gets the CVP
+    amassed/suffered and its Initiative, and the phase moves on."""
     from rules_engine.sequence import main_currency, move_on, roster_update  # late: sequence uses this module
 
-    record = _record(state, entry)
-    new = replace(new, results={}, history=state.history + (record,))
+    result = record.result
+    assert result is not None
+    new = replace(new, history=state.history + (record,))
     for s in state.sides:
-        other = state.other(s)
-        new = roster_update(new, s, state.date_id, main_currency(system), cvp_amassed=entry.cvp.get(s), cvp_suffered=entry.cvp.get(other),
-                            initiative=record.choices.get(s))
-    events.append(Event("results-confirmed", Visibility.PUBLIC, None, {
-        "date": state.date_id, "kind": record.kind, "result": entry.to_json()}))
-    return move_on(system, new), tuple(events)
+        new = roster_update(new, s, state.date_id, main_currency(system), cvp_amassed=result.cvp.get(s),
+                            cvp_suffered=result.cvp.get(state.other(s)), initiative=record.choices.get(s))
+    event = Event("results-confirmed", Visibility.PUBLIC, None, {
+        "date": state.date_id, "kind": record.kind, "result": result.to_json(), **extra})
+    return move_on(system, new), event
 
 
 def _submit_map_group(
@@ -162,35 +180,21 @@ def _submit_map_group(
             f"The results of the scenario on {group.id} ({state.date_id}) are already confirmed by both sides.", group.ref)
     entries = {**state.map_results.get(group.id, {}), side: entry}
     where: dict[str, JSON] = {"date": state.date_id, "map_group": group.id, "sections": group.sections}
-    events: list[Event] = [
-        Event("results-entered", Visibility.SIDE, side, {**where, "side": side, "entry": entry.to_json()}),
-        Event("results-submitted", Visibility.PUBLIC, side, {**where, "side": side}),
-    ]
+    events = _entry_events(side, entry, where)
     new = replace(state, map_results={**state.map_results, group.id: entries})
     if len(entries) < 2:
         return new, tuple(events)
-    fields = differing_fields(entries)
-    if fields:
-        shown: dict[str, JSON] = {s: {name: r.to_json()[name] for name in fields} for s, r in entries.items()}
-        events.append(Event("results-differ", Visibility.PUBLIC, None, {**where, "fields": list(fields), "entries": shown}))
-        return new, tuple(events)
+    differ = _differ_event(entries, where)
+    if differ is not None:
+        return new, (*events, differ)
     agreed = {**state.map_agreed, group.id: entry}
     new = replace(new, map_agreed=agreed)
     events.append(Event("map-group-results-confirmed", Visibility.PUBLIC, None, {**where, "result": entry.to_json()}))
     if any(g.id not in agreed for g in groups):
         return new, tuple(events)
-    from rules_engine.sequence import main_currency, move_on, roster_update  # late: sequence uses this module
-
     combined, lvp_tracks = combine(groups, agreed, state.sides, state.tracks)
     by_group = {g.id: agreed[g.id] for g in groups}
-    record = _record(state, combined, by_group)
-    tracks = {s: {**{k: v for k, v in state.tracks.get(s, {}).items()}, **lvp_tracks.get(s, {})} for s in state.sides}
-    new = replace(new, history=state.history + (record,), tracks=tracks)
-    for s in state.sides:
-        other = state.other(s)
-        new = roster_update(new, s, state.date_id, main_currency(system), cvp_amassed=combined.cvp.get(s),
-                            cvp_suffered=combined.cvp.get(other), initiative=record.choices.get(s))
-    events.append(Event("results-confirmed", Visibility.PUBLIC, None, {
-        "date": state.date_id, "kind": record.kind, "result": combined.to_json(),
-        "map_results": [{"map_group": g, "result": r.to_json()} for g, r in by_group.items()]}))
-    return move_on(system, new), tuple(events)
+    tracks = {s: {**state.tracks.get(s, {}), **lvp_tracks.get(s, {})} for s in state.sides}
+    new, confirmed = _close_date(system, state, replace(new, tracks=tracks), _record(state, combined, by_group),
+                                 map_results=[{"map_group": g, "result": r.to_json()} for g, r in by_group.items()])
+    return new, (*events, confirmed)

@@ -1108,8 +1108,7 @@ def _secret_roll(system: SystemLike, state: CampaignState, step: Step, side: str
     text = f"{step.ref}: {side_name(system, side)} Secret {roll.kind} {roll.total}"
     if balance is not None:
         modifiers = [balance.modifier(side_name(system, side))]
-        extra = {"balance": {"rule": balance.ref, "setting": balance.setting, "rounding": balance.rounding,
-                             "original": roll.total, "final": final}}
+        extra = {"balance": balance.recorded(roll.total)}
         text += f", {balance.words} by the {balance.ref} CG Balance = {final}"
     rolled = roll_event(roll, visibility, side, rule=step.ref, original=roll.total, modifiers=modifiers, final=final,
                         result=str(final), **extra)

@@ -13,7 +13,7 @@ from rules_engine.events import JSON
 from rules_engine.ledger import SideLedger
 from rules_engine.vocabulary import Visibility
 from rules_engine.initiative import attack_chits_left, validate_chit
-from rules_engine.state import INITIATIVE, CampaignState, SystemLike, owes, side_name
+from rules_engine.state import INITIATIVE, CampaignState, ScenarioResult, SystemLike, owes, side_name
 
 # CG Roster form column id → the RosterLine fields it shows (ids as the fixtures write them).
 ROSTER_FIELDS: Mapping[str, tuple[str, ...]] = {
@@ -104,7 +104,7 @@ def _public_roster(system: SystemLike, ledger: SideLedger) -> list[JSON]:
 
 def _phase_view(system: SystemLike, state: CampaignState, side: SideId) -> dict[str, JSON]:
     from rules_engine import sequence
-    from rules_engine.results import differing_fields, scenario_victory_conditions
+    from rules_engine.results import scenario_victory_conditions
 
     other = state.other(side)
     ended = state.ended
@@ -114,8 +114,6 @@ def _phase_view(system: SystemLike, state: CampaignState, side: SideId) -> dict[
         for candidate in getattr(system, "steps", ()):
             if candidate.ref == ref:
                 step = candidate
-    both_in = len(state.results) == 2
-    differ = list(differing_fields(state.results)) if both_in else []
     own_ledger = state.ledgers.get(side)
     their_ledger = state.ledgers.get(other)
     opponent: JSON = None
@@ -134,14 +132,7 @@ def _phase_view(system: SystemLike, state: CampaignState, side: SideId) -> dict[
             "opponent_needs": [need.to_json() for need in sequence.public_needs(system, state, side)],
         },
         "records": [e.to_json() for e in state.records if e.visible_to(side, ended)],
-        "results": {
-            "own": state.results[side].to_json() if side in state.results else None,
-            "opponent_submitted": other in state.results,
-            "differ": differ,
-            "entries": {s: r.to_json() for s, r in state.results.items()} if both_in else None,
-            "winner_allowed": has_vc,
-            "no_winner_rule": vc_rule,
-        },
+        "results": {**_entries_view(state.results, side, other), "winner_allowed": has_vc, "no_winner_rule": vc_rule},
         "history": [r.to_json() for r in state.history],
         "tracks": {s: dict(state.tracks.get(s, {})) for s in state.sides},
         "ledger": dict(own_ledger.to_json()) if own_ledger is not None else None,
@@ -155,25 +146,32 @@ def _phase_view(system: SystemLike, state: CampaignState, side: SideId) -> dict[
     }
 
 
-def _map_groups_view(system: SystemLike, state: CampaignState, side: SideId) -> list[JSON]:
-    """KGP 8.2: each Map Group in play on the current date — who marked its scenario finished, the side's own results
-    entry, whether the opponent has entered (its entry only once both are in), differences, the agreed results."""
-    from rules_engine.map_groups import in_play
+def _entries_view(entries: Mapping[SideId, ScenarioResult], side: SideId, other: SideId) -> dict[str, JSON]:
+    """A scenario's results entries as ``side`` may see them: its own, whether the opponent has entered, and the
+    opponent's entry and the differing fields only once both are in."""
     from rules_engine.results import differing_fields
 
-    other = state.other(side)
+    both = len(entries) == 2
+    return {
+        "own": entries[side].to_json() if side in entries else None,
+        "opponent_submitted": other in entries,
+        "differ": list(differing_fields(entries)) if both else [],
+        "entries": {s: r.to_json() for s, r in entries.items()} if both else None,
+    }
+
+
+def _map_groups_view(system: SystemLike, state: CampaignState, side: SideId) -> list[JSON]:
+    """KGP 8.2: each Map Group in play on the current date — who marked its scenario finished, its results entries
+    as ``side`` may see them (``_entries_view``), the agreed results."""
+    from rules_engine.map_groups import in_play
+
     out: list[JSON] = []
     for group in in_play(system, state):
-        entries = state.map_results.get(group.id, {})
-        both = len(entries) == 2
         agreed = state.map_agreed.get(group.id)
         out.append({
             "id": group.id, "sections": group.sections, "label": group.label, "name": group.name,
             "scenario_done": {s: s in state.map_done.get(group.id, frozenset()) for s in state.sides},
-            "own": entries[side].to_json() if side in entries else None,
-            "opponent_submitted": other in entries,
-            "differ": list(differing_fields(entries)) if both else [],
-            "entries": {s: r.to_json() for s, r in entries.items()} if both else None,
+            **_entries_view(state.map_results.get(group.id, {}), side, state.other(side)),
             "agreed": agreed.to_json() if agreed is not None else None,
         })
     return out
