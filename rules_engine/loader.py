@@ -1135,21 +1135,6 @@ def _map_group_refs(c: _Checker, value: object, path: str, ctx: _Context) -> tup
     return tuple(out)
 
 
-def _check_map_groups_in_play(c: _Checker, calendar: tuple[CalendarEntry, ...], default: tuple[str, ...],
-                              ctx: _Context, raw_calendar: object) -> None:
-    """With Map Groups, every calendar entry needs at least one in play (its own ``map_groups`` or the default)."""
-    if not ctx.map_groups or default:
-        return
-    items = raw_calendar if isinstance(raw_calendar, list) else []
-    for entry in calendar:
-        if entry.map_groups:
-            continue
-        raw = items[entry.index] if entry.index < len(items) else None
-        c.error(f"calendar{_label(raw, entry.index)}",
-                f"no Map Group is in play on {entry.id}: give `map_groups:` on the entry, or `map_groups_in_play:` "
-                "for the whole CG", ", ".join(ctx.map_group_ids))
-
-
 def _units(c: _Checker, value: object, path: str) -> tuple[UnitCount, ...]:
     out = []
     for p, m in c.entries(value, path, ("count", "unit")):
@@ -1566,7 +1551,6 @@ def _build_system(c: _Checker, doc: object, card: CardInfo | None = None) -> Sys
     calendar = _calendar(c, m["calendar"], "calendar", ctx) if "calendar" in m else ()
     in_play = (_map_group_refs(c, m["map_groups_in_play"], "map_groups_in_play", ctx)
                if "map_groups_in_play" in m else ())
-    _check_map_groups_in_play(c, calendar, in_play, ctx, m.get("calendar"))
     idle = _idle(c, m["idle"], "idle", ctx) if "idle" in m else None
     rg_charts = _rg_charts(c, m["rg_charts"], "rg_charts", ctx) if "rg_charts" in m else ()
     setup_costs = _setup_costs(c, m["setup_costs"], "setup_costs") if "setup_costs" in m else None

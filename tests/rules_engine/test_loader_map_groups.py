@@ -78,17 +78,14 @@ calendar:
     assert twice.problem.startswith("Map Group 'Lg' is named twice") and twice.allowed == "St, Ch, Lg"
 
 
-def test_a_date_with_no_map_group_in_play_is_refused_when_the_system_has_map_groups() -> None:
-    errors = card_errors("""
+def test_a_date_whose_map_groups_the_card_does_not_name_plays_one_scenario_as_before() -> None:
+    # campaigns whose card was copied before Map Groups existed keep loading and playing (one scenario per date)
+    system = card("""
 calendar:
   - {id: "18 AM", initial: true, map_groups: [St]}
   - {id: "18 PM"}
 """)
-    error = only(errors, "calendar[18 PM]")
-    assert error.problem == ("no Map Group is in play on 18 PM: give `map_groups:` on the entry, or "
-                             "`map_groups_in_play:` for the whole CG")
-    assert error.allowed == "St, Ch, Lg"
-    assert [e.path for e in errors] == ["calendar[18 PM]"]
+    assert [g.id for g in system.map_groups_on(0)] == ["St"] and system.map_groups_on(1) == ()
 
 
 def test_map_groups_on_a_system_without_map_groups_are_refused() -> None:
