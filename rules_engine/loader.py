@@ -1287,7 +1287,7 @@ def _limits(c: _Checker, value: object, path: str, ctx: _Context) -> tuple[Limit
     out = []
     ids = []
     for p, m in c.entries(
-        value, path, ("id", "text"), ("ref", "per", "max", "by_side", "by_setting", "percent", "rounding", "note"), label="id"
+        value, path, ("id", "text"), ("ref", "per", "max", "by_side", "by_setting", "percent", "rounding", "note", "rg_types"), label="id"
     ):
         ident = c.ident(m["id"], f"{p}.id", "limit id")
         text = c.text(m["text"], f"{p}.text")
@@ -1311,10 +1311,12 @@ def _limits(c: _Checker, value: object, path: str, ctx: _Context) -> tuple[Limit
         percent = c.int_cell(m["percent"], f"{p}.percent") if "percent" in m else None
         rounding = c.choice(m["rounding"], f"{p}.rounding", ROUNDING) if "rounding" in m else None
         note = c.text(m["note"], f"{p}.note") if "note" in m else None
+        rg_types = c.refs(m["rg_types"], f"{p}.rg_types", RG_TYPES, "RG type") if "rg_types" in m else ()
         if ident:
             ids.append((f"{p}.id", ident))
         if ident and text:
-            out.append(Limit(ident, text, ref, per, most, by_side, by_setting, by_choice, percent, rounding, note))
+            out.append(Limit(ident, text, ref, per, most, by_side, by_setting, by_choice, percent, rounding, note,
+                             tuple(rg_types)))
     c.unique(ids, "limit id")
     return tuple(out)
 

@@ -574,6 +574,7 @@ class Limit:
     percent: Cell | None = None
     rounding: str | None = None
     note: str | None = None
+    rg_types: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

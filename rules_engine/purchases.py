@@ -457,19 +457,18 @@ def _check_rg(
             violations.append(Violation(rule.ref, f"{_row_label(row)}: {rule.name} may be bought only when "
                                                   f"selecting the {needs.capitalize()} chit, not {chit.capitalize()} "
                                                   f"({rule.ref})"))
-    # infantry platoons (PL 2.3)
-    if row.type == "I":
-        for limit in system.limits:
-            if limit.id != "infantry-platoons":
-                continue
-            setting = side_setting(system, "max_infantry_platoons", side)
-            most = setting if isinstance(setting, int) and not isinstance(setting, bool) else _number(limit.max)
-            have = sum(1 for p in ledger.purchases if p.date_id == date_id and not p.initial_ob
-                       and _row_type(chart, p.rg_id) == "I") + batch.infantry
-            if most is not None and have + 1 > most:
-                lref = limit.ref or ref
-                violations.append(Violation(lref, f"{_row_label(row)}: a side may never purchase more than {most} "
-                                                  f"infantry platoons ({lref}); {have} already ordered"))
+    # infantry platoons (PL 2.3): the limit names the RG types it counts
+    for limit in system.limits:
+        if limit.id != "infantry-platoons" or row.type not in limit.rg_types:
+            continue
+        setting = side_setting(system, "max_infantry_platoons", side)
+        most = setting if isinstance(setting, int) and not isinstance(setting, bool) else _number(limit.max)
+        have = sum(1 for p in ledger.purchases if p.date_id == date_id and not p.initial_ob
+                   and _row_type(chart, p.rg_id) in limit.rg_types) + batch.infantry
+        if most is not None and have + 1 > most:
+            lref = limit.ref or ref
+            violations.append(Violation(lref, f"{_row_label(row)}: a side may never purchase more than {most} "
+                                              f"infantry platoons ({lref}); {have} already ordered"))
         batch.infantry += 1
     batch.date_counts[row.id] = batch.date_counts.get(row.id, 0) + 1
     batch.cg_counts[row.id] = batch.cg_counts.get(row.id, 0) + 1
