@@ -469,6 +469,11 @@ class DiceRow:
     caution: str = ""
 
     @property
+    def roller_words(self) -> str:
+        """"Canadian side"; a side named "… Side" (PL "Allied Side") as it is."""
+        return self.roller if self.roller.casefold().endswith(" side") else f"{self.roller} side"
+
+    @property
     def stream_label(self) -> str:
         return f"{self.stream} #{self.number}"
 

@@ -235,3 +235,21 @@ def test_rolls_for_the_scenario_go_on_the_public_stream_of_the_dice_log(monkeypa
     assert (roll.payload["purpose"], roll.payload["dice"], roll.payload["stream"]) == (
         "Initial Scenario: IFT 8 FP vs 24M6", [3, 4], "public")
     assert engine.load_state(play.campaign.state).step == "initial-scenario"
+
+
+@pytest.mark.django_db
+def test_the_kgp_scenario_panel_asks_for_the_game_turn_and_offers_the_sniper_choice(monkeypatch: Any) -> None:
+    from tests.campaigns_app.campaign_script import CARDS
+
+    play = Play(monkeypatch, "kgp", "german", ScriptedDice(4), card=CARDS / "kgp-test.yaml")  # TEST DATA card: day
+    play.order("german")
+    play.order("us")
+    play.until("@initial-scenario")
+    html = page(play.users["us"], play.campaign)
+    panel = html[html.index('id="step-panel"'):]
+    assert 'name="roll" value="game-end"' in panel and 'name="turn"' in panel
+    assert 'name="roll" value="sniper-choice"' in panel
+    assert "night-reinforcements" not in panel  # CG5: a CG Night scenario only
+    post(play.users["us"], play.campaign, "phase_scenario_roll",
+         {"token": board_token(html), "roll": "game-end", "threshold": "3", "turn": "7"})
+    assert "dr 4 &gt; 3: the scenario continues" in page(play.users["german"], play.campaign)
