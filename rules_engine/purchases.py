@@ -667,6 +667,8 @@ def _new_line(
     notes = []
     if row.gives:
         notes.append("gives " + ", ".join(f"{c.text} {code}" for code, c in row.gives.items()))
+    if row.effects.get("san") and not initial_ob:
+        notes.append(f"SAN {row.effects['san']:+d} (secret until each side announces its SAN)")
     if row.note:
         notes.append(row.note)
     return PurchaseLine(
@@ -708,7 +710,8 @@ def apply_order(
             for code, cell in row.gives.items():
                 if any(c.code == code for c in system.currencies) and not cell.missing:
                     ledger = ledger.adjust(code, to_decimal(cell.number))
-            roster = replace(roster, purchased=(*roster.purchased, (row.id, cost)), spent=roster.spent + cost)
+            roster = replace(roster, purchased=(*roster.purchased, (row.id, cost)), spent=roster.spent + cost,
+                             san_pending=roster.san_pending + row.effects.get("san", 0))
         elif isinstance(order, FortOrder):
             forts.append(order)
             continue

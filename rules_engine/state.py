@@ -273,6 +273,9 @@ class CampaignState:
     pending: Mapping[SideId, Mapping[str, JSON]] = field(default_factory=dict)  # a roll waiting for a lost value
     parts_done: frozenset[SideId] = frozenset()  # sides whose part of the current automatic step is finished
     supplied_cells: Mapping[SideId, Mapping[str, JSON]] = field(default_factory=dict)  # "table|row|column" → value
+    # ---- public rolls at the board (rules_engine.board): the current step / scenario only ----
+    board_log: tuple[Event, ...] = ()  # the latest rolls made on request there (both sides; public)
+    board_counts: Mapping[SideId, int] = field(default_factory=dict)  # how many each side made there
 
     def __post_init__(self) -> None:
         if self.step not in STEPS:
@@ -293,6 +296,8 @@ class CampaignState:
         object.__setattr__(self, "pending", _frozen_map(self.pending))
         object.__setattr__(self, "parts_done", frozenset(self.parts_done))
         object.__setattr__(self, "supplied_cells", _frozen_nested(self.supplied_cells))
+        object.__setattr__(self, "board_log", tuple(self.board_log))
+        object.__setattr__(self, "board_counts", _frozen_map(self.board_counts))
 
     def other(self, side: SideId) -> SideId:
         """The opposing side."""
@@ -328,6 +333,8 @@ class CampaignState:
             "pending": {side: dict(p) for side, p in self.pending.items()},
             "parts_done": sorted(self.parts_done),
             "supplied_cells": {side: dict(cells) for side, cells in self.supplied_cells.items()},
+            "board_log": [event.to_json() for event in self.board_log],
+            "board_counts": dict(self.board_counts),
         }
 
     @classmethod
@@ -371,6 +378,8 @@ class CampaignState:
             parts_done=frozenset(str(s) for s in _list(data, "parts_done")),
             supplied_cells={str(k): dict(_as_mapping(v, "supplied_cells"))
                             for k, v in _mapping(data, "supplied_cells").items()},
+            board_log=tuple(Event.from_json(_as_mapping(r, "board_log")) for r in _list(data, "board_log")),
+            board_counts={str(k): _int(_mapping(data, "board_counts"), k) for k in _mapping(data, "board_counts")},
         )
 
 

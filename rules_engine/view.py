@@ -103,7 +103,7 @@ def _public_roster(system: SystemLike, ledger: SideLedger) -> list[JSON]:
 
 
 def _phase_view(system: SystemLike, state: CampaignState, side: SideId) -> dict[str, JSON]:
-    from rules_engine import sequence
+    from rules_engine import board, sequence
     from rules_engine.results import differing_fields, scenario_victory_conditions
 
     other = state.other(side)
@@ -151,4 +151,10 @@ def _phase_view(system: SystemLike, state: CampaignState, side: SideId) -> dict[
         "end_reason": state.end_reason if state.end_proposals else None,
         "end_claimant": state.end_claimant if state.end_proposals else None,
         "supplied_values": {s: dict(cells) for s, cells in state.supplied_cells.items() if s == side or ended},
+        "board": {  # public rolls at the board (rules_engine.board): what is offered here, and the latest made
+            "at": board.where(state),
+            "kinds": [str(k) for k in board.board_kinds(system, state)],
+            "scenario_rolls": [r.id for r in board.scenario_rolls(system, state)],
+            "log": board.log_json(state),
+        },
     }
