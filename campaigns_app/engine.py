@@ -260,6 +260,26 @@ def phase_assisted_roll(
     return sequence.assisted_roll(system, state, side, step_ref, table_id, column, answers, dice)
 
 
+def board_roll(
+    system: Any, state: Any, side: str, at: str, kind: str, count: int, purpose: str, dice: Any,
+) -> tuple[Any, tuple[Event, ...]]:
+    """Public rolls at the board on request (rules_engine.board: RR 2.504, the scenario)."""
+    from rules_engine import board
+
+    return board.board_roll(system, state, side, at, kind, count, purpose, dice)
+
+
+def scenario_roll(
+    system: Any, state: Any, side: str, roll_id: str, threshold: Any, turn: Any, answers: Mapping[int, int | bool],
+    dice: Any,
+) -> tuple[Any, tuple[Event, ...]]:
+    """One of the scenario's own public rolls (PL CG2 / KGP CG23 Game End dr …)."""
+    from rules_engine import board
+
+    return board.scenario_roll(system, state, side, roll_id, threshold=threshold, turn=turn, answers=answers,
+                               dice=dice)
+
+
 def phase_submit_results(system: Any, state: Any, side: str, entry: Mapping[str, Any],
                          map_group: str | None = None) -> tuple[Any, tuple[Event, ...]]:
     from rules_engine import results

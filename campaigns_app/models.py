@@ -274,6 +274,9 @@ class RosterLine(models.Model):
     cvp_suffered = models.IntegerField(null=True, blank=True)
     cvp_amassed = models.IntegerField(null=True, blank=True)
     notes = models.TextField(blank=True, default="")
+    san_pending = models.IntegerField(
+        null=True, blank=True, default=0,
+        help_text="A SAN increase bought in secret (RR M2) not yet announced (2.525): the owner's only.")
 
     class Meta:
         ordering = ["campaign", "side", "position"]

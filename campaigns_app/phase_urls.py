@@ -1,4 +1,5 @@
-"""The between-scenario phase: mark done, secret orders, recon, assisted rolls, results, supplied values, CG end."""
+"""The between-scenario phase: mark done, secret orders, recon, assisted rolls, rolls at the board (steps and the
+scenario), results, supplied values, CG end."""
 from django.urls import path
 
 from campaigns_app import views
@@ -8,6 +9,8 @@ urlpatterns = [
     path("phase/order/", views.order_submit, name="phase_order"),
     path("phase/recon/", views.recon_submit, name="phase_recon"),
     path("phase/roll/", views.roll_submit, name="phase_roll"),
+    path("phase/board-roll/", views.board_roll_submit, name="phase_board_roll"),
+    path("phase/scenario-roll/", views.scenario_roll_submit, name="phase_scenario_roll"),
     path("phase/results/", views.results_submit, name="phase_results"),
     path("phase/supply/", views.supply_submit, name="phase_supply"),
     path("phase/cg-end/", views.cg_end, name="phase_cg_end"),

@@ -212,6 +212,11 @@ def _roster_cell(column_id: str, line: Mapping[str, Any], date: Mapping[str, Any
         return ", ".join(str(f) for f in line.get("fortifications") or [])
     if column_id == "vp_tally":
         return _text(line.get("cvp_amassed"))
+    if column_id == "san" and line.get("san_pending"):  # the owner's own line only (the opponent never gets the key)
+        pending = int(line["san_pending"])
+        san = line.get("san")
+        shown = "" if san is None else f"{int(san) + pending} "
+        return f"{shown}(incl. {pending:+d} bought: secret until each side announces its SAN)"
     if column_id in ("elr", "san"):
         return _text(line.get(column_id))
     return _text(line.get(column_id))
@@ -490,6 +495,11 @@ class DiceRow:
     table: str
     visibility: str  # public | own | revealed
     caution: str = ""
+
+    @property
+    def roller_words(self) -> str:
+        """"Canadian side"; a side named "… Side" (PL "Allied Side") as it is."""
+        return self.roller if self.roller.casefold().endswith(" side") else f"{self.roller} side"
 
     @property
     def stream_label(self) -> str:

@@ -24,7 +24,7 @@ from rules_engine.ledger import amount_text
 
 ROSTER_FIELDS = (
     "start", "replenished", "purchased", "spent", "left", "recon", "elr", "san", "initiative", "lvp_current",
-    "lvp_cg", "fortifications", "cvp_suffered", "cvp_amassed", "notes",
+    "lvp_cg", "fortifications", "cvp_suffered", "cvp_amassed", "notes", "san_pending",
 )
 ROSTER_DECIMALS = ("start", "replenished", "spent", "left")
 PURCHASE_FIELDS = (
@@ -85,6 +85,7 @@ def _roster_values(line: Any, position: int) -> dict[str, Any]:
         "cvp_suffered": line.cvp_suffered,
         "cvp_amassed": line.cvp_amassed,
         "notes": line.notes,
+        "san_pending": line.san_pending,
     }
 
 

@@ -223,7 +223,8 @@ def _describe_event(system: Any, record: EventRecord, viewer: str) -> dict[str, 
     elif kind == "roll":
         dice = payload.get("dice") or []
         roller = name(payload.get("roller"))
-        text = f"{payload.get('purpose')}: {payload.get('kind')} {payload.get('total')} rolled for the {roller} side"
+        whom = roller if roller.casefold().endswith(" side") else f"{roller} side"  # PL "Allied Side"
+        text = f"{payload.get('purpose')}: {payload.get('kind')} {payload.get('total')} rolled for the {whom}"
         if payload.get("result"):
             label = f" ({payload['label']})" if payload.get("label") else ""
             text += f" → {name(str(payload['result']))}{label}"
@@ -578,6 +579,9 @@ def _checklist(system: Any, view: dict[str, Any], side: str) -> list[dict[str, A
         if entry["kind"] == "mark":
             label, help_text = MARK_KIND.get(entry["ref"], ("", ""))
             entry.update(number="", kind_label=label, kind_help=help_text, kind_class="mark")
+            if entry["ref"] in ("@scenario", "@initial-scenario"):  # steps played during it (PL 2.8, 2.9)
+                during = [f"{s.ref} {s.name}" for s in getattr(system, "steps", ()) or () if s.in_scenario]
+                entry["order_text"] = f"During it: {', '.join(during)}" if during else ""
             if entry.get("map_group"):  # KGP 8.2: this Map Group's scenario (or its results), with its own status
                 entry["number"] = str(entry["map_group"])
                 if entry["ref"] == "@results":
@@ -792,6 +796,70 @@ def _fort_rows(system: Any, side: str, initial: bool) -> list[dict[str, Any]]:
     return rows
 
 
+OP_SIGNS = {"<=": "≤", "<": "<", ">=": "≥", ">": ">"}
+
+
+def _board_context(system: Any, board: dict[str, Any], side: str) -> dict[str, Any]:
+    """The "Roll dice" form of the current step / scenario and its latest rolls (public: both sides see them)."""
+    from rules_engine.board import COUNT_MAX, PURPOSE_MAX
+
+    rolls = []
+    for event in reversed(board.get("log") or []):
+        payload = event.get("payload") or {}
+        roller = str(payload.get("roller", ""))
+        scenario_roll = payload.get("scenario_roll")
+        rolls.append({
+            "you": roller == side,
+            "side_name": engine.side_name(system, roller),
+            "text": payload.get("text") or payload.get("purpose"),
+            "kind": payload.get("kind"),
+            "dice": payload.get("dice") or [],
+            "total": payload.get("total"),
+            "index": payload.get("index"), "of": payload.get("of"),
+            "scenario": bool(scenario_roll),
+            "result": payload.get("result"),
+            "met": payload.get("met"),
+            "modifiers": payload.get("modifiers") or [],
+            "final": payload.get("final"),
+            "caution": payload.get("caution"),
+            "lost": payload.get("lost"),
+            "number": payload.get("number"),
+        })
+    return {"at": board.get("at"), "kinds": list(board.get("kinds") or []), "rolls": rolls,
+            "purpose_max": PURPOSE_MAX, "count_max": COUNT_MAX}
+
+
+def _scenario_roll_forms(system: Any, offered: list[str], side: str) -> list[dict[str, Any]]:
+    """The scenario's own rolls offered now (PL CG2 Game End dr …): the rule's words, the typed threshold, the DRM."""
+    from rules_engine import board
+
+    rules = {r.id: r for r in getattr(system, "special_rules", ()) or ()}
+    out = []
+    for roll in getattr(system, "scenario_rolls", ()) or ():
+        if roll.id not in offered:
+            continue
+        questions = [{"index": index, "reason": m.reason, "ask": m.ask,
+                      "range": list(m.range) if m.range else None}
+                     for index, m in board.questions(system, roll)]
+        automatic = [m.reason for m in (roll.modifiers if not roll.table else ()) if m.ask is None]
+        threshold = roll.threshold
+        table = system.table(roll.table) if roll.table else None
+        rule = rules.get(roll.rule) if roll.rule else None
+        out.append({
+            "id": roll.id, "ref": roll.ref, "name": roll.name, "dice": str(roll.dice), "roller": roll.roller,
+            "when": roll.when, "note": roll.note, "from_turn": roll.from_turn,
+            "threshold": None if threshold is None else {
+                "label": threshold.label, "sign": OP_SIGNS[threshold.op], "as_written": threshold.as_written,
+                "caution": threshold.interpreted if threshold.verify else None},
+            "outcomes": roll.outcomes, "questions": questions, "automatic": automatic,
+            "allowed": not roll.sides or side in roll.sides,
+            "sides_text": " or ".join(engine.side_name(system, s) for s in roll.sides),
+            "rule_text": rule.text if rule is not None else None,
+            "rows": [{"label": r.display_label, "cells": [c.text for c in r.cells]} for r in table.rows] if table else [],
+        })
+    return out
+
+
 def _assisted_tables(system: Any, step: Any, side: str) -> list[dict[str, Any]]:
     from rules_engine import sequence, tables
 
@@ -947,6 +1015,13 @@ def phase_context(campaign: Campaign, seat: Seat, system: Any, state: Any, view:
     if panel == "assisted" and step is not None:
         context["tables"] = _assisted_tables(system, step, side)
         context["roll_token"] = services.form_token(campaign, seat, state, "roll")
+    board_view = view.get("board") or {}
+    if both_seated and not view.get("ended") and (board_view.get("kinds") or board_view.get("log")):
+        context["board"] = _board_context(system, board_view, side)
+        context["board"]["token"] = services.form_token(campaign, seat, state, "board")
+    if panel == "scenario" and both_seated:
+        context["in_scenario_steps"] = [s for s in system.steps if s.in_scenario]
+        context["scenario_rolls"] = _scenario_roll_forms(system, board_view.get("scenario_rolls") or [], side)
     if panel == "results":
         from rules_engine.results import scenario_victory_conditions
 

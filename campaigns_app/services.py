@@ -364,7 +364,8 @@ Action = Callable[[Any, Any, str, Any], tuple[Any, tuple[Event, ...]]]
 
 
 def form_token(campaign: Campaign, seat: Seat, state: Any, purpose: str, map_group: str | None = None) -> str:
-    """A one-time token for one seat's form at one step occurrence (``order``, ``recon``, ``roll``, ``done``).
+    """A one-time token for one seat's form at one step occurrence (``order``, ``recon``, ``roll``, ``board``,
+    ``done``).
 
     It changes once the form's action is recorded (the side finishes the step, or its roll count at the step grows),
     so a form posted twice (double click, resent request) records once: the replay no longer matches and is a no-op.
@@ -378,6 +379,8 @@ def form_token(campaign: Campaign, seat: Seat, state: Any, purpose: str, map_gro
             if event.kind == "table-result" and event.payload.get("side") == seat.side
             and event.payload.get("step") == state.phase_ref
         )
+    elif purpose == "board":  # the side's public rolls at the board here (rules_engine.board)
+        count = int(state.board_counts.get(seat.side, 0))
     done = seat.side in state.done
     if map_group is not None:
         done = seat.side in state.map_done.get(map_group, ())
@@ -488,6 +491,32 @@ def assisted_roll_submit(
         user=user, public_id=public_id, token=token, purpose="roll" if token is not None else None,
         action=lambda system, state, side, dice: engine.phase_assisted_roll(
             system, state, side, step_ref, table_id, column, answers or {}, dice),
+    )
+
+
+@transaction.atomic
+def board_roll_submit(
+    *, user: AbstractBaseUser, public_id: str, at: str, kind: str, count: int, purpose: str, token: str | None = None,
+) -> Campaign:
+    """``count`` public DR/dr at the board for ``purpose`` (RR 2.504 "1TC Encircled 4-6-7 in 23Q5", the scenario):
+    rolled on the public stream, logged with the purpose and the roller, seen by both pages. ``token``
+    (form_token(..., "board")) makes a resent form roll nothing; None skips that check (scripts)."""
+    return _phase_action(
+        user=user, public_id=public_id, token=token, purpose="board" if token is not None else None,
+        action=lambda system, state, side, dice: engine.board_roll(system, state, side, at, kind, count, purpose, dice),
+    )
+
+
+@transaction.atomic
+def scenario_roll_submit(
+    *, user: AbstractBaseUser, public_id: str, roll_id: str, threshold: Any = None, turn: Any = None,
+    answers: dict[int, int | bool] | None = None, token: str | None = None,
+) -> Campaign:
+    """One of the scenario's own public rolls (PL CG2 Game End dr with the typed circled number …)."""
+    return _phase_action(
+        user=user, public_id=public_id, token=token, purpose="board" if token is not None else None,
+        action=lambda system, state, side, dice: engine.scenario_roll(
+            system, state, side, roll_id, threshold, turn, answers or {}, dice),
     )
 
 

@@ -481,13 +481,8 @@ def recon_submit(request: HttpRequest, seat: Seat) -> HttpResponse:
         "Recon recorded." if extra is not None else "No Recon this CG Date.")
 
 
-@seated
-@require_POST
-def roll_submit(request: HttpRequest, seat: Seat) -> HttpResponse:
-    """An assisted roll: the table, its column and the DRM conditions the player ticked, counted or valued."""
-    problems: list[str] = []
-    table_id = str(request.POST.get("table", ""))
-    column = str(request.POST.get("column", "")).strip() or None
+def _answers(request: HttpRequest, problems: list[str]) -> dict[int, int | bool]:
+    """The DRM conditions a roll form posts: ``q-<index>`` ticked (``ask-<index>`` tick) or a number (count, value)."""
     answers: dict[int, int | bool] = {}
     for key, raw in request.POST.items():
         if not key.startswith("q-"):
@@ -503,12 +498,69 @@ def roll_submit(request: HttpRequest, seat: Seat) -> HttpResponse:
             value = _int_field(request, key, f"DRM {index + 1}", problems, None, None)
             if value:
                 answers[index] = value
+    return answers
+
+
+@seated
+@require_POST
+def roll_submit(request: HttpRequest, seat: Seat) -> HttpResponse:
+    """An assisted roll: the table, its column and the DRM conditions the player ticked, counted or valued."""
+    problems: list[str] = []
+    table_id = str(request.POST.get("table", ""))
+    column = str(request.POST.get("column", "")).strip() or None
+    answers = _answers(request, problems)
     if problems:
         return _phase_response(request, seat, 422, phase_errors=problems)
     token = str(request.POST.get("token", ""))
     return _run_phase(request, seat, lambda: services.assisted_roll_submit(
         user=request.user, public_id=seat.campaign.public_id, step_ref=str(request.POST.get("step", "")),
         table_id=table_id, column=column, answers=answers, token=token), "Rolled.")
+
+
+@seated
+@require_POST
+def board_roll_submit(request: HttpRequest, seat: Seat) -> HttpResponse:
+    """Public rolls at the board (RR 2.504, the scenario): the dice (DR or dr), how many, and what they are for."""
+    from rules_engine.board import COUNT_MAX
+
+    problems: list[str] = []
+    kind = str(request.POST.get("kind", "")).strip()
+    purpose = str(request.POST.get("purpose", ""))
+    count = _int_field(request, "count", "How many rolls", problems, 1, 1, COUNT_MAX)
+    typed = {"board_kind": kind, "board_count": request.POST.get("count", ""), "board_purpose": purpose[:200]}
+    if problems:
+        return _phase_response(request, seat, 422, phase_errors=problems, **typed)
+    token = str(request.POST.get("token", ""))
+    at = str(request.POST.get("at", ""))
+    try:
+        campaign = services.board_roll_submit(user=request.user, public_id=seat.campaign.public_id, at=at, kind=kind,
+                                              count=count or 1, purpose=purpose, token=token)
+    except services.NotSeated:
+        raise Http404(NOT_FOUND) from None
+    except services.ServiceError as error:
+        return _phase_response(request, seat, 422, phase_errors=[str(error)], **typed)
+    if getattr(campaign, "replayed", False):
+        return _phase_response(request, seat, 200, done=REPLAYED, phase_notice=REPLAYED)
+    return _phase_response(request, seat, 200, done="Rolled.")
+
+
+@seated
+@require_POST
+def scenario_roll_submit(request: HttpRequest, seat: Seat) -> HttpResponse:
+    """One of the scenario's own rolls (Game End dr …): the typed threshold and Game Turn, the DRM ticked."""
+    from rules_engine.board import THRESHOLD_RANGE, TURN_MAX
+
+    problems: list[str] = []
+    roll_id = str(request.POST.get("roll", ""))
+    threshold = _int_field(request, "threshold", "The number to compare with", problems, None, *THRESHOLD_RANGE)
+    turn = _int_field(request, "turn", "The Game Turn", problems, None, 1, TURN_MAX)
+    answers = _answers(request, problems)
+    if problems:
+        return _phase_response(request, seat, 422, phase_errors=problems)
+    token = str(request.POST.get("token", ""))
+    return _run_phase(request, seat, lambda: services.scenario_roll_submit(
+        user=request.user, public_id=seat.campaign.public_id, roll_id=roll_id, threshold=threshold, turn=turn,
+        answers=answers, token=token), "Rolled.")
 
 
 @seated

@@ -1,4 +1,4 @@
-"""Command line: list systems and tables, look up a printed cell, check a definition file, verify a dice export."""
+"""Command line: list systems, tables and settings, look up a printed cell, check a definition file, verify a dice export."""
 from __future__ import annotations
 
 import argparse
@@ -11,7 +11,7 @@ from typing import TextIO
 
 from rules_engine.errors import DefinitionError, DefinitionErrors, MissingValueError, RulesError, UnknownNameError
 from rules_engine.loader import definition_kind, parse_card, parse_system
-from rules_engine.model import VERIFY_NOTE, System
+from rules_engine.model import VERIFY_NOTE, Setting, System
 
 EXIT_OK = 0
 EXIT_REFUSED = 1  # a lookup into a lost value, an invalid definition, a failed dice verification
@@ -72,6 +72,28 @@ def _cmd_tables(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     for table in system.tables.values():
         columns = ", ".join(c.id if c.id.casefold() == c.label.casefold() else f"{c.id} ({c.label})" for c in table.columns)
         print(f"{table.id}\t{table.ref}\t{table.name}\t{table.dice.value}\tcolumns: {columns}", file=out)
+    return EXIT_OK
+
+
+def _setting_kind(setting: Setting) -> str:
+    if setting.choices:
+        return "one of " + ", ".join(setting.choices)
+    if setting.range is not None:
+        return f"{setting.type} {setting.range[0]}..{setting.range[1]}"
+    return setting.type
+
+
+def _cmd_settings(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    system = load_system(args.system)
+    if not system.settings:
+        print(f"{system.id} has no settings", file=err)
+        return EXIT_OK
+    for setting in system.settings:
+        fields = [setting.id, setting.ref or "-", setting.label, _setting_kind(setting),
+                  f"from {setting.source}" + (", per side" if setting.per_side else "")]
+        if setting.default is not None:
+            fields.append(f"default {json.dumps(setting.default)}")
+        print("\t".join(fields), file=out)
     return EXIT_OK
 
 
@@ -142,6 +164,9 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("tables", help="list a system's dice tables and their columns")
     p.add_argument("system")
     p.set_defaults(run=_cmd_tables)
+    p = sub.add_parser("settings", help="list what a CG Card or the players supply for a system (id, rule, kind)")
+    p.add_argument("system")
+    p.set_defaults(run=_cmd_settings)
     p = sub.add_parser("lookup", help="print one cell of a dice table, as printed")
     p.add_argument("system")
     p.add_argument("table")

@@ -238,6 +238,7 @@ class RosterLine:
     cvp_suffered: int | None = None
     cvp_amassed: int | None = None
     notes: str = ""
+    san_pending: int = 0  # a SAN increase bought in secret (RR M2), not yet announced: the owner's only (2.525)
 
     def __post_init__(self) -> None:
         for name in ("start", "replenished", "left"):
@@ -270,6 +271,7 @@ class RosterLine:
             "cvp_suffered": self.cvp_suffered,
             "cvp_amassed": self.cvp_amassed,
             "notes": self.notes,
+            "san_pending": self.san_pending,
         }
 
     @classmethod
@@ -296,6 +298,7 @@ class RosterLine:
             cvp_suffered=_opt_int(data, "cvp_suffered"),
             cvp_amassed=_opt_int(data, "cvp_amassed"),
             notes=str(data.get("notes") or ""),
+            san_pending=_int(data, "san_pending"),
         )
 
 
@@ -328,6 +331,11 @@ class SideLedger:
             if line.date_id == date_id:
                 return line
         return None
+
+    @property
+    def san_pending(self) -> int:
+        """The SAN increase bought in secret and not yet announced (the sum over the roster lines)."""
+        return sum(line.san_pending for line in self.roster)
 
     def purchase(self, line: int) -> PurchaseLine:
         """The RG Purchase Record line with this number (KeyError naming the numbers there are)."""

@@ -45,6 +45,7 @@ from rules_engine.model import (
     RgNote,
     RgRow,
     Row,
+    ScenarioRoll,
     Setting,
     SettingRef,
     SettingValue,
@@ -55,6 +56,7 @@ from rules_engine.model import (
     SpecialRule,
     Step,
     System,
+    Threshold,
     TimeUnit,
     UnitCount,
 )
@@ -100,6 +102,7 @@ SYSTEM_PARTS: tuple[str, ...] = (
     "forms",
     "settings",
     "special_rules",
+    "scenario_rolls",
     "initial_ob",
     "map_groups_in_play",
     "missing_parts",
@@ -126,6 +129,8 @@ STEP_ORDER_WORDS = ("attacker", "defender", "setup-first", "setup-second", "move
                     "previous-attacker", "previous-defender")
 STEP_SECRET = ("none", "roll", "choice", "purchase", "record")
 STEP_REVEALED = ("never", "immediately", "cg-end", "at-step <ref>")
+THRESHOLD_OPS = ("<=", "<", ">=", ">")
+RG_EFFECTS = ("san",)
 MATRIX_RESULTS = ("dual-attack", "axis-assault", "allied-assault", "idle")
 MATRIX_ROLES = ("allied", "axis")
 FORM_VISIBILITY = {"owner": Visibility.SIDE, "both": Visibility.PUBLIC, "cg-end": Visibility.CG_END}
@@ -926,7 +931,7 @@ def _steps(c: _Checker, value: object, path: str, ctx: _Context) -> tuple[Step, 
             p,
             ("ref", "name"),
             ("markers", "loop_on_idle", "initial", "initial_only", "sides", "order", "secret", "revealed",
-             "automation", "action", "params", "tables", "note"),
+             "automation", "action", "params", "tables", "note", "board_rolls", "in_scenario"),
         )
         if m is None or "ref" not in m or "name" not in m:
             continue
@@ -966,12 +971,24 @@ def _steps(c: _Checker, value: object, path: str, ctx: _Context) -> tuple[Step, 
         _balance_params(c, params, f"{p}.params", ctx)
         tables = c.refs(m["tables"], f"{p}.tables", ctx.tables, "table") if "tables" in m else ()
         note = c.text(m["note"], f"{p}.note") if "note" in m else None
+        board: tuple[DiceKind, ...] | None = None
+        if "board_rolls" in m:
+            board = tuple(DiceKind(k) for k in c.refs(m["board_rolls"], f"{p}.board_rolls", [k.value for k in DiceKind],
+                                                       "dice kind"))
+            if board and secret == "roll":
+                c.error(f"{p}.board_rolls", "a step whose rolls are secret (`secret: roll`) has no public rolls at the "
+                        "board", "board_rolls: [] or leave it out")
+        in_scenario = bool(c.boolean(m["in_scenario"], f"{p}.in_scenario")) if "in_scenario" in m else False
+        if in_scenario and (action or flags["initial_only"] or automation != Automation.ON_BOARD.value):
+            c.error(f"{p}.in_scenario", "a step played during the scenario is done on the board: no `action:`, "
+                    "`initial_only:` or `automation:` other than on-board")
         if ref:
             refs.append((f"{p}.ref", ref))
         if ref and name and sides and secret and automation:
             out.append(
                 Step(ref, name, markers, flags["loop_on_idle"], flags["initial"], flags["initial_only"], sides, order,
-                     secret, revealed, revealed_at, Automation(automation), action, params, tables, note)
+                     secret, revealed, revealed_at, Automation(automation), action, params, tables, note, board,
+                     in_scenario)
             )
     c.unique(refs, "step ref")
     return tuple(out)
@@ -1215,7 +1232,7 @@ def _rg_charts(c: _Checker, value: object, path: str, ctx: _Context) -> tuple[Rg
             f"{p}.rows",
             ("id", "type", "group_type", "cost"),
             ("date_max", "cg_max", "full", "depleted", "description", "company", "notes", "available_after",
-             "available_from", "gives", "sw", "note"),
+             "available_from", "gives", "sw", "note", "effects"),
             label="id",
         ):
             rid = c.text(rm["id"], f"{rp}.id", numbers=True)
@@ -1248,12 +1265,13 @@ def _rg_charts(c: _Checker, value: object, path: str, ctx: _Context) -> tuple[Rg
                 else:
                     c.error(f"{rp}.sw", f"expected a mapping of weapons to counts, got {_kind_of(raw_sw)}")
             rnote = c.text(rm["note"], f"{rp}.note") if "note" in rm else None
+            effects = _rg_effects(c, rm["effects"], f"{rp}.effects") if "effects" in rm else {}
             if rid:
                 ids.append((f"{rp}.id", rid))
             if rid and rtype and group and cost is not None:
                 rows.append(
                     RgRow(rid, rtype, group, cost, date_max, cg_max, full, depleted, desc, bool(company), rnotes,
-                          after, since, gives, sw, rnote)
+                          after, since, gives, sw, rnote, effects)
                 )
         c.unique(ids, "RG id")
         combined = []
@@ -1269,6 +1287,24 @@ def _rg_charts(c: _Checker, value: object, path: str, ctx: _Context) -> tuple[Rg
             out.append(RgChart(side, ref, name, tuple(rows), columns, notes, tuple(combined)))
     c.unique(chart_sides, "RG chart side")
     return tuple(out)
+
+
+def _rg_effects(c: _Checker, value: object, path: str) -> dict[str, int]:
+    """``effects: [{san: 1}]`` — what buying the RG changes (RR M2 "SAN Increase +1"); each entry one track and amount."""
+    out: dict[str, int] = {}
+    for i, item in enumerate(c.seq(value, path)):
+        p = f"{path}[{i}]"
+        m = c.mapping(item, p, (), RG_EFFECTS)
+        if m is None:
+            continue
+        if len(m) != 1:
+            c.error(p, "an effect names one track and its change", ", ".join(RG_EFFECTS))
+            continue
+        for name, raw in m.items():
+            amount = c.integer(raw, f"{p}.{name}")
+            if amount is not None:
+                out[name] = out.get(name, 0) + amount
+    return out
 
 
 def _setup_costs(c: _Checker, value: object, path: str) -> SetupCosts | None:
@@ -1370,7 +1406,7 @@ def _limits(c: _Checker, value: object, path: str, ctx: _Context) -> tuple[Limit
     out = []
     ids = []
     for p, m in c.entries(
-        value, path, ("id", "text"), ("ref", "per", "max", "by_side", "by_setting", "percent", "rounding", "note"), label="id"
+        value, path, ("id", "text"), ("ref", "per", "max", "by_side", "by_setting", "percent", "rounding", "note", "rg_types"), label="id"
     ):
         ident = c.ident(m["id"], f"{p}.id", "limit id")
         text = c.text(m["text"], f"{p}.text")
@@ -1394,10 +1430,12 @@ def _limits(c: _Checker, value: object, path: str, ctx: _Context) -> tuple[Limit
         percent = c.int_cell(m["percent"], f"{p}.percent") if "percent" in m else None
         rounding = c.choice(m["rounding"], f"{p}.rounding", ROUNDING) if "rounding" in m else None
         note = c.text(m["note"], f"{p}.note") if "note" in m else None
+        rg_types = c.refs(m["rg_types"], f"{p}.rg_types", RG_TYPES, "RG type") if "rg_types" in m else ()
         if ident:
             ids.append((f"{p}.id", ident))
         if ident and text:
-            out.append(Limit(ident, text, ref, per, most, by_side, by_setting, by_choice, percent, rounding, note))
+            out.append(Limit(ident, text, ref, per, most, by_side, by_setting, by_choice, percent, rounding, note,
+                             tuple(rg_types)))
     c.unique(ids, "limit id")
     return tuple(out)
 
@@ -1446,6 +1484,71 @@ def _special_rules(c: _Checker, value: object, path: str) -> tuple[SpecialRule, 
         if ident and ref and name and text:
             out.append(SpecialRule(ident, ref, name, text, bool(enforced), params))
     c.unique(ids, "special rule id")
+    return tuple(out)
+
+
+def _scenario_rolls(
+    c: _Checker, value: object, path: str, ctx: _Context, steps: tuple[Step, ...], rules: tuple[SpecialRule, ...]
+) -> tuple[ScenarioRoll, ...]:
+    """``scenario_rolls``: the public rolls made during the scenario, each with a typed threshold or a table."""
+    out = []
+    ids = []
+    in_scenario = tuple(s.ref for s in steps if s.in_scenario)
+    for p, m in c.entries(
+        value, path, ("id", "ref", "name", "dice", "roller", "when"),
+        ("threshold", "outcomes", "table", "modifiers", "sides", "from_turn", "night_only", "step", "rule", "note"),
+        label="id",
+    ):
+        ident = c.ident(m["id"], f"{p}.id", "scenario roll id")
+        ref = c.text(m["ref"], f"{p}.ref", numbers=True)
+        name = c.text(m["name"], f"{p}.name")
+        dice = c.choice(m["dice"], f"{p}.dice", [k.value for k in DiceKind])
+        roller = c.text(m["roller"], f"{p}.roller")
+        when = c.text(m["when"], f"{p}.when")
+        threshold = None
+        if "threshold" in m:
+            tm = c.mapping(m["threshold"], f"{p}.threshold", ("op", "label"), ("as_written", "interpreted", "verify"))
+            if tm is not None and "op" in tm and "label" in tm:
+                op = c.choice(tm["op"], f"{p}.threshold.op", THRESHOLD_OPS)
+                label = c.text(tm["label"], f"{p}.threshold.label")
+                written = c.text(tm["as_written"], f"{p}.threshold.as_written") if "as_written" in tm else None
+                interp = c.text(tm["interpreted"], f"{p}.threshold.interpreted") if "interpreted" in tm else None
+                verify = c.boolean(tm["verify"], f"{p}.threshold.verify") if "verify" in tm else False
+                if op and label:
+                    threshold = Threshold(op, label, written, interp, bool(verify))
+        outcomes: tuple[str, str] = ("", "")
+        if "outcomes" in m:
+            om = c.mapping(m["outcomes"], f"{p}.outcomes", ("met", "not_met"))
+            if om is not None and len(om) == 2:
+                met, not_met = c.text(om["met"], f"{p}.outcomes.met"), c.text(om["not_met"], f"{p}.outcomes.not_met")
+                outcomes = (met or "", not_met or "")
+        table = c.ref(m["table"], f"{p}.table", ctx.tables, "table") if "table" in m else None
+        if ("threshold" in m) == ("table" in m):
+            c.error(p, "a scenario roll compares with a typed `threshold:` or rolls on a `table:` (one of the two)")
+        if "threshold" in m and "outcomes" not in m:
+            c.error(p, "a roll with a `threshold:` says its two `outcomes:` (met, not_met)")
+        if table is not None and dice and ctx.tables[table].dice.value != dice:
+            c.error(f"{p}.dice", f"table {table!r} is rolled with a {ctx.tables[table].dice.value}")
+        modifiers = _modifiers(c, m["modifiers"], f"{p}.modifiers", ctx, ()) if "modifiers" in m else ()
+        if table is not None and modifiers:
+            c.error(f"{p}.modifiers", "a roll on a table takes the table's own modifiers")
+        for j, modifier in enumerate(modifiers):
+            if modifier.per is not None or modifier.ask in ("count",):
+                c.error(f"{p}.modifiers[{j}]", "a scenario roll's modifier is a fact (`when:`/`unless:`), "
+                        "a tick (`ask: tick`), a typed value (`ask: value`) or always applied")
+        sides = c.refs(m["sides"], f"{p}.sides", ctx.side_ids, "side") if "sides" in m else ()
+        from_turn = c.integer(m["from_turn"], f"{p}.from_turn", minimum=1) if "from_turn" in m else None
+        night_only = bool(c.boolean(m["night_only"], f"{p}.night_only")) if "night_only" in m else False
+        step = c.ref(m["step"], f"{p}.step", in_scenario, "step played during the scenario (`in_scenario: true`)") \
+            if "step" in m else None
+        rule = c.ref(m["rule"], f"{p}.rule", tuple(r.id for r in rules), "special rule") if "rule" in m else None
+        note = c.text(m["note"], f"{p}.note") if "note" in m else None
+        if ident:
+            ids.append((f"{p}.id", ident))
+        if ident and ref and name and dice and roller and when and (threshold is not None or table is not None):
+            out.append(ScenarioRoll(ident, ref, name, DiceKind(dice), roller, when, outcomes, threshold, table,
+                                    modifiers, sides, from_turn, night_only, step, rule, note))
+    c.unique(ids, "scenario roll id")
     return tuple(out)
 
 
@@ -1558,6 +1661,8 @@ def _build_system(c: _Checker, doc: object, card: CardInfo | None = None) -> Sys
     initiative = _initiative(c, m["initiative"], "initiative", ctx) if "initiative" in m else None
     limits = _limits(c, m["limits"], "limits", ctx) if "limits" in m else ()
     forms = _forms(c, m["forms"], "forms") if "forms" in m else ()
+    scenario_rolls = (_scenario_rolls(c, m["scenario_rolls"], "scenario_rolls", ctx, steps, special)
+                      if "scenario_rolls" in m else ())
     initial_ob = _initial_ob(c, m["initial_ob"], "initial_ob", ctx) if "initial_ob" in m else None
     missing = _missing_parts(c, m["missing_parts"], "missing_parts") if "missing_parts" in m else ()
     if c.errors or not (ident and name and source) or len(sides) != 2:
@@ -1566,6 +1671,7 @@ def _build_system(c: _Checker, doc: object, card: CardInfo | None = None) -> Sys
         ident, "system", name, source, (sides[0], sides[1]), time_unit, between, currencies, calendar, steps, idle,
         tables, rg_charts, setup_costs, forts, initiative, limits, forms, settings, special, missing, card,
         document=copy.deepcopy(m), initial_ob=initial_ob, map_groups=ctx.map_groups, map_groups_in_play=in_play,
+        scenario_rolls=scenario_rolls,
     )
 
 

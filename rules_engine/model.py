@@ -238,6 +238,8 @@ class Step:
     params: Mapping[str, object] = field(default_factory=dict)
     tables: tuple[str, ...] = ()
     note: str | None = None
+    board_rolls: tuple[DiceKind, ...] | None = None  # public rolls made at the board on request (None: the default)
+    in_scenario: bool = False  # played during the scenario (PL 2.8/2.9): shown with it, not a checklist step
 
 
 @dataclass(frozen=True)
@@ -451,6 +453,7 @@ class RgRow:
     gives: Mapping[str, Cell] = field(default_factory=dict)
     sw: Mapping[str, int] = field(default_factory=dict)
     note: str | None = None
+    effects: Mapping[str, int] = field(default_factory=dict)  # what buying it changes: {"san": 1} (RR M2 Sniper)
 
 
 @dataclass(frozen=True)
@@ -590,6 +593,7 @@ class Limit:
     percent: Cell | None = None
     rounding: str | None = None
     note: str | None = None
+    rg_types: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -640,6 +644,39 @@ class SpecialRule:
     text: str
     enforced: bool = False
     params: Mapping[str, object] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Threshold:
+    """A scenario roll's comparison with a number the players type (KGP CG23 "≤ the circled number")."""
+
+    op: str  # "<=" | "<" | ">=" | ">"
+    label: str  # what the players type, as the rule names it ("the circled number in the current turn's box")
+    as_written: str | None = None
+    interpreted: str | None = None
+    verify: bool = False
+
+
+@dataclass(frozen=True)
+class ScenarioRoll:
+    """A public roll made during the scenario (PL CG2 / KGP CG23 Game End dr, KGP CG16 Sniper choice dr)."""
+
+    id: str
+    ref: str
+    name: str
+    dice: DiceKind
+    roller: str  # who makes it, as the rule says ("the moving player", "the ATTACKER")
+    when: str  # when it is made, as the rule says
+    outcomes: tuple[str, str] = ("", "")  # (met, not met) with a threshold
+    threshold: Threshold | None = None
+    table: str | None = None  # or a table of this system to roll on
+    modifiers: tuple[Modifier, ...] = ()
+    sides: tuple[SideId, ...] = ()  # who may make it (empty: either side)
+    from_turn: int | None = None  # the first Game Turn it is made
+    night_only: bool = False  # only in a night scenario (the calendar's ``night``)
+    step: str | None = None  # the in-scenario step it belongs to (PL 2.9)
+    rule: str | None = None  # the special rule it applies
+    note: str | None = None
 
 
 @dataclass(frozen=True)
@@ -741,6 +778,7 @@ class System:
     initial_ob: InitialOb | None = None
     map_groups: tuple[MapGroup, ...] = ()  # KGP 8.2 (a special rule's ``params.map_groups``); empty: no Map Groups
     map_groups_in_play: tuple[str, ...] = ()  # the CG's default Map Groups in play (a calendar entry may name its own)
+    scenario_rolls: tuple[ScenarioRoll, ...] = ()
 
     def side(self, side_id: SideId) -> Side:
         """The side with this id (UnknownNameError listing the ids)."""

@@ -457,19 +457,18 @@ def _check_rg(
             violations.append(Violation(rule.ref, f"{_row_label(row)}: {rule.name} may be bought only when "
                                                   f"selecting the {needs.capitalize()} chit, not {chit.capitalize()} "
                                                   f"({rule.ref})"))
-    # infantry platoons (PL 2.3)
-    if row.type == "I":
-        for limit in system.limits:
-            if limit.id != "infantry-platoons":
-                continue
-            setting = side_setting(system, "max_infantry_platoons", side)
-            most = setting if isinstance(setting, int) and not isinstance(setting, bool) else _number(limit.max)
-            have = sum(1 for p in ledger.purchases if p.date_id == date_id and not p.initial_ob
-                       and _row_type(chart, p.rg_id) == "I") + batch.infantry
-            if most is not None and have + 1 > most:
-                lref = limit.ref or ref
-                violations.append(Violation(lref, f"{_row_label(row)}: a side may never purchase more than {most} "
-                                                  f"infantry platoons ({lref}); {have} already ordered"))
+    # infantry platoons (PL 2.3): the limit names the RG types it counts
+    for limit in system.limits:
+        if limit.id != "infantry-platoons" or row.type not in limit.rg_types:
+            continue
+        setting = side_setting(system, "max_infantry_platoons", side)
+        most = setting if isinstance(setting, int) and not isinstance(setting, bool) else _number(limit.max)
+        have = sum(1 for p in ledger.purchases if p.date_id == date_id and not p.initial_ob
+                   and _row_type(chart, p.rg_id) in limit.rg_types) + batch.infantry
+        if most is not None and have + 1 > most:
+            lref = limit.ref or ref
+            violations.append(Violation(lref, f"{_row_label(row)}: a side may never purchase more than {most} "
+                                              f"infantry platoons ({lref}); {have} already ordered"))
         batch.infantry += 1
     batch.date_counts[row.id] = batch.date_counts.get(row.id, 0) + 1
     batch.cg_counts[row.id] = batch.cg_counts.get(row.id, 0) + 1
@@ -668,6 +667,8 @@ def _new_line(
     notes = []
     if row.gives:
         notes.append("gives " + ", ".join(f"{c.text} {code}" for code, c in row.gives.items()))
+    if row.effects.get("san") and not initial_ob:
+        notes.append(f"SAN {row.effects['san']:+d} (secret until each side announces its SAN)")
     if row.note:
         notes.append(row.note)
     return PurchaseLine(
@@ -709,7 +710,8 @@ def apply_order(
             for code, cell in row.gives.items():
                 if any(c.code == code for c in system.currencies) and not cell.missing:
                     ledger = ledger.adjust(code, to_decimal(cell.number))
-            roster = replace(roster, purchased=(*roster.purchased, (row.id, cost)), spent=roster.spent + cost)
+            roster = replace(roster, purchased=(*roster.purchased, (row.id, cost)), spent=roster.spent + cost,
+                             san_pending=roster.san_pending + row.effects.get("san", 0))
         elif isinstance(order, FortOrder):
             forts.append(order)
             continue

@@ -19,10 +19,6 @@ from rules_engine.vocabulary import SideId, Visibility
 
 __all__ = ["RollMissingValueError", "roll_for_purchase", "leader_column"]
 
-STRENGTH_TABLE = "rg-strength"  # 2.5191 RG Strength Table
-SW_TABLE = "sw-allotment"  # 2.5192 Support Weapon Allotment
-MIN_SW_BY_TYPE: Mapping[str, int] = {"HW": 2}  # 2.5192 EXC: at least two SW must be received with a HWRG
-ARMOR_TYPES = ("A", "V")  # PL 2.34 "AFV/Vehicles (ID's A and V)": their platoons roll in the Armor Ldr. column
 MAX_SW_ROUNDS = 100
 
 
@@ -41,6 +37,31 @@ def _table(system: System, table_id: str, why: str) -> DiceTable:
             f"{system.id}: {why}, but the table {table_id!r} is not in the rule text; supply it in a CG Card"
         )
     return system.tables[table_id]
+
+
+def _param(system: System, key: str) -> object:
+    """A purchase-roll parameter from the step that declares it (RR 2.519 names its strength and SW tables)."""
+    return next((step.params[key] for step in system.steps if key in step.params), None)
+
+
+def _param_table(system: System, key: str, why: str) -> DiceTable:
+    """The table a step's ``key`` parameter names (2.5191 ``strength_table``, 2.5192 ``sw_table``)."""
+    table_id = _param(system, key)
+    if not isinstance(table_id, str):
+        raise MissingValueError(f"{system.id}: {why}, but no step names its {key}; supply it in a CG Card")
+    return _table(system, table_id, why)
+
+
+def _result_is(system: System, key: str, cell_text: str) -> bool:
+    """Whether a cell reads as the step's ``key`` result ("Depleted", "SW received"), case and spacing ignored."""
+    wanted = _param(system, key)
+    if not isinstance(wanted, str):
+        raise MissingValueError(f"{system.id}: no step says which {key} result to look for; supply it in a CG Card")
+    return cell_text.strip().casefold() == wanted.strip().casefold()
+
+
+def _type_list(value: object) -> tuple[str, ...]:
+    return tuple(str(v) for v in value) if isinstance(value, Sequence) and not isinstance(value, str) else ()
 
 
 def _depletion_sides(system: System) -> tuple[SideId, ...] | None:
@@ -95,7 +116,7 @@ def leader_column(system: System, side: SideId, row: RgRow, note: RgNote, table:
         if params.get("table") != table.id:
             continue
         armor = params.get("armor_column")
-        if isinstance(armor, str) and row.type in ARMOR_TYPES:
+        if isinstance(armor, str) and row.type in _type_list(params.get("armor_types")):
             return table.column(armor).id
         by_nat = params.get("column_by_nationality")
         if isinstance(by_nat, Mapping):
@@ -170,10 +191,11 @@ def _prior_initial_leaders(system: System, ledger: SideLedger | None, line: Purc
     return counts
 
 
-def _oba_table(system: System, side: SideId) -> DiceTable | None:
+def _oba_table(system: System, side: SideId, row: RgRow) -> DiceTable | None:
+    """The OBA ammunition table for an RG of one of the step's ``rg_types`` (PL 2.35, PHD C5.34)."""
     for step in system.steps:
         params = step.params
-        if str(params.get("per", "")).casefold() != "oba module":
+        if str(params.get("per", "")).casefold() != "oba module" or row.type not in _type_list(params.get("rg_types")):
             continue
         by_side = params.get("table_by_side")
         if isinstance(by_side, Mapping) and side in by_side:
@@ -228,10 +250,10 @@ def _strength(
     sides = _depletion_sides(system)
     if sides is not None and side not in sides:
         return replace(line, strength="F", units=_units(row.full))
-    table = _table(system, STRENGTH_TABLE, f"RG {row.id} is subject to depletion")
+    table = _param_table(system, "strength_table", f"RG {row.id} is subject to depletion")
     roll, result = _roll_on(dice, table, side, f"{table.ref} RG Strength {table.dice} — RG {row.id}",
                             facts=_facts(system, side, line, facts), settings=int_settings(system, side))
-    depleted = result.cell.text.casefold().startswith("depl")
+    depleted = _result_is(system, "depleted_result", result.cell.text)
     strength = "D" if depleted else "F"
     units = _units(row.depleted) if depleted and row.depleted else _units(row.full)
     events.append(_event(roll, side, line, result, table, strength=strength))
@@ -254,17 +276,19 @@ def _support_weapons(
         return line
     if line.strength != "D":
         return replace(line, sw=dict(row.sw))
-    table = _table(system, SW_TABLE, f"the Depleted RG {row.id} must roll for each SW")
-    least = min(MIN_SW_BY_TYPE.get(row.type, 0), sum(row.sw.values()))
+    table = _param_table(system, "sw_table", f"the Depleted RG {row.id} must roll for each SW")
+    at_least = _param(system, "sw_at_least_by_type")
+    wanted = at_least.get(row.type, 0) if isinstance(at_least, Mapping) else 0
+    least = min(int(wanted), sum(row.sw.values()))
     for attempt in range(1, MAX_SW_ROUNDS + 1):
         received: dict[str, int] = {}
         for weapon, count in row.sw.items():
             for number in range(1, count + 1):
                 purpose = f"{table.ref} SW allotment {table.dice} — RG {row.id} {weapon} #{number}"
                 if attempt > 1:
-                    purpose += f" (re-roll {attempt}: at least {least} SW with a HWRG)"
+                    purpose += f" (re-roll {attempt}: at least {least} SW with a {row.type} RG)"
                 roll, result = _roll_on(dice, table, side, purpose)
-                got = "not" not in result.cell.text.casefold()
+                got = _result_is(system, "sw_received_result", result.cell.text)
                 events.append(_event(roll, side, line, result, table, weapon=weapon, received=got, round=attempt))
                 if got:
                     received[weapon] = received.get(weapon, 0) + 1
@@ -318,9 +342,7 @@ def _oba(
     system: System, row: RgRow, line: PurchaseLine, side: SideId, dice: Dice,
     ledger: SideLedger | None, facts: Mapping[str, Fact] | None, events: list[Event],
 ) -> PurchaseLine:
-    if row.type != "O":
-        return line
-    table = _oba_table(system, side)
+    table = _oba_table(system, side, row)
     if table is None:
         return line
     given: dict[str, Fact] = _facts(system, side, line, facts)

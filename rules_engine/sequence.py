@@ -148,7 +148,7 @@ def _layout(steps: tuple[Step, ...]) -> Layout:
 
 
 def _refs(steps: Sequence[Step]) -> tuple[str, ...]:
-    return tuple(s.ref for s in steps if not s.initial_only)
+    return tuple(s.ref for s in steps if not s.initial_only and not s.in_scenario)
 
 
 def _is_last_date(system: SystemLike, state: CampaignState) -> bool:
@@ -160,7 +160,8 @@ def program(system: SystemLike, kind: str, *, last_date: bool = False) -> tuple[
     lay = layout(system)
     init = (lay.initiative.ref,) if lay.initiative else ()
     if kind == "initial":
-        return tuple(s.ref for s in _steps(system) if s.initial or s.initial_only) + (INITIAL_MARK,)
+        return tuple(s.ref for s in _steps(system) if (s.initial or s.initial_only) and not s.in_scenario) + (
+            INITIAL_MARK,)
     if kind == "scenario":
         return _refs(lay.after) + (SCENARIO_MARK,)
     if kind == "cycle":
@@ -172,7 +173,7 @@ def program(system: SystemLike, kind: str, *, last_date: bool = False) -> tuple[
     if kind == "idle":
         idle = getattr(system, "idle", None)
         if idle is not None and idle.loop == "listed-steps":
-            listed = tuple(s for s in _steps(system) if s.ref in idle.steps)
+            listed = tuple(s for s in _steps(system) if s.ref in idle.steps and not s.in_scenario)
             return _refs(listed) + (NEW_DATE,) + _refs(lay.new_before) + init
         post = tuple(s for s in lay.post if s.loop_on_idle)
         new = tuple(s for s in lay.new_before if s.loop_on_idle)
@@ -212,7 +213,8 @@ def _spine_step(system: SystemLike, state: CampaignState, kind: str, entry: str)
 def _goto(system: SystemLike, state: CampaignState, kind: str, entry: str) -> CampaignState:
     return replace(
         state, pass_kind=kind, phase_ref=entry, step=_spine_step(system, state, kind, entry), done=frozenset(),
-        facts_supplied={}, parts_done=frozenset(), map_done={}, map_results={}, map_agreed={},
+        facts_supplied={}, parts_done=frozenset(), map_done={}, map_results={}, map_agreed={}, board_log=(),
+        board_counts={},
     )
 
 
@@ -714,7 +716,12 @@ def needs(system: SystemLike, state: CampaignState, side: str) -> tuple[Need, ..
     if step_kind(system, step) != AUTOMATIC:
         return tuple(out)
     for track in _missing_tracks(system, state, step, side):
-        out.append(Need(track, "track", side, f"your current {track.upper()} ({step.ref})", "number", step.ref))
+        text = f"your current {track.upper()} ({step.ref})"
+        bought = _ledger(system, state, side).san_pending if track == "san" else 0
+        if bought:
+            text = (f"your current SAN ({step.ref}), without the {bought:+d} of the Sniper RG you bought: "
+                    "the app adds it")
+        out.append(Need(track, "track", side, text, "number", step.ref))
     for fact in _missing_facts(system, state, step, side):
         shape = _fact_shape(system, step, side, fact)
         out.append(Need(fact, "fact", side, f"{fact.replace('_', ' ')} ({step.ref})", shape, step.ref))
@@ -898,9 +905,18 @@ def _san_dr(system: SystemLike, state: CampaignState, step: Step, dice: Dice) ->
         san = state.tracks.get(side, {}).get("san")
         if san is None:
             continue
+        true = san + _ledger(system, state, side).san_pending
+        # a Sniper RG bought in secret (RR M2, not announced yet after an Idle Date): the check is made on the SAN with
+        # it; it is applied (made public) only when this public check acts on it, else it stays the side's secret
+        acts = (below is not None and true < below) or (above is not None and true > above and bool(match))
+        if true != san and acts:
+            state = fold_san(system, state, side)
+            san = true
         new = san
         payload: dict[str, JSON] = {"date": state.date_id, "step": step.ref, "side": side, "before": san}
-        if below is not None and to is not None and san < below:
+        if true != san:
+            pass  # nothing to do: the SAN with the secret increase needs no adjustment
+        elif below is not None and to is not None and san < below:
             new = to
         elif above is not None and san > above and match and final_above is not None and by is not None:
             roll = dice.roll(_dice_kind(roll_part), f"{step.ref} SAN adjustment dr ({side_name(system, side)})", side)
@@ -944,10 +960,14 @@ def _clamp_san(system: SystemLike, state: CampaignState, step: Step, dice: Dice)
         san = state.tracks.get(side, {}).get("san")
         if san is None:
             continue
+        true = san + _ledger(system, state, side).san_pending
+        if true != san and ((isinstance(low, int) and true < low) or (isinstance(high, int) and true > high)):
+            state = fold_san(system, state, side)  # the public clamp acts on the secret increase (fold_san)
+            san = true
         new = san
-        if isinstance(low, int) and new < low:
+        if true == san and isinstance(low, int) and new < low:
             new = low
-        if isinstance(high, int) and new > high:
+        if true == san and isinstance(high, int) and new > high:
             new = high
         state = _set_track(state, side, "san", new, None, main_currency(system))
         event = Event("san-adjusted", Visibility.PUBLIC, None,
@@ -1063,8 +1083,34 @@ def _record_lvp(system: SystemLike, state: CampaignState, step: Step, dice: Dice
     return state, tuple(events)
 
 
+def fold_san(system: SystemLike, state: CampaignState, side: str) -> CampaignState:
+    """A side's SAN increase bought in secret (RR M2 "SAN Increase +1", RosterLine.san_pending) joins its SAN — when the
+    SAN is announced (RR 2.525, PL 2.4), a scenario starts (the opponent rolls for the side's Sniper: the SAN is known
+    at the board) or a public SAN check acts on it (RR 2.5122). Unknown SAN (not typed yet): it stays pending."""
+    ledger = state.ledgers.get(side)
+    san = state.tracks.get(side, {}).get("san")
+    if ledger is None or not ledger.san_pending or san is None:
+        return state
+    pending = ledger.san_pending
+    roster = tuple(
+        replace(line, san=(line.san if line.san is not None else san) + line.san_pending, san_pending=0)
+        if line.san_pending else line
+        for line in ledger.roster
+    )
+    state = _with_ledger(state, side, replace(ledger, roster=roster))
+    return _set_track(state, side, "san", san + pending, None, main_currency(system))
+
+
+def _fold_all(system: SystemLike, state: CampaignState) -> tuple[CampaignState, bool]:
+    before = {s: state.tracks.get(s, {}).get("san") for s in state.sides}
+    for side in state.sides:
+        state = fold_san(system, state, side)
+    return state, any(state.tracks.get(s, {}).get("san") != before[s] for s in state.sides)
+
+
 def _announce(system: SystemLike, state: CampaignState, step: Step, dice: Dice) -> tuple[CampaignState, Events]:
-    """RR 2.525 / PL 2.4: each side announces its SAN (and ELR) — public."""
+    """RR 2.525 / PL 2.4: each side announces its SAN (and ELR) — public; a SAN bought in secret is announced now."""
+    state, _ = _fold_all(system, state)
     payload: dict[str, JSON] = {
         "date": state.date_id, "step": step.ref,
         "tracks": {s: {k: v for k, v in state.tracks.get(s, {}).items() if k in ("san", "elr")} for s in state.sides},
@@ -1405,6 +1451,21 @@ def end_cg(system: SystemLike, state: CampaignState, reason: str, side: str | No
     return new, (Event("cg-ended", Visibility.PUBLIC, None, payload),)
 
 
+def _scenario_start(system: SystemLike, state: CampaignState) -> tuple[CampaignState, Events]:
+    """At the start of a scenario every SAN is known at the board (the opponent's rolls activate a side's Sniper):
+    a SAN increase bought in secret and not yet announced (no announcing step, e.g. before the Initial Scenario) is
+    announced now."""
+    state, changed = _fold_all(system, state)
+    if not changed:
+        return state, ()
+    payload: dict[str, JSON] = {
+        "date": state.date_id, "step": state.phase_ref,
+        "tracks": {s: {k: v for k, v in state.tracks.get(s, {}).items() if k == "san"} for s in state.sides},
+    }
+    event = Event("announced", Visibility.PUBLIC, None, payload)
+    return _record(state, event), (event,)
+
+
 def _move_order(system: SystemLike, state: CampaignState, dice: Dice) -> tuple[CampaignState, Events]:
     """Dual Attack: after all setup, the move-order roll (RR 2.525 dr > 4 Canadian, PL 2.41 "in the same manner")."""
     initiative = system.initiative
@@ -1442,6 +1503,9 @@ def advance(system: SystemLike, state: CampaignState, dice: Dice) -> tuple[Campa
             state, more = _new_date(system, state)
             events.extend(more)
             continue
+        if entry in (SCENARIO_MARK, INITIAL_MARK):
+            state, more = _scenario_start(system, state)
+            events.extend(more)
         if entry == SCENARIO_MARK:
             state, more = _move_order(system, state, dice)
             events.extend(more)

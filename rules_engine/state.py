@@ -286,6 +286,9 @@ class CampaignState:
     map_done: Mapping[str, frozenset[SideId]] = field(default_factory=dict)  # Map Group → sides that marked it finished
     map_results: Mapping[str, Mapping[SideId, ScenarioResult]] = field(default_factory=dict)  # entries per Map Group
     map_agreed: Mapping[str, ScenarioResult] = field(default_factory=dict)  # Map Group → its confirmed results
+    # ---- public rolls at the board (rules_engine.board): the current step / scenario only ----
+    board_log: tuple[Event, ...] = ()  # the latest rolls made on request there (both sides; public)
+    board_counts: Mapping[SideId, int] = field(default_factory=dict)  # how many each side made there
 
     def __post_init__(self) -> None:
         if self.step not in STEPS:
@@ -309,6 +312,8 @@ class CampaignState:
         object.__setattr__(self, "map_done", _frozen_map({k: frozenset(v) for k, v in self.map_done.items()}))
         object.__setattr__(self, "map_results", _frozen_nested(self.map_results))
         object.__setattr__(self, "map_agreed", _frozen_map(self.map_agreed))
+        object.__setattr__(self, "board_log", tuple(self.board_log))
+        object.__setattr__(self, "board_counts", _frozen_map(self.board_counts))
 
     def other(self, side: SideId) -> SideId:
         """The opposing side."""
@@ -348,6 +353,8 @@ class CampaignState:
             "map_results": {group: {side: r.to_json() for side, r in entries.items()}
                             for group, entries in self.map_results.items()},
             "map_agreed": {group: r.to_json() for group, r in self.map_agreed.items()},
+            "board_log": [event.to_json() for event in self.board_log],
+            "board_counts": dict(self.board_counts),
         }
 
     @classmethod
@@ -398,6 +405,8 @@ class CampaignState:
                          for group, entries in _mapping(data, "map_results").items()},
             map_agreed={str(group): ScenarioResult.from_json(_as_mapping(r, "map_agreed"))
                         for group, r in _mapping(data, "map_agreed").items()},
+            board_log=tuple(Event.from_json(_as_mapping(r, "board_log")) for r in _list(data, "board_log")),
+            board_counts={str(k): _int(_mapping(data, "board_counts"), k) for k in _mapping(data, "board_counts")},
         )
 
 

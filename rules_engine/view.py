@@ -103,7 +103,7 @@ def _public_roster(system: SystemLike, ledger: SideLedger) -> list[JSON]:
 
 
 def _phase_view(system: SystemLike, state: CampaignState, side: SideId) -> dict[str, JSON]:
-    from rules_engine import sequence
+    from rules_engine import board, sequence
     from rules_engine.results import scenario_victory_conditions
 
     other = state.other(side)
@@ -143,6 +143,12 @@ def _phase_view(system: SystemLike, state: CampaignState, side: SideId) -> dict[
         "end_claimant": state.end_claimant if state.end_proposals else None,
         "supplied_values": {s: dict(cells) for s, cells in state.supplied_cells.items() if s == side or ended},
         "map_groups": _map_groups_view(system, state, side),
+        "board": {  # public rolls at the board (rules_engine.board): what is offered here, and the latest made
+            "at": board.where(state),
+            "kinds": [str(k) for k in board.board_kinds(system, state)],
+            "scenario_rolls": [r.id for r in board.scenario_rolls(system, state)],
+            "log": board.log_json(state),
+        },
     }
 
 

@@ -320,7 +320,24 @@ def test_two_players_play_a_full_rr_cg_date_cycle(
         expect(player.page.locator("#step-panel .step-eyebrow")).to_contain_text("Rule 2.501")  # type: ignore[attr-defined]
     expect(cdn.page.locator("#step-panel")).to_contain_text("the German side goes first")  # type: ignore[attr-defined]
     both("06-reph-2.501-ordered")
-    passed = play_until(players, at_rule("2.512"))
+    passed = play_until(players, at_rule("2.504"))
+    # 2.504 (2.5041 "Each encircled unit … must take a separate 1TC"): three public DRs through the Roll dice form;
+    # both pages show them, the opponent's without a reload (rolled on the server, values never assumed)
+    form = ger.page.locator("#board-form")  # type: ignore[attr-defined]
+    form.locator("input[name=count]").fill("3")
+    form.locator("input[name=purpose]").fill("1TC Encircled 4-6-7 in 23Q5")
+    submit(ger, cdn, form.get_by_role("button", name="Roll"), "2.504 three 1TC DRs")
+    for player, who in ((ger, "You"), (cdn, "German")):
+        log = player.page.locator("#step-panel .board-log")  # type: ignore[attr-defined]
+        expect(log.locator(".board-roll")).to_have_count(3)
+        expect(log.locator(".board-roll").first).to_contain_text(f"{who}")
+        expect(log).to_contain_text("1TC Encircled 4-6-7 in 23Q5 (3 of 3)")
+    both("06b-reph-2.504-board-rolls")
+    for player in players:
+        player.page.set_viewport_size(PHONE)  # type: ignore[attr-defined]
+        player.page.locator("#step-panel").screenshot(path=str(output_dir / f"06c-phone-2.504-{player.side}.png"))  # type: ignore[attr-defined]
+        player.page.set_viewport_size(DESKTOP)  # type: ignore[attr-defined]
+    passed += play_until(players, at_rule("2.512"))
     assert step_refs(passed) == POST_SCENARIO, passed
     for player in players:
         expect(player.page.locator("#campaign-status")).to_contain_text("19 PM")  # type: ignore[attr-defined]

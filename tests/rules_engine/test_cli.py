@@ -50,6 +50,21 @@ def test_tables_lists_each_table_with_its_columns(mini_dir: Path) -> None:
     ]
 
 
+def test_settings_lists_what_a_cg_card_or_the_players_supply(mini_dir: Path) -> None:
+    result = run("settings", "mini", fixtures=mini_dir)
+    assert result.returncode == 0
+    assert result.stdout.splitlines() == [
+        "intensity\t1.0\tIntensity column\tone of low, mid\tfrom cg-card",
+        "hist_drm\t-\tHIST DRM\tint\tfrom cg-card, per side",
+    ]
+
+
+def test_kgp_settings_name_the_8_31_balance_with_its_default() -> None:
+    result = run("settings", "kgp")
+    assert result.returncode == 0
+    assert "balance\t8.31\tCG Balance (8.31)\tone of none, german, us\tfrom players\tdefault \"none\"" in result.stdout
+
+
 def test_lookup_prints_only_the_cell_as_printed(mini_dir: Path) -> None:
     result = run("lookup", "mini", "leaders", "1", fixtures=mini_dir)
     assert (result.returncode, result.stdout, result.stderr) == (0, "10-3, 9-1, 8-1\n", "")

@@ -274,3 +274,10 @@ settings_values: {intensity: extreme, hist_drm: {blue: 0}}
     errors = caught.value.errors
     assert only(errors, "settings_values.intensity").allowed == "low, mid"
     assert only(errors, "settings_values.hist_drm").problem == "no value for side(s) grey"
+
+
+def test_a_limit_counting_an_unknown_rg_type_is_refused_with_the_rg_type_letters() -> None:
+    text = HEAD + 'limits:\n  - {id: infantry-platoons, text: "Max 3 infantry platoons", max: 3, rg_types: [I, X]}\n'
+    error = only(errors_of(text), "limits[infantry-platoons].rg_types[1]")
+    assert error.problem == "unknown RG type 'X'"
+    assert error.allowed == "I, V, G, HW, O, M, F, A"

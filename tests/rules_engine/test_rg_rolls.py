@@ -114,6 +114,28 @@ def test_depleted_hw_platoon_rolls_again_until_at_least_two_sw(rr: System) -> No
     assert "re-roll 2" in str(events[5].payload["purpose"])
 
 
+def _with_step_params(system: System, ref: str, **changes: object) -> System:
+    steps = tuple(replace(s, params={**s.params, **changes}) if s.ref == ref else s for s in system.steps)
+    return replace(system, steps=steps)
+
+
+def test_the_hw_at_least_two_sw_rule_is_read_from_the_2_519_step_data(rr: System) -> None:
+    # the same dice as above; with the step's sw_at_least_by_type emptied, the single MMG of round 1 is kept
+    loose = _with_step_params(rr, "2.519", sw_at_least_by_type={})
+    ledger = bought(loose, "german", "19 PM", "HW1", {"CPP": 80})
+    line, events = roll_for_purchase(loose, ledger.purchases[0], "german", FixedDice(6, 6, 5, 6, 5, 3))
+    assert dict(line.sw) == {"MMG": 1}
+    assert len(events) == 5
+
+
+def test_a_strength_result_the_step_does_not_name_as_depleted_leaves_the_rg_full(rr: System) -> None:
+    # 2.5191 DR 6+6 = 12 ≥ 9 reads "Depleted" on the table; a card naming another word keeps the RG Full
+    other = _with_step_params(rr, "2.519", depleted_result="Reduced")
+    ledger = bought(other, "german", "19 PM", "HW1", {"CPP": 80})
+    line, _ = roll_for_purchase(other, ledger.purchases[0], "german", FixedDice(6, 6))
+    assert line.strength == "F"
+
+
 def test_canadian_replacement_platoon_is_never_depleted_and_rolls_nothing(rr: System) -> None:
     ledger = bought(rr, "canadian", "19 PM", "I2", {"CPP": 40})
     line, events = roll_for_purchase(rr, ledger.purchases[0], "canadian", FixedDice())
@@ -217,5 +239,5 @@ def test_kgp_us_rg_are_always_full_and_the_german_depletion_table_must_be_suppli
     line, events = roll_for_purchase(kgp, us.purchases[0], "us", dice)
     assert (line.strength, line.units, events, dice.made) == ("F", ((3, "6-6-6"),), (), [])
     german = bought(kgp, "german", "D2", "I1", {"CPP": 10})
-    with pytest.raises(MissingValueError, match="RG I1 is subject to depletion, but the table 'rg-strength' is not"):
+    with pytest.raises(MissingValueError, match="RG I1 is subject to depletion, but no step names its strength_table; supply it in a CG Card"):
         roll_for_purchase(kgp, german.purchases[0], "german", FixedDice(1, 1))

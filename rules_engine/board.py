@@ -1,0 +1,309 @@
+"""Public rolls made at the board on request: free rolls at an on-board step (RR 2.504 1TC, NTC, Shock, Bog) and the
+scenario's own rolls (PL CG2 / KGP CG23 / ER CG21 Game End dr, KGP CG16 / ER CG13 Sniper choice dr).
+
+* **Where.** A step offers the dice kinds of its ``board_rolls`` (data); without it, an on-board step (or a
+  ``free-rolls`` step) whose rolls are not secret offers DR and dr, any other step none. A step whose rolls are secret
+  never does: the opponent is at the board and sees these rolls. The scenario being played (the Initial Scenario or a
+  scenario) always offers DR and dr, and the system's ``scenario_rolls``.
+* **Rolls.** Every roll is made on the PUBLIC stream (numbered gap-free with the other public rolls), is one ``roll``
+  event seen by both sides, and binds the player's purpose text into the committed message (rules_engine.dice).
+* **Log.** The latest rolls made there are kept with the state (``board_log``, both sides; reset with the step), and
+  how many each side made (``board_counts``: a form posted twice is recognised by it).
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+
+from rules_engine.dice import PUBLIC_STREAM, Dice, Roll
+from rules_engine.errors import MissingValueError, SubmissionError
+from rules_engine.events import JSON, Event, roll_event
+from rules_engine.model import Cell, Column, DiceTable, Row, ScenarioRoll, Step, System
+from rules_engine.state import INITIAL_SCENARIO, PHASE, SCENARIO, CampaignState, SystemLike, check_side, side_name
+from rules_engine.tables import AppliedModifier, modifiers_for
+from rules_engine.vocabulary import DiceKind, Visibility
+
+PURPOSE_MAX = 80  # characters of a purpose typed by a player
+COUNT_MAX = 12  # rolls of one kind at once ("3 × DR" for three Encircled units)
+LOG_SIZE = 12  # rolls kept with the state for the step / scenario panel
+THRESHOLD_RANGE = (0, 20)  # a typed threshold (a circled number on a turn track)
+TURN_MAX = 99
+SCENARIO_STEPS = (INITIAL_SCENARIO, SCENARIO)
+OPS: Mapping[str, tuple[str, str]] = {"<=": ("≤", ">"), "<": ("<", "≥"), ">=": ("≥", "<"), ">": (">", "≤")}
+
+Events = tuple[Event, ...]
+
+
+def _system(system: SystemLike) -> System:
+    assert isinstance(system, System)
+    return system
+
+
+def step_board_kinds(system: SystemLike, step: Step) -> tuple[DiceKind, ...]:
+    """The dice kinds a step offers for public rolls at the board (module docstring)."""
+    from rules_engine.sequence import ON_BOARD, step_kind
+
+    if step.board_rolls is not None:
+        return step.board_rolls
+    if step.secret != "none":
+        return ()
+    if step_kind(system, step) == ON_BOARD or step.action == "free-rolls":
+        return (DiceKind.DR, DiceKind.dr)
+    return ()
+
+
+def where(state: CampaignState) -> str:
+    """The entry rolls are made at now: the phase step's ref, or the spine step ("scenario", "initial-scenario")."""
+    return str(state.phase_ref if state.step == PHASE else state.step)
+
+
+def board_kinds(system: SystemLike, state: CampaignState) -> tuple[DiceKind, ...]:
+    """The dice kinds offered now (empty: no roll at the board here)."""
+    from rules_engine.sequence import _current_step, _settle
+
+    state = _settle(system, state)
+    if state.ended or not state.phased:
+        return ()
+    if state.step in SCENARIO_STEPS:
+        return (DiceKind.DR, DiceKind.dr)
+    if state.step != PHASE:
+        return ()
+    step = _current_step(system, state)
+    return step_board_kinds(system, step) if step is not None else ()
+
+
+def _night(system: SystemLike, state: CampaignState) -> bool:
+    if 0 <= state.date_index < len(system.calendar):
+        return bool(getattr(system.calendar[state.date_index], "night", False))
+    return False
+
+
+def scenario_rolls(system: SystemLike, state: CampaignState) -> tuple[ScenarioRoll, ...]:
+    """The scenario rolls offered now: the system's ``scenario_rolls`` while a scenario is played (night-only ones in
+    a night scenario only)."""
+    from rules_engine.sequence import _settle
+
+    state = _settle(system, state)
+    if state.ended or not state.phased or state.step not in SCENARIO_STEPS:
+        return ()
+    night = _night(system, state)
+    return tuple(r for r in getattr(system, "scenario_rolls", ()) if night or not r.night_only)
+
+
+def clean_purpose(text: object) -> str:
+    """A player's purpose text as recorded: spaces collapsed; SubmissionError saying what is allowed."""
+    if not isinstance(text, str) or not text.strip():
+        raise SubmissionError(f"Say what the roll is for (1 to {PURPOSE_MAX} characters), e.g. “1TC Encircled 4-6-7 "
+                              "in 23Q5”.")
+    cleaned = " ".join(text.split())
+    if len(cleaned) > PURPOSE_MAX:
+        raise SubmissionError(f"The purpose is {len(cleaned)} characters long; at most {PURPOSE_MAX} are allowed.")
+    if not cleaned.isprintable():
+        raise SubmissionError("The purpose contains a character that cannot be printed; use letters, digits, "
+                              "punctuation and spaces only.")
+    return cleaned
+
+
+def _check_where(system: SystemLike, state: CampaignState, side: str, at: str) -> None:
+    check_side(system, side)
+    if state.ended:
+        raise SubmissionError("The CG has ended; no more rolls are made.")
+    now = where(state)
+    if at != now:
+        raise SubmissionError(f"The rolls were asked for at {at!r}, which is not the current step (now: {now}).")
+
+
+def validate_board_roll(
+    system: SystemLike, state: CampaignState, side: str, at: str, kind: object, count: object, purpose: object
+) -> tuple[DiceKind, int, str]:
+    """The roll asked for, checked (SubmissionError naming what is allowed; nothing is rolled)."""
+    from rules_engine.sequence import _settle
+
+    state = _settle(system, state)
+    _check_where(system, state, side, at)
+    offered = board_kinds(system, state)
+    if not offered:
+        raise SubmissionError(f"No dice are rolled at the board at {at} (its rolls are made by the app, or secret).")
+    names = [str(k) for k in offered]
+    if not isinstance(kind, str) or kind not in names:
+        raise SubmissionError(f"Choose the dice: {' or '.join(names)} (got {kind!r}).")
+    if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= COUNT_MAX:
+        raise SubmissionError(f"How many rolls: a whole number from 1 to {COUNT_MAX} (got {count!r}).")
+    return DiceKind(kind), count, clean_purpose(purpose)
+
+
+def _label(system: SystemLike, state: CampaignState) -> str:
+    if state.step == INITIAL_SCENARIO:
+        return "Initial Scenario"
+    if state.step == SCENARIO:
+        return "Scenario"
+    return str(state.phase_ref)
+
+
+def _logged(state: CampaignState, side: str, events: Events) -> CampaignState:
+    counts = dict(state.board_counts)
+    counts[side] = counts.get(side, 0) + len(events)
+    return replace(state, board_log=(state.board_log + events)[-LOG_SIZE:], board_counts=counts)
+
+
+def board_roll(
+    system: SystemLike, state: CampaignState, side: str, at: str, kind: object, count: object, purpose: object,
+    dice: Dice,
+) -> tuple[CampaignState, Events]:
+    """``count`` public DR/dr for ``purpose`` at the current step or scenario (RR 2.504 "1TC per Encircled unit")."""
+    from rules_engine.sequence import _settle
+
+    dice_kind, times, text = validate_board_roll(system, state, side, at, kind, count, purpose)
+    state = _settle(system, state)
+    label = _label(system, state)
+    events: list[Event] = []
+    for index in range(1, times + 1):
+        of = f" ({index} of {times})" if times > 1 else ""
+        roll = dice.roll(dice_kind, f"{label}: {text}{of}", side, PUBLIC_STREAM)
+        events.append(roll_event(roll, Visibility.PUBLIC, None, date=state.date_id, step=at, board=True, text=text,
+                                 index=index, of=times))
+    return _logged(state, side, tuple(events)), tuple(events)
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# The scenario's own rolls (system.scenario_rolls)
+# ---------------------------------------------------------------------------------------------------------------------
+
+
+def _drm_table(roll: ScenarioRoll) -> DiceTable:
+    """The roll's modifiers as a one-cell table, so tables.modifiers_for applies them as for any table."""
+    return DiceTable(roll.id, roll.ref, roll.name, roll.dice, (Column("result", "Result"),),
+                     (Row(None, None, None, (Cell(""),)),), modifiers=roll.modifiers)
+
+
+def questions(system: SystemLike, roll: ScenarioRoll) -> tuple[tuple[int, object], ...]:
+    """The modifiers a player answers (``ask:``), by index: the roll's own, or its table's."""
+    table = _system(system).table(roll.table) if roll.table else _drm_table(roll)
+    return tuple((i, m) for i, m in enumerate(table.modifiers) if m.ask is not None)
+
+
+def compare(final: int, op: str, threshold: int) -> bool:
+    """Whether a final roll meets a threshold (``<=`` … as the data write it)."""
+    return {"<=": final <= threshold, "<": final < threshold, ">=": final >= threshold, ">": final > threshold}[op]
+
+
+def _whole(value: object, what: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise SubmissionError(f"{what}: a whole number from {low} to {high} (got {value!r}).")
+    return value
+
+
+def validate_scenario_roll(
+    system: SystemLike, state: CampaignState, side: str, roll_id: str, threshold: object = None, turn: object = None,
+) -> tuple[ScenarioRoll, int | None, int | None]:
+    """The scenario roll asked for, checked before anything is rolled (SubmissionError citing the rule)."""
+    from rules_engine.sequence import _settle
+
+    state = _settle(system, state)
+    _check_where(system, state, side, where(state))
+    offered = scenario_rolls(system, state)
+    found = next((r for r in offered if r.id == roll_id), None)
+    if found is None:
+        allowed = ", ".join(r.id for r in offered) or "none now"
+        raise SubmissionError(f"Unknown scenario roll {roll_id!r} (allowed: {allowed}).")
+    if found.sides and side not in found.sides:
+        names = " or ".join(side_name(system, s) for s in found.sides)
+        raise SubmissionError(f"{found.ref} {found.name}: made by the {names} side only.", found.ref)
+    number = None
+    if found.threshold is not None:
+        if threshold is None or threshold == "":
+            raise SubmissionError(f"{found.ref} {found.name}: type {found.threshold.label} (a whole number from "
+                                  f"{THRESHOLD_RANGE[0]} to {THRESHOLD_RANGE[1]}).", found.ref)
+        number = _whole(threshold, f"{found.ref} {found.name}: {found.threshold.label}", *THRESHOLD_RANGE)
+    game_turn = None
+    if turn is not None and turn != "":
+        game_turn = _whole(turn, f"{found.ref} {found.name}: the Game Turn", 1, TURN_MAX)
+    if found.from_turn is not None:
+        if game_turn is None:
+            raise SubmissionError(f"{found.ref} {found.name}: type the Game Turn (it is made from Turn "
+                                  f"{found.from_turn} on).", found.ref)
+        if game_turn < found.from_turn:
+            raise SubmissionError(f"{found.ref} {found.name} is made from Turn {found.from_turn} on ({found.when}); "
+                                  f"this is Turn {game_turn}.", found.ref)
+    return found, number, game_turn
+
+
+def _purpose(found: ScenarioRoll, threshold: int | None, turn: int | None) -> str:
+    parts = [f"{found.ref} {found.name}"]
+    if turn is not None:
+        parts.append(f"Turn {turn}")
+    if found.threshold is not None and threshold is not None:
+        parts.append(f"{found.threshold.label} {threshold}")
+    return ", ".join(parts)
+
+
+def _signed(value: int) -> str:
+    return f"+{value}" if value > 0 else f"−{-value}"
+
+
+def outcome_words(found: ScenarioRoll, roll: Roll, modifiers: tuple[AppliedModifier, ...], threshold: int
+                  ) -> tuple[int, bool, str]:
+    """(final, met, words): "dr 2 ≤ 3: the CG Firefight ends"; "Final dr 4 (dr 5 −1) > 3: … continues"."""
+    final = roll.total + sum(m.value for m in modifiers)
+    met = compare(final, found.threshold.op if found.threshold else "<=", threshold)
+    sign = OPS[found.threshold.op if found.threshold else "<="][0 if met else 1]
+    kind = str(found.dice)
+    if modifiers:
+        shown = f"Final {kind} {final} ({kind} {roll.total} {' '.join(_signed(m.value) for m in modifiers)})"
+    else:
+        shown = f"{kind} {final}"
+    return final, met, f"{shown} {sign} {threshold}: {found.outcomes[0] if met else found.outcomes[1]}"
+
+
+def scenario_roll(
+    system: SystemLike, state: CampaignState, side: str, roll_id: str, *, threshold: object = None,
+    turn: object = None, answers: Mapping[int, int | bool] | None = None, dice: Dice,
+) -> tuple[CampaignState, Events]:
+    """One of the scenario's own rolls (PL CG2 Game End dr …), public: its DRM (facts from the records, the ticks the
+    player gives), its result in words; a threshold the players type (a circled number on the turn track)."""
+    from rules_engine.sequence import _settle, facts_for, roll_on, side_settings
+
+    found, number, game_turn = validate_scenario_roll(system, state, side, roll_id, threshold, turn)
+    state = _settle(system, state)
+    answers = dict(answers or {})
+    facts = facts_for(system, state, side)
+    settings = side_settings(system, side)
+    table = _system(system).table(found.table) if found.table else _drm_table(found)
+    modifiers = modifiers_for(table, None, facts, answers, settings)  # refuses unknown answers before the roll
+    roll = dice.roll(found.dice, _purpose(found, number, game_turn), side, PUBLIC_STREAM)
+    extra: dict[str, JSON] = {
+        "date": state.date_id, "step": where(state), "board": True, "scenario_roll": found.id, "rule": found.ref,
+        "modifiers": [{"reason": m.reason, "value": m.value} for m in modifiers],
+    }
+    if game_turn is not None:
+        extra["turn"] = game_turn
+    if found.table:
+        try:
+            resolution = roll_on(table, roll, None, facts, answers, settings)
+            extra.update(final=resolution.final, result=resolution.cell.text, table=table.id,
+                         row=resolution.row.display_label)
+            caution = resolution.cell.caution or (resolution.row.note if resolution.row.edge_interpreted else None)
+            if caution:
+                extra["caution"] = caution
+        except MissingValueError as error:  # the roll is made: it stays, with the reason it has no result
+            extra.update(final=roll.total + sum(m.value for m in modifiers), result=None, lost=str(error))
+    else:
+        assert number is not None and found.threshold is not None
+        final, met, words = outcome_words(found, roll, modifiers, number)
+        extra.update(final=final, threshold=number, met=met, result=words)
+        if found.threshold.verify:
+            extra["caution"] = found.threshold.interpreted or f"as written: {found.threshold.as_written}"
+    event = roll_event(roll, Visibility.PUBLIC, None, **extra)
+    return _logged(state, side, (event,)), (event,)
+
+
+def log_json(state: CampaignState) -> list[JSON]:
+    """The rolls made at the board at the current step / scenario, oldest first (public)."""
+    return [e.to_json() for e in state.board_log]
+
+
+__all__ = [
+    "COUNT_MAX", "LOG_SIZE", "PURPOSE_MAX", "board_kinds", "board_roll", "clean_purpose", "compare", "log_json",
+    "outcome_words", "questions", "scenario_roll", "scenario_rolls", "step_board_kinds", "validate_board_roll",
+    "validate_scenario_roll", "where",
+]
