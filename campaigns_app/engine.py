@@ -262,22 +262,24 @@ def phase_assisted_roll(
 
 def board_roll(
     system: Any, state: Any, side: str, at: str, kind: str, count: int, purpose: str, dice: Any,
+    map_group: str | None = None,
 ) -> tuple[Any, tuple[Event, ...]]:
-    """Public rolls at the board on request (rules_engine.board: RR 2.504, the scenario)."""
+    """Public rolls at the board on request (rules_engine.board: RR 2.504, the scenario — with Map Groups in play,
+    KGP 8.2, the scenario on ``map_group``)."""
     from rules_engine import board
 
-    return board.board_roll(system, state, side, at, kind, count, purpose, dice)
+    return board.board_roll(system, state, side, at, kind, count, purpose, dice, map_group)
 
 
 def scenario_roll(
     system: Any, state: Any, side: str, roll_id: str, threshold: Any, turn: Any, answers: Mapping[int, int | bool],
-    dice: Any,
+    dice: Any, map_group: str | None = None,
 ) -> tuple[Any, tuple[Event, ...]]:
-    """One of the scenario's own public rolls (PL CG2 / KGP CG23 Game End dr …)."""
+    """One of the scenario's own public rolls (PL CG2 / KGP CG23 Game End dr … — KGP: per Map Group's scenario)."""
     from rules_engine import board
 
     return board.scenario_roll(system, state, side, roll_id, threshold=threshold, turn=turn, answers=answers,
-                               dice=dice)
+                               dice=dice, map_group=map_group)
 
 
 def phase_submit_results(system: Any, state: Any, side: str, entry: Mapping[str, Any],

@@ -824,9 +824,18 @@ def _board_context(system: Any, board: dict[str, Any], side: str) -> dict[str, A
             "caution": payload.get("caution"),
             "lost": payload.get("lost"),
             "number": payload.get("number"),
+            "map_group": payload.get("map_group"),
         })
     return {"at": board.get("at"), "kinds": list(board.get("kinds") or []), "rolls": rolls,
             "purpose_max": PURPOSE_MAX, "count_max": COUNT_MAX}
+
+
+def _group_board(board: dict[str, Any], group_id: str, is_open: bool) -> dict[str, Any]:
+    """KGP 8.2: one Map Group's "Roll dice" form and latest rolls — the rolls made for its scenario only; no form once
+    both sides marked its scenario finished (rules_engine.board.open_map_groups)."""
+    return {**board, "map_group": group_id, "suffix": f"-{group_id}", "open": is_open,
+            "kinds": board["kinds"] if is_open else [],
+            "rolls": [r for r in board["rolls"] if r.get("map_group") == group_id]}
 
 
 def _scenario_roll_forms(system: Any, offered: list[str], side: str) -> list[dict[str, Any]]:
@@ -1022,6 +1031,11 @@ def phase_context(campaign: Campaign, seat: Seat, system: Any, state: Any, view:
     if panel == "scenario" and both_seated:
         context["in_scenario_steps"] = [s for s in system.steps if s.in_scenario]
         context["scenario_rolls"] = _scenario_roll_forms(system, board_view.get("scenario_rolls") or [], side)
+        if context.get("scenario_groups") and context.get("board"):
+            # KGP 8.2: each Map Group's scenario has its own rolls (CG23: a Turn Record Chart on each Map Group)
+            rolling = set(board_view.get("map_groups") or [])
+            for group in context["scenario_groups"]:
+                group["board"] = _group_board(context["board"], group["id"], group["id"] in rolling)
     if panel == "results":
         from rules_engine.results import scenario_victory_conditions
 

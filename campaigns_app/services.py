@@ -497,26 +497,30 @@ def assisted_roll_submit(
 @transaction.atomic
 def board_roll_submit(
     *, user: AbstractBaseUser, public_id: str, at: str, kind: str, count: int, purpose: str, token: str | None = None,
+    map_group: str | None = None,
 ) -> Campaign:
-    """``count`` public DR/dr at the board for ``purpose`` (RR 2.504 "1TC Encircled 4-6-7 in 23Q5", the scenario):
-    rolled on the public stream, logged with the purpose and the roller, seen by both pages. ``token``
-    (form_token(..., "board")) makes a resent form roll nothing; None skips that check (scripts)."""
+    """``count`` public DR/dr at the board for ``purpose`` (RR 2.504 "1TC Encircled 4-6-7 in 23Q5", the scenario —
+    with Map Groups in play, KGP 8.2, the scenario on ``map_group``): rolled on the public stream, logged with the
+    purpose, the Map Group and the roller, seen by both pages. ``token`` (form_token(..., "board"), one for every
+    Map Group's form: it counts the side's rolls here) makes a resent form roll nothing; None skips that check."""
     return _phase_action(
         user=user, public_id=public_id, token=token, purpose="board" if token is not None else None,
-        action=lambda system, state, side, dice: engine.board_roll(system, state, side, at, kind, count, purpose, dice),
+        action=lambda system, state, side, dice: engine.board_roll(system, state, side, at, kind, count, purpose, dice,
+                                                                   map_group),
     )
 
 
 @transaction.atomic
 def scenario_roll_submit(
     *, user: AbstractBaseUser, public_id: str, roll_id: str, threshold: Any = None, turn: Any = None,
-    answers: dict[int, int | bool] | None = None, token: str | None = None,
+    answers: dict[int, int | bool] | None = None, token: str | None = None, map_group: str | None = None,
 ) -> Campaign:
-    """One of the scenario's own public rolls (PL CG2 Game End dr with the typed circled number …)."""
+    """One of the scenario's own public rolls (PL CG2 Game End dr with the typed circled number …; KGP CG23 per Map
+    Group's scenario: ``map_group``)."""
     return _phase_action(
         user=user, public_id=public_id, token=token, purpose="board" if token is not None else None,
         action=lambda system, state, side, dice: engine.scenario_roll(
-            system, state, side, roll_id, threshold, turn, answers or {}, dice),
+            system, state, side, roll_id, threshold, turn, answers or {}, dice, map_group),
     )
 
 

@@ -520,21 +520,25 @@ def roll_submit(request: HttpRequest, seat: Seat) -> HttpResponse:
 @seated
 @require_POST
 def board_roll_submit(request: HttpRequest, seat: Seat) -> HttpResponse:
-    """Public rolls at the board (RR 2.504, the scenario): the dice (DR or dr), how many, and what they are for."""
+    """Public rolls at the board (RR 2.504, the scenario): the dice (DR or dr), how many, and what they are for (and,
+    with Map Groups in play, KGP 8.2, which Map Group's scenario)."""
     from rules_engine.board import COUNT_MAX
 
     problems: list[str] = []
     kind = str(request.POST.get("kind", "")).strip()
     purpose = str(request.POST.get("purpose", ""))
     count = _int_field(request, "count", "How many rolls", problems, 1, 1, COUNT_MAX)
-    typed = {"board_kind": kind, "board_count": request.POST.get("count", ""), "board_purpose": purpose[:200]}
+    map_group = str(request.POST.get("map_group", "")).strip() or None  # KGP 8.2: the Map Group's scenario
+    typed = {"board_kind": kind, "board_count": request.POST.get("count", ""), "board_purpose": purpose[:200],
+             "board_map_group": (map_group or "")[:20]}  # the form the typed values go back into
     if problems:
-        return _phase_response(request, seat, 422, phase_errors=problems, **typed)
+        where = f"Map Group {map_group}: " if map_group else ""
+        return _phase_response(request, seat, 422, phase_errors=[where + p for p in problems], **typed)
     token = str(request.POST.get("token", ""))
     at = str(request.POST.get("at", ""))
     try:
         campaign = services.board_roll_submit(user=request.user, public_id=seat.campaign.public_id, at=at, kind=kind,
-                                              count=count or 1, purpose=purpose, token=token)
+                                              count=count or 1, purpose=purpose, token=token, map_group=map_group)
     except services.NotSeated:
         raise Http404(NOT_FOUND) from None
     except services.ServiceError as error:
@@ -558,9 +562,10 @@ def scenario_roll_submit(request: HttpRequest, seat: Seat) -> HttpResponse:
     if problems:
         return _phase_response(request, seat, 422, phase_errors=problems)
     token = str(request.POST.get("token", ""))
+    map_group = str(request.POST.get("map_group", "")).strip() or None  # KGP 8.2: the Map Group's scenario
     return _run_phase(request, seat, lambda: services.scenario_roll_submit(
         user=request.user, public_id=seat.campaign.public_id, roll_id=roll_id, threshold=threshold, turn=turn,
-        answers=answers, token=token), "Rolled.")
+        answers=answers, token=token, map_group=map_group), f"Rolled for {map_group}." if map_group else "Rolled.")
 
 
 @seated

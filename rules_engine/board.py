@@ -7,8 +7,13 @@ scenario's own rolls (PL CG2 / KGP CG23 / ER CG21 Game End dr, KGP CG16 / ER CG1
   scenario) always offers DR and dr, and the system's ``scenario_rolls``.
 * **Rolls.** Every roll is made on the PUBLIC stream (numbered gap-free with the other public rolls), is one ``roll``
   event seen by both sides, and binds the player's purpose text into the committed message (rules_engine.dice).
-* **Log.** The latest rolls made there are kept with the state (``board_log``, both sides; reset with the step), and
-  how many each side made (``board_counts``: a form posted twice is recognised by it).
+* **Map Groups (KGP 8.2).** With one CG scenario per Map Group in play, a roll made in the scenario is for one Map
+  Group's scenario (named, or the only one in play; not one both sides marked finished): its purpose and its event
+  record the Map Group (KGP CG23: "A Turn Record Chart is printed on one map of each Map Group" — each scenario makes
+  its own Game End dr).
+* **Log.** The latest rolls made there are kept with the state (``board_log``, both sides; reset with the step; the
+  latest of each Map Group's scenario), and how many each side made (``board_counts``: a form posted twice is
+  recognised by it).
 """
 from __future__ import annotations
 
@@ -18,14 +23,14 @@ from dataclasses import replace
 from rules_engine.dice import PUBLIC_STREAM, Dice, Roll
 from rules_engine.errors import MissingValueError, SubmissionError
 from rules_engine.events import JSON, Event, roll_event
-from rules_engine.model import Cell, Column, DiceTable, Row, ScenarioRoll, Step, System
+from rules_engine.model import Cell, Column, DiceTable, MapGroup, Row, ScenarioRoll, Step, System
 from rules_engine.state import INITIAL_SCENARIO, PHASE, SCENARIO, CampaignState, SystemLike, check_side, side_name
 from rules_engine.tables import AppliedModifier, modifiers_for
 from rules_engine.vocabulary import DiceKind, Visibility
 
 PURPOSE_MAX = 80  # characters of a purpose typed by a player
 COUNT_MAX = 12  # rolls of one kind at once ("3 × DR" for three Encircled units)
-LOG_SIZE = 12  # rolls kept with the state for the step / scenario panel
+LOG_SIZE = 12  # rolls kept with the state for the step / scenario panel (per Map Group's scenario)
 THRESHOLD_RANGE = (0, 20)  # a typed threshold (a circled number on a turn track)
 TURN_MAX = 99
 SCENARIO_STEPS = (INITIAL_SCENARIO, SCENARIO)
@@ -90,6 +95,41 @@ def scenario_rolls(system: SystemLike, state: CampaignState) -> tuple[ScenarioRo
     return tuple(r for r in getattr(system, "scenario_rolls", ()) if night or not r.night_only)
 
 
+def open_map_groups(system: SystemLike, state: CampaignState) -> tuple[MapGroup, ...]:
+    """KGP 8.2: the Map Groups whose scenario rolls are made for now — in play while a scenario is played, and not
+    marked finished by both sides (empty off a scenario, or in a system without Map Groups)."""
+    from rules_engine.map_groups import in_play
+    from rules_engine.sequence import _settle
+
+    state = _settle(system, state)
+    if state.ended or not state.phased or state.step not in SCENARIO_STEPS:
+        return ()
+    return tuple(g for g in in_play(system, state) if not state.map_done.get(g.id, frozenset()) >= set(state.sides))
+
+
+def scenario_group(system: SystemLike, state: CampaignState, map_group: object) -> MapGroup | None:
+    """KGP 8.2: the Map Group whose scenario a roll is for — the one named, or the only one in play (SubmissionError
+    naming those in play); None where no scenario is played per Map Group (a Map Group named there is refused)."""
+    from rules_engine.map_groups import in_play, pick
+    from rules_engine.sequence import _settle
+
+    state = _settle(system, state)
+    groups = in_play(system, state) if state.step in SCENARIO_STEPS else ()
+    wanted = None if map_group is None or map_group == "" else map_group
+    if not groups:
+        if wanted is not None:
+            raise SubmissionError(f"No scenario is played per Map Group here; roll without naming one "
+                                  f"(got {wanted!r}).")
+        return None
+    if wanted is not None and not isinstance(wanted, str):
+        raise SubmissionError(f"A Map Group is named by its id ({', '.join(g.id for g in groups)}; got {wanted!r}).")
+    group = pick(groups, wanted, state.date_id, "roll for")
+    if group not in open_map_groups(system, state):
+        raise SubmissionError(f"The scenario on Map Group {group.id} is over: both sides marked it finished "
+                              f"({state.date_id}); its rolls are closed.", group.ref)
+    return group
+
+
 def clean_purpose(text: object) -> str:
     """A player's purpose text as recorded: spaces collapsed; SubmissionError saying what is allowed."""
     if not isinstance(text, str) or not text.strip():
@@ -114,9 +154,11 @@ def _check_where(system: SystemLike, state: CampaignState, side: str, at: str) -
 
 
 def validate_board_roll(
-    system: SystemLike, state: CampaignState, side: str, at: str, kind: object, count: object, purpose: object
-) -> tuple[DiceKind, int, str]:
-    """The roll asked for, checked (SubmissionError naming what is allowed; nothing is rolled)."""
+    system: SystemLike, state: CampaignState, side: str, at: str, kind: object, count: object, purpose: object,
+    map_group: object = None,
+) -> tuple[DiceKind, int, str, MapGroup | None]:
+    """The roll asked for, checked (SubmissionError naming what is allowed; nothing is rolled); with Map Groups in
+    play, the Map Group whose scenario it is for (KGP 8.2)."""
     from rules_engine.sequence import _settle
 
     state = _settle(system, state)
@@ -129,39 +171,58 @@ def validate_board_roll(
         raise SubmissionError(f"Choose the dice: {' or '.join(names)} (got {kind!r}).")
     if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= COUNT_MAX:
         raise SubmissionError(f"How many rolls: a whole number from 1 to {COUNT_MAX} (got {count!r}).")
-    return DiceKind(kind), count, clean_purpose(purpose)
+    text = clean_purpose(purpose)
+    return DiceKind(kind), count, text, scenario_group(system, state, map_group)
 
 
-def _label(system: SystemLike, state: CampaignState) -> str:
+def _on(group: MapGroup | None) -> str:
+    return f" on Map Group {group.id}" if group is not None else ""
+
+
+def _label(system: SystemLike, state: CampaignState, group: MapGroup | None = None) -> str:
     if state.step == INITIAL_SCENARIO:
-        return "Initial Scenario"
+        return f"Initial Scenario{_on(group)}"
     if state.step == SCENARIO:
-        return "Scenario"
+        return f"Scenario{_on(group)}"
     return str(state.phase_ref)
+
+
+def _trimmed(log: Events) -> Events:
+    """The latest LOG_SIZE rolls of the step, or of each Map Group's scenario (KGP 8.2), oldest first."""
+    seen: dict[str, int] = {}
+    kept: list[Event] = []
+    for event in reversed(log):
+        key = str(event.payload.get("map_group") or "")
+        seen[key] = seen.get(key, 0) + 1
+        if seen[key] <= LOG_SIZE:
+            kept.append(event)
+    return tuple(reversed(kept))
 
 
 def _logged(state: CampaignState, side: str, events: Events) -> CampaignState:
     counts = dict(state.board_counts)
     counts[side] = counts.get(side, 0) + len(events)
-    return replace(state, board_log=(state.board_log + events)[-LOG_SIZE:], board_counts=counts)
+    return replace(state, board_log=_trimmed(state.board_log + events), board_counts=counts)
 
 
 def board_roll(
     system: SystemLike, state: CampaignState, side: str, at: str, kind: object, count: object, purpose: object,
-    dice: Dice,
+    dice: Dice, map_group: object = None,
 ) -> tuple[CampaignState, Events]:
-    """``count`` public DR/dr for ``purpose`` at the current step or scenario (RR 2.504 "1TC per Encircled unit")."""
+    """``count`` public DR/dr for ``purpose`` at the current step or scenario (RR 2.504 "1TC per Encircled unit");
+    with Map Groups in play, for the scenario on ``map_group`` (KGP 8.2), recorded with each roll."""
     from rules_engine.sequence import _settle
 
-    dice_kind, times, text = validate_board_roll(system, state, side, at, kind, count, purpose)
+    dice_kind, times, text, group = validate_board_roll(system, state, side, at, kind, count, purpose, map_group)
     state = _settle(system, state)
-    label = _label(system, state)
+    label = _label(system, state, group)
+    extra: dict[str, JSON] = {"map_group": group.id} if group is not None else {}
     events: list[Event] = []
     for index in range(1, times + 1):
         of = f" ({index} of {times})" if times > 1 else ""
         roll = dice.roll(dice_kind, f"{label}: {text}{of}", side, PUBLIC_STREAM)
         events.append(roll_event(roll, Visibility.PUBLIC, None, date=state.date_id, step=at, board=True, text=text,
-                                 index=index, of=times))
+                                 index=index, of=times, **extra))
     return _logged(state, side, tuple(events)), tuple(events)
 
 
@@ -195,8 +256,10 @@ def _whole(value: object, what: str, low: int, high: int) -> int:
 
 def validate_scenario_roll(
     system: SystemLike, state: CampaignState, side: str, roll_id: str, threshold: object = None, turn: object = None,
-) -> tuple[ScenarioRoll, int | None, int | None]:
-    """The scenario roll asked for, checked before anything is rolled (SubmissionError citing the rule)."""
+    map_group: object = None,
+) -> tuple[ScenarioRoll, int | None, int | None, MapGroup | None]:
+    """The scenario roll asked for, checked before anything is rolled (SubmissionError citing the rule); with Map
+    Groups in play, the Map Group whose scenario makes it (KGP 8.2, CG23: a Turn Record Chart on each Map Group)."""
     from rules_engine.sequence import _settle
 
     state = _settle(system, state)
@@ -225,11 +288,11 @@ def validate_scenario_roll(
         if game_turn < found.from_turn:
             raise SubmissionError(f"{found.ref} {found.name} is made from Turn {found.from_turn} on ({found.when}); "
                                   f"this is Turn {game_turn}.", found.ref)
-    return found, number, game_turn
+    return found, number, game_turn, scenario_group(system, state, map_group)
 
 
-def _purpose(found: ScenarioRoll, threshold: int | None, turn: int | None) -> str:
-    parts = [f"{found.ref} {found.name}"]
+def _purpose(found: ScenarioRoll, threshold: int | None, turn: int | None, group: MapGroup | None = None) -> str:
+    parts = [f"{found.ref} {found.name}{_on(group)}"]
     if turn is not None:
         parts.append(f"Turn {turn}")
     if found.threshold is not None and threshold is not None:
@@ -257,24 +320,27 @@ def outcome_words(found: ScenarioRoll, roll: Roll, modifiers: tuple[AppliedModif
 
 def scenario_roll(
     system: SystemLike, state: CampaignState, side: str, roll_id: str, *, threshold: object = None,
-    turn: object = None, answers: Mapping[int, int | bool] | None = None, dice: Dice,
+    turn: object = None, answers: Mapping[int, int | bool] | None = None, dice: Dice, map_group: object = None,
 ) -> tuple[CampaignState, Events]:
     """One of the scenario's own rolls (PL CG2 Game End dr …), public: its DRM (facts from the records, the ticks the
-    player gives), its result in words; a threshold the players type (a circled number on the turn track)."""
+    player gives), its result in words; a threshold the players type (a circled number on the turn track). With Map
+    Groups in play (KGP 8.2) it is made for the scenario on ``map_group``, which its purpose and event record."""
     from rules_engine.sequence import _settle, facts_for, roll_on, side_settings
 
-    found, number, game_turn = validate_scenario_roll(system, state, side, roll_id, threshold, turn)
+    found, number, game_turn, group = validate_scenario_roll(system, state, side, roll_id, threshold, turn, map_group)
     state = _settle(system, state)
     answers = dict(answers or {})
     facts = facts_for(system, state, side)
     settings = side_settings(system, side)
     table = _system(system).table(found.table) if found.table else _drm_table(found)
     modifiers = modifiers_for(table, None, facts, answers, settings)  # refuses unknown answers before the roll
-    roll = dice.roll(found.dice, _purpose(found, number, game_turn), side, PUBLIC_STREAM)
+    roll = dice.roll(found.dice, _purpose(found, number, game_turn, group), side, PUBLIC_STREAM)
     extra: dict[str, JSON] = {
         "date": state.date_id, "step": where(state), "board": True, "scenario_roll": found.id, "rule": found.ref,
         "modifiers": [{"reason": m.reason, "value": m.value} for m in modifiers],
     }
+    if group is not None:
+        extra["map_group"] = group.id
     if game_turn is not None:
         extra["turn"] = game_turn
     if found.table:
@@ -304,6 +370,6 @@ def log_json(state: CampaignState) -> list[JSON]:
 
 __all__ = [
     "COUNT_MAX", "LOG_SIZE", "PURPOSE_MAX", "board_kinds", "board_roll", "clean_purpose", "compare", "log_json",
-    "outcome_words", "questions", "scenario_roll", "scenario_rolls", "step_board_kinds", "validate_board_roll",
-    "validate_scenario_roll", "where",
+    "open_map_groups", "outcome_words", "questions", "scenario_group", "scenario_roll", "scenario_rolls",
+    "step_board_kinds", "validate_board_roll", "validate_scenario_roll", "where",
 ]

@@ -148,6 +148,7 @@ def _phase_view(system: SystemLike, state: CampaignState, side: SideId) -> dict[
             "kinds": [str(k) for k in board.board_kinds(system, state)],
             "scenario_rolls": [r.id for r in board.scenario_rolls(system, state)],
             "log": board.log_json(state),
+            "map_groups": [g.id for g in board.open_map_groups(system, state)],  # KGP 8.2: scenarios still played
         },
     }
 

@@ -35,7 +35,8 @@ def at_2_504(users: Any) -> Campaign:
 
 
 def board_token(html: str) -> str:
-    match = re.search(r'id="board-form".*?name="token" value="([0-9a-f]+)"', html, re.S)
+    """The Roll dice form's token (one form, or each Map Group's, KGP 8.2: ``board-form-St``; the same token)."""
+    match = re.search(r'id="board-form(?:-[A-Za-z]+)?".*?name="token" value="([0-9a-f]+)"', html, re.S)
     assert match, "the Roll dice form carries a one-time token"
     return match.group(1)
 

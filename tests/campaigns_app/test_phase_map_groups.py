@@ -1,8 +1,9 @@
 """KGP on two Map Groups through the browser-facing views (PostgreSQL), with the TEST DATA card
 tests/campaigns_app/cards/kgp-map-groups-test.yaml (St and Lg, 2 Map Sections each; the 8.31 Balance set to german):
 the live page lists one scenario per Map Group, each marked finished and its results entered on its own form; the CG
-Roster and history show each Map Group's results on the CG Date's line; and the U.S. side never sees the German's
-balance-halved 8.616 Secret DR before CG end (byte-identical pages whatever the German rolled)."""
+Roster and history show each Map Group's results on the CG Date's line; each Map Group's block has its own rolls at the
+board (CG23 Game End dr, Roll dice), recorded with the Map Group and public to both; and the U.S. side never sees the
+German's balance-halved 8.616 Secret DR before CG end (byte-identical pages whatever the German rolled)."""
 from __future__ import annotations
 
 import re
@@ -15,7 +16,7 @@ from django.urls import reverse
 from campaigns_app import engine, fragments, services
 from campaigns_app.models import Campaign, EventRecord, Seat
 from tests.campaigns_app.campaign_script import CARDS, Play, ScriptedDice
-from tests.campaigns_app.conftest import client_for, deterministic_csrf
+from tests.campaigns_app.conftest import client_for, deterministic_csrf, snapshot
 from tests.campaigns_app.test_chits import pin_clock
 from tests.campaigns_app.test_campaign_kgp_map_groups import AM_LG, AM_ST
 
@@ -113,6 +114,69 @@ def test_the_cg_roster_and_history_show_each_map_groups_results_on_the_dates_lin
             "German 1; German attacked · Lg: CVP U.S. 3, German 4; LVP U.S. 5, German 7; German attacked.") in history
     assert "The U.S. side finished Initial Scenario on Map Group Lg (18 AM)." in history
     assert "You finished Initial Scenario on Map Group St (18 AM)." in history
+
+
+# ---- rolls at the board per Map Group's scenario (KGP 8.2; CG23 s004:174 "A Turn Record Chart is printed on one map of
+# each Map Group", s004:176 "EX: … Game Turn 7 in a daytime scenario, play ends immediately on a Game-End Original dr of
+# ≤ 3") ------------------------------------------------------------------------------------------------------------------
+
+
+def block(html: str, group: str) -> str:
+    """One Map Group's block of the scenario panel."""
+    start = html.index(f'id="map-group-{group}"')
+    return html[start:html.index("</li>\n", start)]
+
+
+def board_token(html: str) -> str:
+    match = re.search(r'id="board-form-St".*?name="token" value="([0-9a-f]+)"', html, re.S)
+    assert match, "each Map Group's Roll dice form carries the one-time token"
+    return match.group(1)
+
+
+def test_a_cg23_game_end_dr_on_one_of_two_map_groups_is_logged_with_it_and_public_to_both(monkeypatch: Any) -> None:
+    play = at_initial_scenario(monkeypatch, ScriptedDice(2))
+    html = html_of(play, GE)
+    for group in ("St", "Lg"):  # each Map Group's scenario has its own Game End dr and Roll dice form
+        own = block(html, group)
+        assert f'id="scenario-roll-game-end-{group}"' in own and f'id="board-form-{group}"' in own
+        assert f'<input type="hidden" name="map_group" value="{group}">' in own
+    roll = {"token": board_token(html), "roll": "game-end", "threshold": "3", "turn": "7"}
+    before = snapshot(play.campaign)
+    refused = post(play, GE, "phase_scenario_roll", roll)  # which Map Group's scenario: not said
+    assert refused.status_code == 422
+    assert "Say which Map Group&#x27;s scenario you roll for (in play on 18 AM: St, Lg)" in refused.content.decode()
+    assert snapshot(play.campaign) == before
+
+    assert post(play, GE, "phase_scenario_roll", {**roll, "map_group": "Lg"}).status_code == 200
+    [event] = play.records("roll", scenario_roll="game-end")
+    assert (event.visibility, event.payload["stream"], event.payload["map_group"]) == ("public", "public", "Lg")
+    assert event.payload["purpose"] == ("CG23 Game End dr on Map Group Lg, Turn 7, circled number in the current "
+                                        "turn's box on the CG Turn Record Chart 3")
+    for side in (US, GE):
+        html = html_of(play, side)
+        assert "dr 2 ≤ 3: the scenario ends immediately" in block(html, "Lg")
+        assert "dr 2 ≤ 3" not in block(html, "St") and "Latest rolls on St" not in block(html, "St")
+        dice_log = html_of(play, side, "records_dice")
+        assert "CG23 Game End dr on Map Group Lg, Turn 7" in dice_log
+    assert play.at() == ("18 AM", "initial-scenario", "@initial-scenario")  # the players mark Lg finished themselves
+
+
+def test_a_free_roll_for_one_map_groups_scenario_is_shown_in_its_block_only(monkeypatch: Any) -> None:
+    play = at_initial_scenario(monkeypatch, ScriptedDice(3, 4))
+    html = html_of(play, US)
+    assert post(play, US, "phase_board_roll", {"token": board_token(html), "at": "initial-scenario", "kind": "DR",
+                                                "count": "1", "purpose": "IFT 8 FP vs StK5", "map_group": "St"}
+                ).status_code == 200
+    [event] = play.records("roll", board=True)
+    assert (event.payload["map_group"], event.payload["purpose"]) == ("St", "Initial Scenario on Map Group St: IFT 8 FP vs StK5")
+    german = html_of(play, GE)
+    assert "IFT 8 FP vs StK5" in block(german, "St") and "IFT 8 FP vs StK5" not in block(german, "Lg")
+    # both sides finish St: its rolls are closed (its log stays), Lg's form is still there
+    for side in (US, GE):
+        play.done(side, "St")
+    html = html_of(play, GE)
+    assert 'id="board-form-St"' not in html and 'id="scenario-roll-game-end-St"' not in html
+    assert "IFT 8 FP vs StK5" in block(html, "St") and 'id="board-form-Lg"' in block(html, "Lg")
 
 
 # ---- the 8.31 Balance: the German's halved Secret DR stays his until CG end --------------------------------------------

@@ -1,5 +1,6 @@
 """KGP 8.2 "One CG scenario may be played per Map Group per CG Date": the scenario step and its results entry run once per
 Map Group in play; the CG Date's RePh starts only when every Map Group's scenario is finished and its results agreed.
+Rolls made at the board in the scenario (CG23 Game End dr …) are made for one Map Group's scenario and record it.
 The 8.616 Secret DR (the system's ``secret-roll`` step) is halved (FRD) for the side the 8.31 Balance names.
 
 The card below is TEST DATA (which Map Groups a CG uses and when, the step list and the matrix are not in seed 004);
@@ -14,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from rules_engine import map_groups, sequence
+from rules_engine import board, map_groups, sequence
 from rules_engine.dice import FixedDice
 from rules_engine.errors import SubmissionError
 from rules_engine.loader import parse_card, parse_system
@@ -268,3 +269,74 @@ def test_the_checklist_names_each_marks_map_groups_from_the_date_it_belongs_to()
     state, _ = sequence.advance(system, state, FixedDice())  # on to 18 PM's first step (8.602, on the board)
     assert (state.date_id, state.phase_ref) == ("18 PM", "8.602")
     assert marks(state) == [("@results", "St"), ("@new-date", None), ("@scenario", "Lg"), ("@scenario", "Ch")]
+
+
+# ---- rolls at the board in a scenario played per Map Group (KGP 8.2, CG23) -------------------------------------------
+# s004:174 CG23 "A Turn Record Chart is printed on one map of each Map Group. … the ATTACKER makes a Game End dr; if it
+# is < the circled number in the current turn's box … the scenario ends immediately"; s004:176 "EX: At the end of either
+# Player Turn of Game Turn 7 in a daytime scenario, play ends immediately on a Game-End Original dr of ≤ 3".
+
+GAME_END_LG = ("CG23 Game End dr on Map Group Lg, Turn 7, circled number in the current turn's box on the CG Turn "
+               "Record Chart 3")
+
+
+def test_a_cg23_game_end_dr_is_made_for_one_map_groups_scenario_and_both_sides_see_it() -> None:
+    system, state = kgp(), at_initial_scenario()
+    dice = FixedDice(3)
+    new, (event,) = board.scenario_roll(system, state, GE, "game-end", threshold=3, turn=7, dice=dice, map_group="Lg")
+    assert (event.kind, event.visibility, event.payload["stream"], event.payload["roller"]) == (
+        "roll", Visibility.PUBLIC, "public", GE)
+    assert (event.payload["map_group"], event.payload["purpose"]) == ("Lg", GAME_END_LG)
+    assert event.payload["result"] == "dr 3 ≤ 3: the scenario ends immediately"  # the CG23 EX: Turn 7, day, ≤ 3
+    for side in (US, GE):
+        [logged] = view_for(system, new, side)["board"]["log"]
+        assert (logged["payload"]["map_group"], logged["payload"]["purpose"]) == ("Lg", GAME_END_LG)
+    # the dr says the scenario on Lg ends; the players mark it finished (St's scenario goes on)
+    assert new.step == "initial-scenario" and [g.id for g in board.open_map_groups(system, new)] == ["St", "Lg"]
+    assert dice.remaining == 0
+
+
+def test_a_roll_in_a_scenario_played_per_map_group_says_which_map_groups_scenario_it_is_for() -> None:
+    system, state = kgp(), at_initial_scenario()
+    dice = FixedDice(1, 1)
+    with pytest.raises(SubmissionError, match=r"Say which Map Group's scenario you roll for \(in play on 18 AM: St, Lg\)"):
+        board.scenario_roll(system, state, GE, "game-end", threshold=3, turn=7, dice=dice)
+    with pytest.raises(SubmissionError, match=r"No CG scenario is played on Map Group 'Ch' on 18 AM \(in play: St, Lg\)"):
+        board.board_roll(system, state, US, "initial-scenario", "DR", 1, "IFT 8 FP vs StK5", dice, "Ch")
+    assert dice.remaining == 2
+    _, events = board.board_roll(system, state, US, "initial-scenario", "DR", 1, "IFT 8 FP vs StK5", dice, "St")
+    assert [(e.payload["map_group"], e.payload["purpose"]) for e in events] == [
+        ("St", "Initial Scenario on Map Group St: IFT 8 FP vs StK5")]
+
+
+def test_a_map_groups_scenario_finished_by_both_sides_takes_no_more_rolls() -> None:
+    system, state = kgp(), at_initial_scenario()
+    for side in (US, GE):
+        state, _ = sequence.mark_done(system, state, side, "St")
+    assert [g.id for g in board.open_map_groups(system, state)] == ["Lg"]
+    assert view_for(system, state, US)["board"]["map_groups"] == ["Lg"]
+    with pytest.raises(SubmissionError, match=r"The scenario on Map Group St is over: both sides marked it finished"):
+        board.scenario_roll(system, state, GE, "game-end", threshold=3, turn=7, dice=FixedDice(1), map_group="St")
+    _, (event,) = board.scenario_roll(system, state, GE, "game-end", threshold=3, turn=7, dice=FixedDice(4),
+                                      map_group="Lg")
+    assert event.payload["result"] == "dr 4 > 3: the scenario continues"
+
+
+def test_each_map_groups_scenario_keeps_its_own_latest_rolls() -> None:
+    system, state = kgp(), at_initial_scenario()
+    state, _ = board.board_roll(system, state, US, "initial-scenario", "dr", 1, "Sniper LgR4", FixedDice(6), "Lg")
+    state, _ = board.board_roll(system, state, GE, "initial-scenario", "dr", board.COUNT_MAX, "Bog", FixedDice(
+        *[1] * board.COUNT_MAX), "St")
+    state, _ = board.board_roll(system, state, GE, "initial-scenario", "dr", 1, "Bog again", FixedDice(2), "St")
+    kept = [(e.payload["map_group"], e.payload["text"]) for e in state.board_log]
+    assert kept.count(("Lg", "Sniper LgR4")) == 1  # not pushed out by the busier St scenario
+    assert len([k for k in kept if k[0] == "St"]) == board.LOG_SIZE and kept[-1] == ("St", "Bog again")
+
+
+def test_no_map_group_is_named_for_a_roll_outside_a_scenario_played_per_map_group() -> None:
+    state, _ = sequence.start(rr(), FixedDice(), tracks={"canadian": {"san": 3}, "german": {"san": 2}})
+    state, _ = drive(rr(), state, FixedDice(), lambda s: s.step == "initial-scenario", ("canadian", "german"))
+    with pytest.raises(SubmissionError, match=r"No scenario is played per Map Group here; roll without naming one"):
+        board.board_roll(rr(), state, "german", "initial-scenario", "DR", 1, "IFT", FixedDice(1, 1), "St")
+    _, (event,) = board.board_roll(rr(), state, "german", "initial-scenario", "DR", 1, "IFT", FixedDice(1, 1))
+    assert "map_group" not in event.payload and event.payload["purpose"] == "Initial Scenario: IFT"
