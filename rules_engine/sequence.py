@@ -892,6 +892,38 @@ def _number(params: Mapping[str, object], key: str, field_: str) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
+SanAdjust = Callable[[str, int], tuple[int, dict[str, JSON], Events]]
+"""One side's SAN adjustment: the new SAN, what the event adds (dr, drm, final …) and the rolls made."""
+
+
+def _each_san(
+    system: SystemLike, state: CampaignState, step: Step, acts: Callable[[int], bool], adjust: SanAdjust,
+    note: Mapping[str, JSON] | None = None,
+) -> tuple[CampaignState, Events]:
+    """The SAN Adjustment loop shared by RR 2.5122 and PL 3.51 / PHD C5.25: each side with a known SAN, once.
+
+    A SAN increase bought in secret (RR M2, not announced yet) counts for the check; it is folded in (made public) only
+    when this public check ``acts`` on the SAN with it, else the side's SAN is left alone and its secret kept."""
+    events: list[Event] = []
+    for side in side_ids(system):
+        san = state.tracks.get(side, {}).get("san")
+        if san is None:
+            continue
+        true = san + _ledger(system, state, side).san_pending
+        if true != san and acts(true):
+            state = fold_san(system, state, side)
+            san = true
+        new, extra, rolls = (san, {}, ()) if true != san else adjust(side, san)
+        events.extend(rolls)
+        payload: dict[str, JSON] = {"date": state.date_id, "step": step.ref, "side": side, "before": san, **extra,
+                                    "after": new, **(note or {})}
+        state = _set_track(state, side, "san", new, None, main_currency(system))
+        event = Event("san-adjusted", Visibility.PUBLIC, None, payload)
+        state = _record(state, event)
+        events.append(event)
+    return state, tuple(events)
+
+
 def _san_dr(system: SystemLike, state: CampaignState, step: Step, dice: Dice) -> tuple[CampaignState, Events]:
     """2.5122 SAN Adjustment: < 2 raised to 2; > 5 a dr with +drm (SAN − 4), Final dr > 5 reduces it by two."""
     params = step.params
@@ -900,40 +932,25 @@ def _san_dr(system: SystemLike, state: CampaignState, step: Step, dice: Dice) ->
     roll_part = params.get("roll")
     drm_text = str(roll_part.get("drm", "")) if isinstance(roll_part, Mapping) else ""
     match = re.fullmatch(r"\s*SAN\s*-\s*(\d+)\s*", drm_text)
-    events: list[Event] = []
-    for side in side_ids(system):
-        san = state.tracks.get(side, {}).get("san")
-        if san is None:
-            continue
-        true = san + _ledger(system, state, side).san_pending
-        # a Sniper RG bought in secret (RR M2, not announced yet after an Idle Date): the check is made on the SAN with
-        # it; it is applied (made public) only when this public check acts on it, else it stays the side's secret
-        acts = (below is not None and true < below) or (above is not None and true > above and bool(match))
-        if true != san and acts:
-            state = fold_san(system, state, side)
-            san = true
-        new = san
-        payload: dict[str, JSON] = {"date": state.date_id, "step": step.ref, "side": side, "before": san}
-        if true != san:
-            pass  # nothing to do: the SAN with the secret increase needs no adjustment
-        elif below is not None and to is not None and san < below:
-            new = to
-        elif above is not None and san > above and match and final_above is not None and by is not None:
+    caution: dict[str, JSON] = (
+        {"caution": str(params.get("note") or "verify against your printed rules")} if params.get("verify") else {}
+    )
+
+    def acts(san: int) -> bool:
+        return (below is not None and san < below) or (above is not None and san > above and bool(match))
+
+    def adjust(side: str, san: int) -> tuple[int, dict[str, JSON], Events]:
+        if below is not None and to is not None and san < below:
+            return to, {}, ()
+        if above is not None and san > above and match and final_above is not None and by is not None:
             roll = dice.roll(_dice_kind(roll_part), f"{step.ref} SAN adjustment dr ({side_name(system, side)})", side)
             drm = san - int(match.group(1))
             final = roll.total + drm
-            events.append(roll_event(roll, Visibility.PUBLIC, None, drm=drm, final=final))
-            payload.update({"dr": roll.total, "drm": drm, "final": final})
-            if final > final_above:
-                new = san - by
-        payload["after"] = new
-        if params.get("verify"):
-            payload["caution"] = str(params.get("note") or "verify against your printed rules")
-        state = _set_track(state, side, "san", new, None, main_currency(system))
-        event = Event("san-adjusted", Visibility.PUBLIC, None, payload)
-        state = _record(state, event)
-        events.append(event)
-    return state, tuple(events)
+            rolled = roll_event(roll, Visibility.PUBLIC, None, drm=drm, final=final)
+            return (san - by if final > final_above else san), {"dr": roll.total, "drm": drm, "final": final}, (rolled,)
+        return san, {}, ()
+
+    return _each_san(system, state, step, acts, adjust, caution)
 
 
 def _dice_kind(part: object, default: DiceKind = DiceKind.dr) -> DiceKind:
@@ -955,26 +972,13 @@ def _clamp_san(system: SystemLike, state: CampaignState, step: Step, dice: Dice)
     """PL 3.51 / PHD C5.25 SAN Adjustment: below the minimum raised to it, above the maximum reduced to it."""
     params = _rule_params(system, step)
     low, high = params.get("min"), params.get("max")
-    events: list[Event] = []
-    for side in side_ids(system):
-        san = state.tracks.get(side, {}).get("san")
-        if san is None:
-            continue
-        true = san + _ledger(system, state, side).san_pending
-        if true != san and ((isinstance(low, int) and true < low) or (isinstance(high, int) and true > high)):
-            state = fold_san(system, state, side)  # the public clamp acts on the secret increase (fold_san)
-            san = true
-        new = san
-        if true == san and isinstance(low, int) and new < low:
-            new = low
-        if true == san and isinstance(high, int) and new > high:
-            new = high
-        state = _set_track(state, side, "san", new, None, main_currency(system))
-        event = Event("san-adjusted", Visibility.PUBLIC, None,
-                      {"date": state.date_id, "step": step.ref, "side": side, "before": san, "after": new})
-        state = _record(state, event)
-        events.append(event)
-    return state, tuple(events)
+
+    def clamped(san: int) -> int:
+        raised = max(san, low) if isinstance(low, int) else san
+        return min(raised, high) if isinstance(high, int) else raised
+
+    return _each_san(system, state, step, lambda san: clamped(san) != san,
+                     lambda side, san: (clamped(san), {}, ()))
 
 
 def _table_roll(
