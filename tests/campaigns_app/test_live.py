@@ -4,6 +4,7 @@ never with the opponent's secret actions."""
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
@@ -99,6 +100,31 @@ def fresh_channel_layer() -> Any:
     channel_layers.backends.clear()
 
 
+@dataclass
+class Pages:
+    """A campaign with both players' live pages open, their first frames read."""
+
+    campaign: Any
+    german: Any
+    canadian: Any
+    german_socket: Any
+    canadian_socket: Any
+    german_seen: str
+
+    async def close(self) -> None:
+        await self.german_socket.disconnect()
+        await self.canadian_socket.disconnect()
+
+
+async def both_pages_open() -> Pages:
+    campaign, german, canadian, _ = await setup_campaign()
+    german_socket, _ = await open_socket(german, campaign.public_id)
+    canadian_socket, _ = await open_socket(canadian, campaign.public_id)
+    german_seen = "".join(await drain(german_socket))
+    await drain(canadian_socket)
+    return Pages(campaign, german, canadian, german_socket, canadian_socket, german_seen)
+
+
 def _chit_post(user: Any, campaign: Any, side: str, chit: str) -> str:
     response = client_for(user).post(reverse("chit_submit", args=[campaign.public_id]),
                                      {"side": side, "chit": chit, "confirmed": "yes"}, HTTP_HX_REQUEST="true")
@@ -110,19 +136,15 @@ def _chit_post(user: Any, campaign: Any, side: str, chit: str) -> str:
 async def test_a_response_and_a_frame_of_one_moment_carry_one_version_and_a_later_moment_a_higher_one(
     fresh_channel_layer: Any,
 ) -> None:
-    campaign, german, canadian, _ = await setup_campaign()
-    german_socket, _ = await open_socket(german, campaign.public_id)
-    canadian_socket, _ = await open_socket(canadian, campaign.public_id)
-    before = max(versions_in("".join(await drain(german_socket))))  # his page's newest fragments (the Canadian came)
-    await drain(canadian_socket)
+    pages = await both_pages_open()
+    before = max(versions_in(pages.german_seen))  # his page's newest fragments (they showed the Canadian arrive)
 
-    response = await database_sync_to_async(_chit_post)(german, campaign, "german", "attack")
-    frame = "".join(await drain(german_socket))
+    response = await database_sync_to_async(_chit_post)(pages.german, pages.campaign, "german", "attack")
+    frame = "".join(await drain(pages.german_socket))
 
     assert len(versions_in(frame)) == 1 and versions_in(response) == versions_in(frame)
     assert min(versions_in(frame)) > before  # an older rendering can never replace it on the page
-    await german_socket.disconnect()
-    await canadian_socket.disconnect()
+    await pages.close()
 
 
 @pytest_async
@@ -143,41 +165,32 @@ async def test_a_resync_makes_the_socket_send_every_fragment_again(fresh_channel
 
 @pytest_async
 async def test_a_second_page_of_a_side_already_online_sends_the_opponent_nothing(fresh_channel_layer: Any) -> None:
-    campaign, german, canadian, _ = await setup_campaign()
-    german_socket, _ = await open_socket(german, campaign.public_id)
-    canadian_socket, _ = await open_socket(canadian, campaign.public_id)
-    await drain(german_socket)
-    await drain(canadian_socket)
+    pages = await both_pages_open()
 
-    second_tab, _ = await open_socket(german, campaign.public_id)
+    second_tab, _ = await open_socket(pages.german, pages.campaign.public_id)
     await drain(second_tab)
     await second_tab.disconnect()
-    assert await drain(canadian_socket) == []
+    assert await drain(pages.canadian_socket) == []
 
-    await german_socket.disconnect()
-    players_frame = "".join(await drain(canadian_socket))
+    await pages.german_socket.disconnect()
+    players_frame = "".join(await drain(pages.canadian_socket))
     assert 'id="players"' in players_frame and "presence-offline" in players_frame
-    await canadian_socket.disconnect()
+    await pages.canadian_socket.disconnect()
 
 
 @pytest_async
 async def test_a_page_that_stopped_beating_shows_offline_on_the_other_page_at_its_next_heartbeat(
     fresh_channel_layer: Any,
 ) -> None:
-    campaign, german, canadian, _ = await setup_campaign()
-    german_socket, _ = await open_socket(german, campaign.public_id)
-    canadian_socket, _ = await open_socket(canadian, campaign.public_id)
-    await drain(german_socket)
-    await drain(canadian_socket)
+    pages = await both_pages_open()
 
     def lose_the_germans_network() -> None:  # its page went away without closing: no more heartbeats
         stale = services.now() - services.ONLINE_WITHIN - timedelta(seconds=1)
         LiveConnection.objects.filter(seat__side="german").update(last_beat=stale)
 
     await database_sync_to_async(lose_the_germans_network)()
-    await canadian_socket.send_to(text_data='{"heartbeat": 1}')
-    seen = "".join(await drain(canadian_socket))
+    await pages.canadian_socket.send_to(text_data='{"heartbeat": 1}')
+    seen = "".join(await drain(pages.canadian_socket))
 
     assert 'id="players"' in seen and seen.count("presence-online") == 1 and "presence-offline" in seen
-    await german_socket.disconnect()
-    await canadian_socket.disconnect()
+    await pages.close()
