@@ -7,10 +7,11 @@ Run by hand (not a test), from the repository root, with PostgreSQL and Redis ru
     .venv/bin/python bench/reveal_latency.py --campaigns 20  # a quick look
 
 What it does, all on 127.0.0.1:
- 1. drops and creates the PostgreSQL database `refit_bench` (on the DATABASE_URL server, default
-    postgres://postgres@127.0.0.1:5432), migrates it, loads the CG systems, collects static files;
- 2. starts the production ASGI server: uvicorn, DEBUG=0, a random SECRET_KEY, ALLOWED_HOSTS=127.0.0.1, Redis db 7 as the
-    channel layer, REFIT_BENCH_ECHO=1 (routes the bare echo consumer campaigns_app/echo.py);
+ 1. drops and creates the PostgreSQL database `<name>_bench` on the DATABASE_URL server (`refit_bench` for the
+    default postgres://postgres@127.0.0.1:5432/refit), migrates it, loads the CG systems, collects static files;
+ 2. starts the production ASGI server: uvicorn (--workers processes), DEBUG=0, a random SECRET_KEY,
+    ALLOWED_HOSTS=127.0.0.1, Redis db 7 as the channel layer under a prefix of this run's own (its keys are deleted at
+    the end; nothing else in db 7 is touched), REFIT_BENCH_ECHO=1 (routes the bare echo consumer campaigns_app/echo.py);
  3. creates N RR campaigns (Canadian vs German, Initial Scenario done: both owe a chit) directly through
     campaigns_app.services on the same database, and a logged-in session per player through Django's session machinery;
  4. opens two live-page websocket clients per campaign (Origin + session cookie), all kept open, and waits until the
@@ -45,7 +46,6 @@ from urllib.parse import urlsplit, urlunsplit
 
 REPO = Path(__file__).resolve().parents[1]
 HOST = "127.0.0.1"  # the benchmark never talks to anything else
-BENCH_DATABASE = "refit_bench"
 BENCH_REDIS_DB = 7
 MAX_CAMPAIGNS = 2000
 ECHO_PATH = "/ws/bench/echo/"
@@ -77,10 +77,19 @@ def recreate_database(server_url: str, name: str) -> None:
         conn.execute(f'CREATE DATABASE "{name}"')
 
 
-def flush_redis_db(redis_url: str) -> None:
+def bench_database(url: str) -> str:
+    """``<name>_bench`` for DATABASE_URL's database (``refit`` → ``refit_bench``): two runs on differently named
+    databases never drop each other's."""
+    return (urlsplit(url).path.lstrip("/") or "refit") + "_bench"
+
+
+def forget_channel_keys(redis_url: str, prefix: str) -> None:
+    """Delete this run's channel-layer keys (and only those)."""
     import redis
 
-    redis.Redis.from_url(redis_url).flushdb()
+    client = redis.Redis.from_url(redis_url)
+    for key in client.scan_iter(match=f"{prefix}*", count=1000):
+        client.delete(key)
 
 
 def free_port() -> int:
@@ -179,6 +188,8 @@ def create_campaigns(count: int, run: str) -> list[BenchCampaign]:
     """
     from django.contrib.auth import get_user_model
 
+    from django.db.models import F
+
     from campaigns_app import services
     from campaigns_app.models import Campaign
     from tests.campaigns_app.conftest import drive
@@ -197,7 +208,8 @@ def create_campaigns(count: int, run: str) -> list[BenchCampaign]:
             campaign.refresh_from_db()
             template_state = campaign.state
         else:
-            Campaign.objects.filter(pk=campaign.pk).update(state=template_state)
+            # a write like any other: the live pages' revision moves with it (campaigns_app.live)
+            Campaign.objects.filter(pk=campaign.pk).update(state=template_state, revision=F("revision") + 1)
         made.append(BenchCampaign(campaign.public_id, Player(session_for(first), "canadian"),
                                   Player(session_for(second), "german")))
     return made
@@ -401,7 +413,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=1, help="uvicorn worker processes (default 1)")
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds for any one step to answer (default 60)")
     parser.add_argument("--database-url", default=os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/refit"),
-                        help="a PostgreSQL URL on this machine; the benchmark uses database refit_bench on that server")
+                        help="a PostgreSQL URL on this machine; the benchmark uses database <name>_bench on that server")
     parser.add_argument("--redis-url", default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
                         help="a Redis URL on this machine; the benchmark uses db 7")
     args = parser.parse_args(argv)
@@ -421,13 +433,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--concurrency must be 1..campaigns and --connect-concurrency 1..2×campaigns")
     concurrency = args.concurrency
 
-    database_url = with_database(args.database_url, BENCH_DATABASE)
+    database = bench_database(args.database_url)
+    database_url = with_database(args.database_url, database)
     redis_url = with_redis_db(args.redis_url, BENCH_REDIS_DB)
+    run = secrets.token_hex(3)
+    channel_prefix = f"refit-bench-{run}"
     port = free_port()
     base_http, base_ws = f"http://{HOST}:{port}", f"ws://{HOST}:{port}"
     env = {k: v for k, v in os.environ.items() if k not in {"DJANGO_SETTINGS_MODULE"}}
     env.update(
-        DATABASE_URL=database_url, REDIS_URL=redis_url, CHANNEL_PREFIX="refit-bench",
+        DATABASE_URL=database_url, REDIS_URL=redis_url, CHANNEL_PREFIX=channel_prefix,
         DEBUG="0", SECRET_KEY=secrets.token_urlsafe(50), ALLOWED_HOSTS=HOST, SITE_URL=base_http,
         CSRF_TRUSTED_ORIGINS=base_http, SESSION_COOKIE_SECURE="0", CSRF_COOKIE_SECURE="0",
         REFIT_BENCH_ECHO="1", LOG_LEVEL="WARNING", PYTHONUNBUFFERED="1",
@@ -437,16 +452,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
 
     started = time.monotonic()
-    print(f"bench: database {BENCH_DATABASE}, Redis db {BENCH_REDIS_DB}, {args.campaigns} campaigns, "
+    print(f"bench: database {database}, Redis db {BENCH_REDIS_DB} ({channel_prefix}), {args.campaigns} campaigns, "
           f"{args.workers} uvicorn worker(s), {concurrency} submitting at once, {args.connect_concurrency} connecting at once")
-    recreate_database(args.database_url, BENCH_DATABASE)
-    flush_redis_db(redis_url)
+    recreate_database(args.database_url, database)
     manage(env, "migrate", "--noinput")
     manage(env, "load_systems")
     manage(env, "collectstatic", "--noinput")
 
     django_setup(env)
-    run = secrets.token_hex(3)
     t = time.monotonic()
     campaigns = create_campaigns(args.campaigns, run)
     print(f"bench: {len(campaigns)} campaigns and {2 * len(campaigns)} sessions created in {time.monotonic() - t:.1f}s")
@@ -475,6 +488,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait(timeout=5)
+        forget_channel_keys(redis_url, channel_prefix)
 
     print()
     print(f"bench: finished in {time.monotonic() - started:.1f}s (server log: {log_path.relative_to(REPO)})")

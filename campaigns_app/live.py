@@ -11,7 +11,8 @@ When it moves, the seat's view is rendered again, byte-identical after a secret 
 stays: a version tells a player nothing its page does not.
 
 Versions are given under the campaign's row lock, so they follow the order of the writes. The rendering is stored
-(LiveView) and every socket and htmx response of the seat, in every worker, reuses it until the revision moves.
+(LiveView) and every socket and htmx response of the seat, in every worker, reuses it until the revision moves; each
+worker also keeps the renderings it last read, so its sockets of one seat check the revision with one small query.
 Renders that add something for one response (an error, a notice, a confirmation) or need the request (the whole page,
 with CSRF fields for forms posted without JavaScript) are made under the same lock, so their version is exact too.
 """
@@ -19,6 +20,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -37,6 +40,7 @@ from campaigns_app.models import Campaign, LiveView, Seat
 VERSION_MARK = "%live-version%"
 
 T = TypeVar("T")
+REMEMBERED = 4096  # seats whose latest rendering this worker keeps
 
 
 @dataclass(frozen=True)
@@ -73,19 +77,59 @@ def code_epoch() -> str:
     return digest.hexdigest()
 
 
+def _epoch_of(system_sha256: str, card_sha256: str) -> str:
+    return hashlib.sha256("|".join((code_epoch(), system_sha256, card_sha256)).encode()).hexdigest()[:16]
+
+
 def _epoch(campaign: Campaign) -> str:
-    parts = (code_epoch(), campaign.system.sha256, campaign.card_sha256)
-    return hashlib.sha256("|".join(parts).encode()).hexdigest()[:16]
+    return _epoch_of(campaign.system.sha256, campaign.card_sha256)
+
+
+class _Remembered:
+    """The renderings this worker last read or made, by seat: (revision, epoch, version) → Published."""
+
+    def __init__(self) -> None:
+        self._items: OrderedDict[int, tuple[tuple[int, str, int], Published]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, seat_id: int, key: tuple[int, str, int]) -> Published | None:
+        with self._lock:
+            found = self._items.get(seat_id)
+            if found is None or found[0] != key:
+                return None
+            self._items.move_to_end(seat_id)
+            return found[1]
+
+    def put(self, seat_id: int, key: tuple[int, str, int], view: Published) -> None:
+        with self._lock:
+            self._items[seat_id] = (key, view)
+            self._items.move_to_end(seat_id)
+            while len(self._items) > REMEMBERED:
+                self._items.popitem(last=False)
+
+
+_remembered = _Remembered()
 
 
 def published(seat_id: int) -> Published | None:
     """The seat's live fragments at the campaign's current revision (rendered now if nobody has yet); None when the
     seat no longer exists."""
-    view = LiveView.objects.filter(seat_id=seat_id).select_related("seat__campaign__system").first()
-    if view is not None:
-        campaign = view.seat.campaign
-        if view.revision == campaign.revision and view.epoch == _epoch(campaign):
-            return Published(view.version, view.fragments)
+    current = (LiveView.objects.filter(seat_id=seat_id)
+               .values_list("revision", "epoch", "version", "seat__campaign__revision",
+                            "seat__campaign__system__sha256", "seat__campaign__card_sha256").first())
+    if current is not None:
+        revision, epoch, version, campaign_revision, system_sha256, card_sha256 = current
+        if revision == campaign_revision and epoch == _epoch_of(system_sha256, card_sha256):
+            key = (revision, epoch, version)
+            view = _remembered.get(seat_id, key)
+            if view is None:
+                rendered = (LiveView.objects.filter(seat_id=seat_id, revision=revision, epoch=epoch, version=version)
+                            .values_list("fragments", flat=True).first())
+                if rendered is not None:
+                    view = Published(version, rendered)
+                    _remembered.put(seat_id, key, view)
+            if view is not None:
+                return view
     with transaction.atomic():
         seat = _locked_seat(seat_id)
         return None if seat is None else _publish(seat)
@@ -115,7 +159,8 @@ def _locked_seat(seat_id: int) -> Seat | None:
     seat = Seat.objects.filter(pk=seat_id).select_related("user").first()
     if seat is None:
         return None
-    seat.campaign = Campaign.objects.select_for_update(of=("self",)).select_related("system").get(pk=seat.campaign_id)
+    seat.campaign = (Campaign.objects.select_for_update(of=("self",)).select_related("system")
+                     .defer("system__definition").get(pk=seat.campaign_id))
     return seat
 
 
@@ -135,4 +180,7 @@ def _publish(seat: Seat) -> Published:
         view.version += 1
     view.revision, view.epoch, view.digest, view.fragments = campaign.revision, epoch, digest, rendered
     view.save()
-    return Published(view.version, rendered)
+    made = Published(view.version, rendered)
+    key = (view.revision, epoch, view.version)
+    transaction.on_commit(lambda: _remembered.put(seat.pk, key, made))
+    return made

@@ -58,7 +58,8 @@ class RefusedOrder(ServiceError):
 def _locked(public_id: str) -> Campaign:
     try:
         # of=self: lock the campaign row only, not the CG system row every campaign of that system shares
-        return Campaign.objects.select_for_update(of=("self",)).select_related("system").get(public_id=public_id)
+        return (Campaign.objects.select_for_update(of=("self",)).select_related("system").defer("system__definition")
+                .get(public_id=public_id))
     except Campaign.DoesNotExist:
         raise NotSeated("No such campaign.") from None
 

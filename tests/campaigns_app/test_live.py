@@ -13,7 +13,7 @@ from channels.db import database_sync_to_async
 from channels.layers import channel_layers
 from django.urls import reverse
 
-from campaigns_app import fragments, live, services
+from campaigns_app import fragments, live, selectors, services
 from campaigns_app.models import Campaign, LiveConnection, Seat
 from tests.campaigns_app.conftest import client_for, drive
 from tests.campaigns_app.test_consumer import drain, open_socket, setup_campaign
@@ -86,6 +86,24 @@ def test_every_live_fragment_of_the_page_and_of_a_response_carries_the_published
         assert html.count("data-live-version=") == len(fragments.FRAGMENTS)
         assert versions_in(html) == {version}
     assert live.VERSION_MARK not in page + response.content.decode()
+
+
+def test_the_latest_events_read_from_the_newest_back_are_the_end_of_the_whole_history(
+    rr: Any, users: Any, monkeypatch: Any
+) -> None:
+    campaign = started(users)
+    drive(campaign, players(users), lambda s: s.date_id == "19 PM" and s.step == "initiative")
+    for user, side, chit in ((users["gerd"], "german", "attack"), (users["cana"], "canadian", "idle")):
+        # a pair each: the side's own "chose …" and the public "has chosen", which its own history shows once
+        services.chit_submit(user=user, public_id=campaign.public_id, side=side, chit=chit)
+    campaign.refresh_from_db()
+    for window in range(1, 9):  # windows of 2 to 8 events: some start between a pair
+        monkeypatch.setattr(selectors, "HISTORY_WINDOW", window)
+        for side in ("german", "canadian"):
+            seat = seat_of(campaign, side)
+            whole = selectors.history(campaign, seat)
+            for latest in range(1, 8):
+                assert selectors.history(campaign, seat, latest=latest) == whole[-latest:], (window, side, latest)
 
 
 # --- over the websocket --------------------------------------------------------------------------------------------
