@@ -22,7 +22,8 @@ What it does, all on 127.0.0.1:
     posts it), waits for the "has chosen" updates to settle, then the German Idle chit, --concurrency campaigns at a
     time; for each campaign it measures from the second submit's HTTP response to both sockets having received the
     frame with the reveal (id="chit-reveal");
- 7. prints p50/p99 of both and their ratio (and the reveal measured from the second request's start), stops the server.
+ 7. prints p50/p99 of both and their ratio (and the reveal measured from the second request's start), the CPU time the
+    server's processes and this client spent per reveal meanwhile (Linux /proc), and stops the server.
 
 Limits: --campaigns 1..2000, every wait bounded by --timeout, only 127.0.0.1. Server log: test-results/bench-server.log.
 """
@@ -120,6 +121,27 @@ def wait_until_answering(process: subprocess.Popen[bytes], url: str, timeout: fl
         except httpx.HTTPError:
             time.sleep(0.2)
     sys.exit(f"bench: the ASGI server did not answer at {url} within {timeout:.0f}s")
+
+
+def process_tree_cpu(pid: int) -> float:
+    """CPU seconds (user + system) used so far by a process and its children (uvicorn's workers); Linux /proc."""
+    tick = os.sysconf("SC_CLK_TCK")
+
+    def stat(p: int) -> list[str]:
+        text = Path(f"/proc/{p}/stat").read_text()
+        return text[text.rindex(")") + 2:].split()  # fields after the command name; [1] is the parent pid
+
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = stat(int(entry.name))
+        except (OSError, ValueError):
+            continue
+        if int(entry.name) == pid or int(fields[1]) == pid:
+            total += (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+    return total
 
 
 # ---------------------------------------------------------------------------------------------- statistics
@@ -327,9 +349,18 @@ async def echo_floor(base_ws: str, origin: str, clients: int, rounds: int, concu
     return samples, failures
 
 
+@dataclass
+class Cpu:
+    """CPU seconds spent while the second chits were submitted and revealed."""
+
+    server: float = 0.0
+    bench: float = 0.0
+
+
 async def reveal_round(base_http: str, base_ws: str, campaigns: list[BenchCampaign], concurrency: int,
                        connect_concurrency: int, timeout: float,
-                       floor: Callable[[], Awaitable[tuple[list[float], int]]]) -> tuple[list[float], list[float], int, tuple[list[float], int]]:
+                       floor: Callable[[], Awaitable[tuple[list[float], int]]], server_pid: int,
+                       cpu: Cpu) -> tuple[list[float], list[float], int, tuple[list[float], int]]:
     """All live sockets open; the echo floor measured then; per campaign first chit, second chit;
     latency = both sockets' reveal frames − the second submit's HTTP response."""
     import httpx
@@ -391,7 +422,10 @@ async def reveal_round(base_http: str, base_ws: str, campaigns: list[BenchCampai
             from_response.append(both - answered)
             from_request.append(both - sent)
 
+        server_before, bench_before = process_tree_cpu(server_pid), time.process_time()
         results = await gather_bounded([lambda c=c: second(c) for c in ready], concurrency)
+        cpu.server = process_tree_cpu(server_pid) - server_before
+        cpu.bench = time.process_time() - bench_before
         for r in results:
             if isinstance(r, BaseException):
                 failures += 1
@@ -479,8 +513,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         wait_until_answering(server, base_http + "/")
         floor = lambda: echo_floor(base_ws, base_http, args.campaigns, args.echo_rounds, concurrency, args.timeout)  # noqa: E731
+        cpu = Cpu()
         reveal, reveal_from_request, reveal_failures, (echo, echo_failures) = asyncio.run(
-            reveal_round(base_http, base_ws, campaigns, concurrency, args.connect_concurrency, args.timeout, floor))
+            reveal_round(base_http, base_ws, campaigns, concurrency, args.connect_concurrency, args.timeout, floor,
+                         server.pid, cpu))
     finally:
         server.terminate()
         try:
@@ -500,6 +536,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(describe("reveal after 2nd submit request", reveal_from_request))
     floor50, floor99 = percentile(echo, 50), percentile(echo, 99)
     print(f"ratio reveal/echo: p50 {percentile(reveal, 50) / floor50:.1f}x   p99 {percentile(reveal, 99) / floor99:.1f}x")
+    print(f"CPU per reveal (second submit and both reveals): server {cpu.server / len(reveal) * 1000:.1f} ms, "
+          f"this benchmark's client {cpu.bench / len(reveal) * 1000:.1f} ms")
     print(f"failures: echo {echo_failures}, campaigns {reveal_failures} (of {args.campaigns})")
     return 1 if echo_failures or reveal_failures else 0
 

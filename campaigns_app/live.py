@@ -81,10 +81,6 @@ def _epoch_of(system_sha256: str, card_sha256: str) -> str:
     return hashlib.sha256("|".join((code_epoch(), system_sha256, card_sha256)).encode()).hexdigest()[:16]
 
 
-def _epoch(campaign: Campaign) -> str:
-    return _epoch_of(campaign.system.sha256, campaign.card_sha256)
-
-
 class _Remembered:
     """The renderings this worker last read or made, by seat: (revision, epoch, version) → Published."""
 
@@ -120,19 +116,25 @@ def published(seat_id: int) -> Published | None:
     if current is not None:
         revision, epoch, version, campaign_revision, system_sha256, card_sha256 = current
         if revision == campaign_revision and epoch == _epoch_of(system_sha256, card_sha256):
-            key = (revision, epoch, version)
-            view = _remembered.get(seat_id, key)
-            if view is None:
-                rendered = (LiveView.objects.filter(seat_id=seat_id, revision=revision, epoch=epoch, version=version)
-                            .values_list("fragments", flat=True).first())
-                if rendered is not None:
-                    view = Published(version, rendered)
-                    _remembered.put(seat_id, key, view)
+            view = _read(seat_id, revision, epoch, version)
             if view is not None:
                 return view
     with transaction.atomic():
-        seat = _locked_seat(seat_id)
-        return None if seat is None else _publish(seat)
+        locked = _lock(seat_id)
+        return None if locked is None else _publish(*locked)
+
+
+def _read(seat_id: int, revision: int, epoch: str, version: int) -> Published | None:
+    """The stored rendering (from this worker's memory when it has it)."""
+    key = (revision, epoch, version)
+    view = _remembered.get(seat_id, key)
+    if view is None:
+        rendered = (LiveView.objects.filter(seat_id=seat_id, revision=revision, epoch=epoch, version=version)
+                    .values_list("fragments", flat=True).first())
+        if rendered is not None:
+            view = Published(version, rendered)
+            _remembered.put(seat_id, key, view)
+    return view
 
 
 @contextmanager
@@ -140,10 +142,10 @@ def snapshot(seat: Seat) -> Iterator[int]:
     """Hold the campaign still (row lock) while the caller renders the seat's page or fragments; yields the version
     to put in them (publishing first if the revision moved)."""
     with transaction.atomic():
-        locked = _locked_seat(seat.pk)
+        locked = _lock(seat.pk)
         if locked is None:
             raise Seat.DoesNotExist(f"seat {seat.pk}")
-        yield _publish(locked).version
+        yield _publish(*locked).version
 
 
 def render(seat: Seat, draw: Callable[[dict[str, Any]], T], **extra: Any) -> T:
@@ -155,32 +157,33 @@ def render(seat: Seat, draw: Callable[[dict[str, Any]], T], **extra: Any) -> T:
         return draw(context)
 
 
-def _locked_seat(seat_id: int) -> Seat | None:
+def _lock(seat_id: int) -> tuple[Seat, int, str] | None:
+    """The seat, and its campaign's revision and epoch, with the campaign row locked (None: no such seat)."""
     seat = Seat.objects.filter(pk=seat_id).select_related("user").first()
     if seat is None:
         return None
-    seat.campaign = (Campaign.objects.select_for_update(of=("self",)).select_related("system")
-                     .defer("system__definition").get(pk=seat.campaign_id))
-    return seat
+    locked = Campaign.objects.select_for_update(of=("self",)).filter(pk=seat.campaign_id)
+    revision, system_sha256, card_sha256 = locked.values_list("revision", "system__sha256", "card_sha256").get()
+    return seat, revision, _epoch_of(system_sha256, card_sha256)
 
 
-def _publish(seat: Seat) -> Published:
+def _publish(seat: Seat, revision: int, epoch: str) -> Published:
     """Under the campaign row lock: render the seat's fragments if the revision (or the code) moved; a new version
     only if the rendering differs from the last one."""
-    campaign = seat.campaign
-    epoch = _epoch(campaign)
-    view = LiveView.objects.filter(seat=seat).first()
-    if view is not None and view.revision == campaign.revision and view.epoch == epoch:
-        return Published(view.version, view.fragments)
+    view = LiveView.objects.filter(seat=seat).only("revision", "epoch", "version", "digest").first()
+    if view is not None and view.revision == revision and view.epoch == epoch:
+        found = _read(seat.pk, revision, epoch, view.version)
+        if found is not None:
+            return found
     rendered = fragments.live_fragments(seat, live_version=VERSION_MARK)
     digest = hashlib.sha256(json.dumps(rendered, sort_keys=True).encode()).hexdigest()
     if view is None:
         view = LiveView(seat=seat, version=1)
     elif view.digest != digest:
         view.version += 1
-    view.revision, view.epoch, view.digest, view.fragments = campaign.revision, epoch, digest, rendered
+    view.revision, view.epoch, view.digest, view.fragments = revision, epoch, digest, rendered
     view.save()
     made = Published(view.version, rendered)
-    key = (view.revision, epoch, view.version)
+    key = (revision, epoch, view.version)
     transaction.on_commit(lambda: _remembered.put(seat.pk, key, made))
     return made

@@ -39,7 +39,8 @@ def seat_for(public_id: str, user: AbstractBaseUser | Any) -> Seat | None:
     return (
         Seat.objects.filter(campaign__public_id=public_id, user_id=user.pk)
         .select_related("campaign", "campaign__system", "user")
-        .defer("campaign__system__definition")  # the YAML text: only parsed once per process (engine.system_of)
+        # the system's YAML text is parsed once per process (engine.system_of); the state is read where it is needed
+        .defer("campaign__system__definition", "campaign__state")
         .first()
     )
 
@@ -146,6 +147,7 @@ def campaign_rows(user: AbstractBaseUser) -> list[CampaignRow]:
     seats = (
         Seat.objects.filter(user_id=user.pk)
         .select_related("campaign", "campaign__system")
+        .defer("campaign__system__definition")
         .order_by("-campaign__updated")
     )
     campaign_ids = [seat.campaign_id for seat in seats]
@@ -292,7 +294,7 @@ def _visible(records: list[EventRecord], side: str, ended: bool) -> list[EventRe
     return [r for r in visible if not (r.kind == "chit-sealed" and (r.side, (r.payload or {}).get("date")) in chosen)]
 
 
-HISTORY_WINDOW = 64  # events read at a time, newest first, for the latest few
+HISTORY_WINDOW = 24  # events read at a time, newest first, for the latest few
 
 
 def history(campaign: Campaign, seat: Seat, latest: int | None = None, state: Any = None) -> list[dict[str, Any]]:

@@ -122,8 +122,9 @@ def campaign_create(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def campaign_join(request: HttpRequest, token: str) -> HttpResponse:
-    invitation = Invitation.objects.filter(token=token).select_related("campaign", "campaign__system",
-                                                                       "campaign__created_by").first()
+    invitation = (Invitation.objects.filter(token=token)
+                  .select_related("campaign", "campaign__system", "campaign__created_by")
+                  .defer("campaign__system__definition").first())
     if invitation is None:
         raise Http404("This invitation link is not valid.")
     campaign = invitation.campaign
@@ -312,7 +313,8 @@ def seed_set(request: HttpRequest, seat: Seat) -> HttpResponse:
         except services.ServiceError as error:
             problem = str(error)
     if problem:
-        fresh = Seat.objects.select_related("campaign", "campaign__system", "user").get(pk=seat.pk)
+        fresh = (Seat.objects.select_related("campaign", "campaign__system", "user")
+                 .defer("campaign__system__definition").get(pk=seat.pk))
         return _page(request, fresh, 422, seed_error=problem)
     messages.success(request, "Your player seed is saved.")
     return redirect(f"{reverse('campaign_detail', args=[seat.campaign.public_id])}#dice-card")
