@@ -7,10 +7,11 @@ Run by hand (not a test), from the repository root, with PostgreSQL and Redis ru
     .venv/bin/python bench/reveal_latency.py --campaigns 20  # a quick look
 
 What it does, all on 127.0.0.1:
- 1. drops and creates the PostgreSQL database `refit_bench` (on the DATABASE_URL server, default
-    postgres://postgres@127.0.0.1:5432), migrates it, loads the CG systems, collects static files;
- 2. starts the production ASGI server: uvicorn, DEBUG=0, a random SECRET_KEY, ALLOWED_HOSTS=127.0.0.1, Redis db 7 as the
-    channel layer, REFIT_BENCH_ECHO=1 (routes the bare echo consumer campaigns_app/echo.py);
+ 1. drops and creates the PostgreSQL database `<name>_bench` on the DATABASE_URL server (`refit_bench` for the
+    default postgres://postgres@127.0.0.1:5432/refit), migrates it, loads the CG systems, collects static files;
+ 2. starts the production ASGI server: uvicorn (--workers processes), DEBUG=0, a random SECRET_KEY,
+    ALLOWED_HOSTS=127.0.0.1, Redis db 7 as the channel layer under a prefix of this run's own (its keys are deleted at
+    the end; nothing else in db 7 is touched), REFIT_BENCH_ECHO=1 (routes the bare echo consumer campaigns_app/echo.py);
  3. creates N RR campaigns (Canadian vs German, Initial Scenario done: both owe a chit) directly through
     campaigns_app.services on the same database, and a logged-in session per player through Django's session machinery;
  4. opens two live-page websocket clients per campaign (Origin + session cookie), all kept open, and waits until the
@@ -21,7 +22,8 @@ What it does, all on 127.0.0.1:
     posts it), waits for the "has chosen" updates to settle, then the German Idle chit, --concurrency campaigns at a
     time; for each campaign it measures from the second submit's HTTP response to both sockets having received the
     frame with the reveal (id="chit-reveal");
- 7. prints p50/p99 of both and their ratio (and the reveal measured from the second request's start), stops the server.
+ 7. prints p50/p99 of both and their ratio (and the reveal measured from the second request's start), the CPU time the
+    server's processes and this client spent per reveal meanwhile (Linux /proc), and stops the server.
 
 Limits: --campaigns 1..2000, every wait bounded by --timeout, only 127.0.0.1. Server log: test-results/bench-server.log.
 """
@@ -45,7 +47,6 @@ from urllib.parse import urlsplit, urlunsplit
 
 REPO = Path(__file__).resolve().parents[1]
 HOST = "127.0.0.1"  # the benchmark never talks to anything else
-BENCH_DATABASE = "refit_bench"
 BENCH_REDIS_DB = 7
 MAX_CAMPAIGNS = 2000
 ECHO_PATH = "/ws/bench/echo/"
@@ -77,10 +78,19 @@ def recreate_database(server_url: str, name: str) -> None:
         conn.execute(f'CREATE DATABASE "{name}"')
 
 
-def flush_redis_db(redis_url: str) -> None:
+def bench_database(url: str) -> str:
+    """``<name>_bench`` for DATABASE_URL's database (``refit`` → ``refit_bench``): two runs on differently named
+    databases never drop each other's."""
+    return (urlsplit(url).path.lstrip("/") or "refit") + "_bench"
+
+
+def forget_channel_keys(redis_url: str, prefix: str) -> None:
+    """Delete this run's channel-layer keys (and only those)."""
     import redis
 
-    redis.Redis.from_url(redis_url).flushdb()
+    client = redis.Redis.from_url(redis_url)
+    for key in client.scan_iter(match=f"{prefix}*", count=1000):
+        client.delete(key)
 
 
 def free_port() -> int:
@@ -111,6 +121,27 @@ def wait_until_answering(process: subprocess.Popen[bytes], url: str, timeout: fl
         except httpx.HTTPError:
             time.sleep(0.2)
     sys.exit(f"bench: the ASGI server did not answer at {url} within {timeout:.0f}s")
+
+
+def process_tree_cpu(pid: int) -> float:
+    """CPU seconds (user + system) used so far by a process and its children (uvicorn's workers); Linux /proc."""
+    tick = os.sysconf("SC_CLK_TCK")
+
+    def stat(p: int) -> list[str]:
+        text = Path(f"/proc/{p}/stat").read_text()
+        return text[text.rindex(")") + 2:].split()  # fields after the command name; [1] is the parent pid
+
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = stat(int(entry.name))
+        except (OSError, ValueError):
+            continue
+        if int(entry.name) == pid or int(fields[1]) == pid:
+            total += (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+    return total
 
 
 # ---------------------------------------------------------------------------------------------- statistics
@@ -179,6 +210,8 @@ def create_campaigns(count: int, run: str) -> list[BenchCampaign]:
     """
     from django.contrib.auth import get_user_model
 
+    from django.db.models import F
+
     from campaigns_app import services
     from campaigns_app.models import Campaign
     from tests.campaigns_app.conftest import drive
@@ -197,7 +230,8 @@ def create_campaigns(count: int, run: str) -> list[BenchCampaign]:
             campaign.refresh_from_db()
             template_state = campaign.state
         else:
-            Campaign.objects.filter(pk=campaign.pk).update(state=template_state)
+            # a write like any other: the live pages' revision moves with it (campaigns_app.live)
+            Campaign.objects.filter(pk=campaign.pk).update(state=template_state, revision=F("revision") + 1)
         made.append(BenchCampaign(campaign.public_id, Player(session_for(first), "canadian"),
                                   Player(session_for(second), "german")))
     return made
@@ -315,9 +349,18 @@ async def echo_floor(base_ws: str, origin: str, clients: int, rounds: int, concu
     return samples, failures
 
 
+@dataclass
+class Cpu:
+    """CPU seconds spent while the second chits were submitted and revealed."""
+
+    server: float = 0.0
+    bench: float = 0.0
+
+
 async def reveal_round(base_http: str, base_ws: str, campaigns: list[BenchCampaign], concurrency: int,
                        connect_concurrency: int, timeout: float,
-                       floor: Callable[[], Awaitable[tuple[list[float], int]]]) -> tuple[list[float], list[float], int, tuple[list[float], int]]:
+                       floor: Callable[[], Awaitable[tuple[list[float], int]]], server_pid: int,
+                       cpu: Cpu) -> tuple[list[float], list[float], int, tuple[list[float], int]]:
     """All live sockets open; the echo floor measured then; per campaign first chit, second chit;
     latency = both sockets' reveal frames − the second submit's HTTP response."""
     import httpx
@@ -379,7 +422,10 @@ async def reveal_round(base_http: str, base_ws: str, campaigns: list[BenchCampai
             from_response.append(both - answered)
             from_request.append(both - sent)
 
+        server_before, bench_before = process_tree_cpu(server_pid), time.process_time()
         results = await gather_bounded([lambda c=c: second(c) for c in ready], concurrency)
+        cpu.server = process_tree_cpu(server_pid) - server_before
+        cpu.bench = time.process_time() - bench_before
         for r in results:
             if isinstance(r, BaseException):
                 failures += 1
@@ -401,7 +447,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=1, help="uvicorn worker processes (default 1)")
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds for any one step to answer (default 60)")
     parser.add_argument("--database-url", default=os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/refit"),
-                        help="a PostgreSQL URL on this machine; the benchmark uses database refit_bench on that server")
+                        help="a PostgreSQL URL on this machine; the benchmark uses database <name>_bench on that server")
     parser.add_argument("--redis-url", default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
                         help="a Redis URL on this machine; the benchmark uses db 7")
     args = parser.parse_args(argv)
@@ -421,13 +467,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--concurrency must be 1..campaigns and --connect-concurrency 1..2×campaigns")
     concurrency = args.concurrency
 
-    database_url = with_database(args.database_url, BENCH_DATABASE)
+    database = bench_database(args.database_url)
+    database_url = with_database(args.database_url, database)
     redis_url = with_redis_db(args.redis_url, BENCH_REDIS_DB)
+    run = secrets.token_hex(3)
+    channel_prefix = f"refit-bench-{run}"
     port = free_port()
     base_http, base_ws = f"http://{HOST}:{port}", f"ws://{HOST}:{port}"
     env = {k: v for k, v in os.environ.items() if k not in {"DJANGO_SETTINGS_MODULE"}}
     env.update(
-        DATABASE_URL=database_url, REDIS_URL=redis_url, CHANNEL_PREFIX="refit-bench",
+        DATABASE_URL=database_url, REDIS_URL=redis_url, CHANNEL_PREFIX=channel_prefix,
         DEBUG="0", SECRET_KEY=secrets.token_urlsafe(50), ALLOWED_HOSTS=HOST, SITE_URL=base_http,
         CSRF_TRUSTED_ORIGINS=base_http, SESSION_COOKIE_SECURE="0", CSRF_COOKIE_SECURE="0",
         REFIT_BENCH_ECHO="1", LOG_LEVEL="WARNING", PYTHONUNBUFFERED="1",
@@ -437,16 +486,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
 
     started = time.monotonic()
-    print(f"bench: database {BENCH_DATABASE}, Redis db {BENCH_REDIS_DB}, {args.campaigns} campaigns, "
+    print(f"bench: database {database}, Redis db {BENCH_REDIS_DB} ({channel_prefix}), {args.campaigns} campaigns, "
           f"{args.workers} uvicorn worker(s), {concurrency} submitting at once, {args.connect_concurrency} connecting at once")
-    recreate_database(args.database_url, BENCH_DATABASE)
-    flush_redis_db(redis_url)
+    recreate_database(args.database_url, database)
     manage(env, "migrate", "--noinput")
     manage(env, "load_systems")
     manage(env, "collectstatic", "--noinput")
 
     django_setup(env)
-    run = secrets.token_hex(3)
     t = time.monotonic()
     campaigns = create_campaigns(args.campaigns, run)
     print(f"bench: {len(campaigns)} campaigns and {2 * len(campaigns)} sessions created in {time.monotonic() - t:.1f}s")
@@ -466,8 +513,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         wait_until_answering(server, base_http + "/")
         floor = lambda: echo_floor(base_ws, base_http, args.campaigns, args.echo_rounds, concurrency, args.timeout)  # noqa: E731
+        cpu = Cpu()
         reveal, reveal_from_request, reveal_failures, (echo, echo_failures) = asyncio.run(
-            reveal_round(base_http, base_ws, campaigns, concurrency, args.connect_concurrency, args.timeout, floor))
+            reveal_round(base_http, base_ws, campaigns, concurrency, args.connect_concurrency, args.timeout, floor,
+                         server.pid, cpu))
     finally:
         server.terminate()
         try:
@@ -475,6 +524,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait(timeout=5)
+        forget_channel_keys(redis_url, channel_prefix)
 
     print()
     print(f"bench: finished in {time.monotonic() - started:.1f}s (server log: {log_path.relative_to(REPO)})")
@@ -486,6 +536,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(describe("reveal after 2nd submit request", reveal_from_request))
     floor50, floor99 = percentile(echo, 50), percentile(echo, 99)
     print(f"ratio reveal/echo: p50 {percentile(reveal, 50) / floor50:.1f}x   p99 {percentile(reveal, 99) / floor99:.1f}x")
+    print(f"CPU per reveal (second submit and both reveals): server {cpu.server / len(reveal) * 1000:.1f} ms, "
+          f"this benchmark's client {cpu.bench / len(reveal) * 1000:.1f} ms")
     print(f"failures: echo {echo_failures}, campaigns {reveal_failures} (of {args.campaigns})")
     return 1 if echo_failures or reveal_failures else 0
 

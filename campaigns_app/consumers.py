@@ -1,9 +1,15 @@
 """The live campaign page's websocket (/ws/campaigns/<public id>/).
 
 Only a seated player is accepted; the socket joins its own side's group only. On connect and on every "refresh"
-it re-renders the page's fragments from the database (view_for of its side) and sends those that changed as htmx
-out-of-band swaps. The channel layer only says "something changed"; it is never the source of truth, so a reconnect
-after a dropped connection or a server restart resyncs the page completely.
+it reads its seat's view (campaigns_app.live: rendered from the database through view_for of its side, once per
+campaign revision for every socket and response of the seat) and sends the fragments that changed since its last frame
+as htmx out-of-band swaps, each stamped with the view's version. The channel layer only says "something changed"; it
+is never the source of truth, so a reconnect after a dropped connection or a server restart resyncs the page
+completely.
+
+The page also swaps fragments from the htmx responses to its own actions, so what it holds is not always what this
+socket last sent; after such a swap it sends "resync" and the socket sends every fragment again (the page keeps those
+it already has at that version: static/refit.js).
 """
 from __future__ import annotations
 
@@ -13,7 +19,7 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from campaigns_app import fragments, services
+from campaigns_app import live, services
 from campaigns_app.notifications import group_name
 
 MAX_MESSAGE = 4096
@@ -21,6 +27,7 @@ MAX_MESSAGE = 4096
 
 class CampaignConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     group: str | None = None
+    seat_id: int | None = None
 
     async def connect(self) -> None:
         self.public_id = str(self.scope["url_route"]["kwargs"]["public_id"])
@@ -35,6 +42,7 @@ class CampaignConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         if seat is None:
             await self.close()
             return
+        self.seat_id = seat.pk
         self.group = group_name(self.public_id, seat.side)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
@@ -47,15 +55,20 @@ class CampaignConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         await database_sync_to_async(services.presence_close)(public_id=self.public_id, channel_name=self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        """The page's only message is its heartbeat (every 25 s): keep the seat online, refresh presence."""
+        """The page's messages: its heartbeat (every 25 s: keep the seat online, refresh presence) and "resync"."""
         if self.group is None or text_data is None or len(text_data) > MAX_MESSAGE:
             return
         try:
             message: Any = json.loads(text_data)
         except ValueError:
             return
-        if isinstance(message, dict) and "heartbeat" in message:
-            await database_sync_to_async(services.presence_beat)(channel_name=self.channel_name)
+        if not isinstance(message, dict):
+            return
+        if "heartbeat" in message:
+            await database_sync_to_async(services.presence_beat)(channel_name=self.channel_name, seat_id=self.seat_id)
+            await self.push()
+        elif "resync" in message:
+            self.sent = {}
             await self.push()
 
     async def campaign_refresh(self, event: dict[str, Any]) -> None:
@@ -63,12 +76,12 @@ class CampaignConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         await self.push()
 
     async def push(self) -> None:
-        """Send the fragments that differ from what this socket last sent."""
-        rendered = await database_sync_to_async(fragments.live_fragments_for)(self.public_id, self.user.pk)
-        if rendered is None:
+        """Send the fragments that differ from what this socket last sent, stamped with the view's version."""
+        view = await database_sync_to_async(live.published)(self.seat_id)
+        if view is None:
             await self.close()
             return
-        changed = [html for fragment_id, html in rendered.items() if self.sent.get(fragment_id) != html]
+        changed = [fragment_id for fragment_id, html in view.fragments.items() if self.sent.get(fragment_id) != html]
         if changed:
-            self.sent = rendered
-            await self.send(text_data="".join(changed))
+            self.sent = dict(view.fragments)
+            await self.send(text_data="".join(view.stamped(fragment_id) for fragment_id in changed))

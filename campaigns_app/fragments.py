@@ -1,7 +1,7 @@
 """The live page's fragments, rendered from the database for one seat (used by the page, the views and the consumer).
 
-Each fragment is a template partial of ``campaigns/detail.html`` whose root element has a stable id; the websocket
-sends them as htmx out-of-band swaps.
+Each fragment is a template partial of ``campaigns/detail.html`` whose root element has a stable id and a
+``data-live-version`` (campaigns_app.live); the websocket sends them as htmx out-of-band swaps.
 """
 from __future__ import annotations
 
@@ -33,17 +33,9 @@ def render_fragment(fragment_id: str, context: dict[str, Any], request: Any = No
     return render_to_string(name if "#" in name else f"{TEMPLATE}#{name}", context, request=request)
 
 
-def live_fragments(seat: Seat) -> dict[str, str]:
-    """Every fragment of the seat's live page, by element id (no request: no CSRF field, htmx sends the header)."""
+def live_fragments(seat: Seat, **extra: Any) -> dict[str, str]:
+    """Every fragment of the seat's live page, by element id (no request: no CSRF field, htmx sends the header).
+    Read through campaigns_app.live, which renders this once per campaign revision and gives it its version."""
     context = selectors.live_context(seat)
+    context.update(extra)
     return {fragment_id: render_fragment(fragment_id, context) for fragment_id in FRAGMENTS}
-
-
-def live_fragments_for(public_id: str, user_id: int) -> dict[str, str] | None:
-    """As live_fragments, looked up by campaign and user; None when the user no longer holds a seat."""
-    seat = (
-        Seat.objects.filter(campaign__public_id=public_id, user_id=user_id)
-        .select_related("campaign", "campaign__system", "user")
-        .first()
-    )
-    return live_fragments(seat) if seat is not None else None

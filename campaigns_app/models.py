@@ -130,6 +130,9 @@ class Campaign(models.Model):
     card_name = models.CharField(max_length=300, blank=True, default="")
     card_text = models.TextField(blank=True, default="", editable=False)
     card_sha256 = models.CharField(max_length=64, blank=True, default="", editable=False)
+    # Moves (under the row lock) with every write any live page may show: state, events, seats, presence. Internal:
+    # never rendered — it counts the opponent's secret actions too. campaigns_app.live re-renders on a new revision.
+    revision = models.PositiveBigIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["-updated"]
@@ -240,6 +243,28 @@ class LiveConnection(models.Model):
 
     def __str__(self) -> str:
         return f"{self.seat} via {self.channel_name}"
+
+
+class LiveView(models.Model):
+    """One seat's live fragments as rendered at a campaign revision (campaigns_app.live), shared by every socket and
+    htmx response of the seat. ``version`` is what the page sees (``data-live-version``): it moves only when this
+    rendering changes, so it counts nothing the seat's own page does not show."""
+
+    seat = models.OneToOneField(Seat, on_delete=models.CASCADE, related_name="live_view")
+    revision = models.PositiveBigIntegerField(help_text="Campaign.revision this rendering was made at.")
+    epoch = models.CharField(max_length=16, help_text="The code, templates and system it was rendered with.")
+    version = models.PositiveBigIntegerField()
+    digest = models.CharField(max_length=64, help_text="SHA-256 of the fragments.")
+    fragments = models.JSONField(help_text="{element id: HTML}, with the version left as a mark.")
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=Q(version__gte=1), name="liveview_version_from_1"),
+            models.CheckConstraint(condition=Q(digest__regex=r"^[0-9a-f]{64}$"), name="liveview_digest_hex"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.seat} v{self.version}"
 
 
 # ------------------------------------------------------------------------------------------------- the record forms

@@ -52,15 +52,13 @@ SUBJECTS = {
 
 def email_action_due(public_id: str, side: str, reason: str) -> bool:
     """E-mail the player of ``side`` that an action is due, unless their live page is open; True when sent."""
-    seat = (
-        Seat.objects.filter(campaign__public_id=public_id, side=side)
-        .select_related("user", "campaign", "campaign__system")
-        .first()
-    )
+    seat = Seat.objects.filter(campaign__public_id=public_id, side=side).select_related("user").first()
     if seat is None or not seat.user.email:
         return False
     if selectors.seat_online(seat):
         return False
+    seat = (Seat.objects.select_related("user", "campaign", "campaign__system")
+            .defer("campaign__system__definition").get(pk=seat.pk))
     campaign = seat.campaign
     system = engine.system_for(campaign)
     state = engine.load_state(campaign.state)

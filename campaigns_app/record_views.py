@@ -156,7 +156,8 @@ def _cg_end_action(request: HttpRequest, seat: Seat, action: str) -> HttpRespons
     except services.NotSeated:
         raise Http404(NOT_FOUND) from None
     except services.ServiceError as error:
-        fresh = Seat.objects.select_related("campaign", "campaign__system").get(pk=seat.pk)
+        fresh = (Seat.objects.select_related("campaign", "campaign__system").defer("campaign__system__definition")
+                 .get(pk=seat.pk))
         context = _cg_end_context(fresh)
         context["action_error"] = str(error)
         return _page(request, "campaigns/records/cg_end.html", context, status=422)

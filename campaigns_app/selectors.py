@@ -39,6 +39,8 @@ def seat_for(public_id: str, user: AbstractBaseUser | Any) -> Seat | None:
     return (
         Seat.objects.filter(campaign__public_id=public_id, user_id=user.pk)
         .select_related("campaign", "campaign__system", "user")
+        # the system's YAML text is parsed once per process (engine.system_of); the state is read where it is needed
+        .defer("campaign__system__definition", "campaign__state")
         .first()
     )
 
@@ -148,6 +150,7 @@ def campaign_rows(user: AbstractBaseUser) -> list[CampaignRow]:
     seats = (
         Seat.objects.filter(user_id=user.pk)
         .select_related("campaign", "campaign__system")
+        .defer("campaign__system__definition")
         .order_by("-campaign__updated")
     )
     campaign_ids = [seat.campaign_id for seat in seats]
@@ -338,23 +341,42 @@ PHASE_EVENT_TEXT: dict[str, Any] = {
 }
 
 
-def history(campaign: Campaign, seat: Seat, latest: int | None = None) -> list[dict[str, Any]]:
-    """The events the seat's side may see, in order (``latest``: only the last few)."""
-    system = engine.system_for(campaign)
-    state = engine.load_state(campaign.state)
-    records = list(EventRecord.objects.filter(campaign=campaign).order_by("seq"))
-    visible = engine.visible_records(records, seat.side, engine.cg_ended(state))
+def _visible(records: list[EventRecord], side: str, ended: bool) -> list[EventRecord]:
+    visible = engine.visible_records(records, side, ended)
     # a side that sees its own chit ("You chose Attack … (sealed)") does not need "You have chosen a chit" as well
     chosen = {(r.side, (r.payload or {}).get("date")) for r in visible if r.kind == "chit-chosen"}
-    visible = [r for r in visible if not (r.kind == "chit-sealed" and (r.side, (r.payload or {}).get("date")) in chosen)]
-    if latest is not None:
+    return [r for r in visible if not (r.kind == "chit-sealed" and (r.side, (r.payload or {}).get("date")) in chosen)]
+
+
+HISTORY_WINDOW = 24  # events read at a time, newest first, for the latest few
+
+
+def history(campaign: Campaign, seat: Seat, latest: int | None = None, state: Any = None) -> list[dict[str, Any]]:
+    """The events the seat's side may see, in order (``latest``: only the last few, read from the newest back)."""
+    system = engine.system_for(campaign)
+    ended = engine.cg_ended(state if state is not None else engine.load_state(campaign.state))
+    events = EventRecord.objects.filter(campaign=campaign)
+    if latest is None:
+        visible = _visible(list(events.order_by("seq")), seat.side, ended)
+    else:
+        window = max(HISTORY_WINDOW, latest + 1)
+        while True:
+            records = list(events.order_by("-seq")[:window])[::-1]
+            visible = _visible(records, seat.side, ended)
+            if len(records) < window:  # the whole campaign
+                break
+            # the window's first event may be a chit-sealed whose chit-chosen (just before it) was not read
+            visible = [r for r in visible if r.seq != records[0].seq]
+            if len(visible) >= latest:
+                break
+            window *= 4
         visible = visible[-latest:]
     return [_describe_event(system, record, seat.side) for record in visible]
 
 
 def live_context(seat: Seat) -> dict[str, Any]:
     """Everything the seat's live page renders (its own side's view only), fresh from the database."""
-    campaign = Campaign.objects.select_related("system").get(pk=seat.campaign_id)
+    campaign = Campaign.objects.select_related("system").defer("system__definition").get(pk=seat.campaign_id)
     system = engine.system_for(campaign)
     state = engine.load_state(campaign.state)
     view = engine.view_for(system, state, seat.side)
@@ -443,7 +465,7 @@ def live_context(seat: Seat) -> dict[str, Any]:
         "revealed": revealed,
         "can_mark_done": len(seats) == 2 and engine.can_mark_done(system, state, seat.side),
         "move_order_due": len(seats) == 2 and engine.move_order_due(system, state, seat.side),
-        "history_latest": history(campaign, seat, latest=HISTORY_LATEST),
+        "history_latest": history(campaign, seat, latest=HISTORY_LATEST, state=state),
         "ended": view.get("ended", False),
         "phase": phase_context(campaign, seat, system, state, view, len(seats) == 2),
         "phase_oob": ",".join(f"#{fragment_id}" for fragment_id in PHASE_FRAGMENT_IDS),

@@ -1,8 +1,10 @@
 """Every write Refit makes. Each service runs in one transaction and locks the Campaign row before reading its state,
 so two players acting at the same instant are serialised and a resolution happens exactly once.
 
-After commit, each seat's own channel group gets a bare "refresh" (never content): its consumers re-render from the
-database through view_for. E-mail goes to the player for whom an action became due, unless they are on the live page.
+Every write a live page shows moves the campaign's internal revision (campaigns_app.live) in the same transaction;
+after commit, each seat's own channel group gets a bare "refresh" (never content): its consumers read the seat's view
+again, rendered from the database through view_for. E-mail goes to the player for whom an action became due, unless
+they are on the live page.
 """
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 
-from campaigns_app import card_services, engine, notifications, records, selectors
+from campaigns_app import card_services, engine, live, notifications, records, selectors
 from campaigns_app.models import Campaign, CgSystem, EventRecord, Invitation, LiveConnection, Seat, new_player_seed, now
 from rules_engine.errors import RulesError
 from rules_engine.events import Event
@@ -55,7 +57,9 @@ class RefusedOrder(ServiceError):
 
 def _locked(public_id: str) -> Campaign:
     try:
-        return Campaign.objects.select_for_update().select_related("system").get(public_id=public_id)
+        # of=self: lock the campaign row only, not the CG system row every campaign of that system shares
+        return (Campaign.objects.select_for_update(of=("self",)).select_related("system").defer("system__definition")
+                .get(public_id=public_id))
     except Campaign.DoesNotExist:
         raise NotSeated("No such campaign.") from None
 
@@ -129,9 +133,10 @@ def _require_both_seated(system: Any, seats: list[Seat]) -> None:
 
 
 def _after_commit(campaign: Campaign, system: Any, due: dict[str, str]) -> None:
-    """Schedule the refresh of both seats' pages and the 'your move' e-mails (side → reason)."""
+    """Move the live revision; schedule the refresh of both seats' pages and the 'your move' e-mails (side → reason)."""
     public_id = campaign.public_id
     sides = engine.side_ids(system)
+    live.touch(campaign.pk)
     transaction.on_commit(lambda: notifications.refresh(public_id, sides))
     for side, reason in due.items():
         transaction.on_commit(lambda side=side, reason=reason: notifications.email_action_due(public_id, side, reason))
@@ -581,35 +586,78 @@ def _seat_for_connection(public_id: str, user: AbstractBaseUser) -> Seat | None:
     return Seat.objects.filter(campaign__public_id=public_id, user_id=user.pk).select_related("campaign").first()
 
 
+# Who is online is on both live pages: when the set of online sides changes, or a page that stopped beating is
+# forgotten (its side may have been shown online since), the revision moves and both pages are refreshed. A page
+# opened or closed while its side stays online (a second tab) changes nothing anyone sees. Each function locks the
+# campaign row first, in the same order as every other write.
+
+
+def _online_sides(campaign_id: int, moment: Any) -> set[str]:
+    return set(LiveConnection.objects.filter(seat__campaign_id=campaign_id, last_beat__gte=moment - ONLINE_WITHIN)
+               .values_list("seat__side", flat=True))
+
+
+def _lock_campaign(campaign_id: int) -> str:
+    """Lock the campaign row; its public id."""
+    return str(Campaign.objects.select_for_update(of=("self",)).filter(pk=campaign_id)
+               .values_list("public_id", flat=True).get())
+
+
+def _presence_changed(campaign_id: int, public_id: str, before: set[str], moment: Any, expired: int = 0) -> None:
+    if expired or _online_sides(campaign_id, moment) != before:
+        live.touch(campaign_id)
+        transaction.on_commit(lambda: notifications.refresh(public_id, None))
+
+
+def _expire_connections(campaign_id: int, moment: Any) -> int:
+    """Forget pages that stopped beating without closing (a lost network): their side goes offline. How many."""
+    deleted, _ = LiveConnection.objects.filter(seat__campaign_id=campaign_id,
+                                               last_beat__lt=moment - ONLINE_WITHIN).delete()
+    return int(deleted)
+
+
 @transaction.atomic
 def presence_open(*, public_id: str, user: AbstractBaseUser, channel_name: str) -> Seat | None:
     """Record an open live page of the user's seat; None when the user holds no seat (the socket is refused)."""
     seat = _seat_for_connection(public_id, user)
     if seat is None:
         return None
+    _lock_campaign(seat.campaign_id)
     moment = now()
-    LiveConnection.objects.filter(seat=seat, last_beat__lt=moment - ONLINE_WITHIN).delete()
+    before = _online_sides(seat.campaign_id, moment)
+    expired = _expire_connections(seat.campaign_id, moment)
     LiveConnection.objects.update_or_create(channel_name=channel_name, defaults={"seat": seat, "last_beat": moment})
     Seat.objects.filter(pk=seat.pk).update(last_seen=moment)
-    transaction.on_commit(lambda: notifications.refresh(public_id, None))
+    _presence_changed(seat.campaign_id, public_id, before, moment, expired)
     return seat
 
 
 @transaction.atomic
-def presence_beat(*, channel_name: str) -> None:
-    """A live page is still open."""
-    moment = now()
+def presence_beat(*, channel_name: str, seat_id: int | None = None) -> None:
+    """A live page is still open (recorded again if it was forgotten meanwhile: ``seat_id`` says whose it is); any
+    page of the campaign that stopped beating is forgotten."""
     connection = LiveConnection.objects.filter(channel_name=channel_name).select_related("seat").first()
-    if connection is None:
+    seat = connection.seat if connection is not None else Seat.objects.filter(pk=seat_id).first() if seat_id else None
+    if seat is None:
         return
-    LiveConnection.objects.filter(pk=connection.pk).update(last_beat=moment)
-    Seat.objects.filter(pk=connection.seat_id).update(last_seen=moment)
+    public_id = _lock_campaign(seat.campaign_id)
+    moment = now()
+    before = _online_sides(seat.campaign_id, moment)
+    LiveConnection.objects.update_or_create(channel_name=channel_name, defaults={"seat": seat, "last_beat": moment})
+    Seat.objects.filter(pk=seat.pk).update(last_seen=moment)
+    expired = _expire_connections(seat.campaign_id, moment)
+    _presence_changed(seat.campaign_id, public_id, before, moment, expired)
 
 
 @transaction.atomic
 def presence_close(*, public_id: str, channel_name: str) -> None:
     """A live page closed."""
-    deleted, _ = LiveConnection.objects.filter(channel_name=channel_name).delete()
-    if deleted:
-        transaction.on_commit(lambda: notifications.refresh(public_id, None))
+    connection = LiveConnection.objects.filter(channel_name=channel_name).select_related("seat").first()
+    if connection is None:
+        return
+    _lock_campaign(connection.seat.campaign_id)
+    moment = now()
+    before = _online_sides(connection.seat.campaign_id, moment)
+    LiveConnection.objects.filter(pk=connection.pk).delete()
+    _presence_changed(connection.seat.campaign_id, public_id, before, moment)
 

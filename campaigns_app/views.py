@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from campaigns_app import card_selectors, engine, fragments, selectors, services
+from campaigns_app import card_selectors, engine, fragments, live, selectors, services
 from campaigns_app.forms import CampaignCreateForm, ChitForm, PlayerSeedForm, SignupForm
 from campaigns_app.models import Invitation, Seat
 
@@ -122,8 +122,9 @@ def campaign_create(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def campaign_join(request: HttpRequest, token: str) -> HttpResponse:
-    invitation = Invitation.objects.filter(token=token).select_related("campaign", "campaign__system",
-                                                                       "campaign__created_by").first()
+    invitation = (Invitation.objects.filter(token=token)
+                  .select_related("campaign", "campaign__system", "campaign__created_by")
+                  .defer("campaign__system__definition").first())
     if invitation is None:
         raise Http404("This invitation link is not valid.")
     campaign = invitation.campaign
@@ -177,29 +178,43 @@ def campaign_invite(request: HttpRequest, seat: Seat) -> HttpResponse:
     })
 
 
-def _detail_context(seat: Seat, **extra: Any) -> dict[str, Any]:
-    context = selectors.live_context(seat)
-    context.update(extra)
-    return context
+# The live page and its fragments. Every live fragment carries the version of the seat's view it shows
+# (campaigns_app.live), so the page never lets an older one replace a newer one, whichever arrives last. Fragments
+# with nothing of this response's own (no error, notice or confirmation) are the seat's published view — the very HTML
+# its websocket frames carry; the others, and whole pages, are rendered under the campaign's row lock at that version.
+
+
+def _page(request: HttpRequest, seat: Seat, status: int = 200, **extra: Any) -> HttpResponse:
+    """The whole live page (with CSRF fields: its forms also post without JavaScript)."""
+    return live.render(seat, lambda context: render(request, "campaigns/detail.html", context, status=status), **extra)
+
+
+def _fragments(seat: Seat, ids: list[str], status: int = 200, **extra: Any) -> HttpResponse:
+    """Live fragments for htmx: the published view, or rendered with ``extra`` (errors, a notice, a confirmation) —
+    like the published view, without the request (no CSRF field: htmx sends the header), so only ``extra`` differs."""
+    if not extra:
+        view = live.published(seat.pk)
+        if view is None:
+            raise Http404(NOT_FOUND)
+        return HttpResponse("".join(view.stamped(f) for f in ids), status=status)
+    return live.render(seat, lambda context: HttpResponse(
+        "".join(fragments.render_fragment(f, context) for f in ids), status=status), **extra)
 
 
 @seated
 @require_GET
 def campaign_detail(request: HttpRequest, seat: Seat) -> HttpResponse:
-    return render(request, "campaigns/detail.html", _detail_context(seat))
+    return _page(request, seat)
 
 
 @seated
 @require_GET
 def campaign_fragments(request: HttpRequest, seat: Seat) -> HttpResponse:
     """The live fragments over plain HTTP: one (``?part=chit-panel``) or all as out-of-band swaps."""
-    context = _detail_context(seat)
     part = request.GET.get("part")
-    if part:
-        if part not in fragments.FRAGMENTS:
-            raise Http404("No such fragment.")
-        return HttpResponse(fragments.render_fragment(part, context, request))
-    return HttpResponse("".join(fragments.render_fragment(f, context, request) for f in fragments.FRAGMENTS))
+    if part and part not in fragments.FRAGMENTS:
+        raise Http404("No such fragment.")
+    return _fragments(seat, [part] if part else list(fragments.FRAGMENTS))
 
 
 @seated
@@ -217,10 +232,9 @@ def campaign_history(request: HttpRequest, seat: Seat) -> HttpResponse:
 
 def _panel_response(request: HttpRequest, seat: Seat, status: int, **extra: Any) -> HttpResponse:
     """The chit panel alone (htmx) or the whole live page (no JavaScript), with ``extra`` in its context."""
-    context = _detail_context(seat, **extra)
     if _is_htmx(request):
-        return HttpResponse(fragments.render_fragment("chit-panel", context, request), status=status)
-    return render(request, "campaigns/detail.html", context, status=status)
+        return _fragments(seat, ["chit-panel"], status, **extra)
+    return _page(request, seat, status, **extra)
 
 
 def _chit_fields(request: HttpRequest, seat: Seat) -> tuple[str, str, str | None]:
@@ -274,12 +288,10 @@ def _action(request: HttpRequest, seat: Seat, service: Callable[..., Any], done:
         raise Http404(NOT_FOUND) from None
     except services.ServiceError as error:
         if _is_htmx(request):
-            return HttpResponse(
-                fragments.render_fragment("owes", _detail_context(seat, action_error=str(error)), request), status=422
-            )
-        return render(request, "campaigns/detail.html", _detail_context(seat, action_error=str(error)), status=422)
+            return _fragments(seat, ["owes"], 422, action_error=str(error))
+        return _page(request, seat, 422, action_error=str(error))
     if _is_htmx(request):
-        return HttpResponse(fragments.render_fragment("owes", _detail_context(seat), request))
+        return _fragments(seat, ["owes"])
     messages.success(request, done)
     return redirect("campaign_detail", public_id=seat.campaign.public_id)
 
@@ -301,8 +313,9 @@ def seed_set(request: HttpRequest, seat: Seat) -> HttpResponse:
         except services.ServiceError as error:
             problem = str(error)
     if problem:
-        fresh = Seat.objects.select_related("campaign", "campaign__system", "user").get(pk=seat.pk)
-        return render(request, "campaigns/detail.html", _detail_context(fresh, seed_error=problem), status=422)
+        fresh = (Seat.objects.select_related("campaign", "campaign__system", "user")
+                 .defer("campaign__system__definition").get(pk=seat.pk))
+        return _page(request, fresh, 422, seed_error=problem)
     messages.success(request, "Your player seed is saved.")
     return redirect(f"{reverse('campaign_detail', args=[seat.campaign.public_id])}#dice-card")
 
@@ -327,11 +340,9 @@ def _phase_response(request: HttpRequest, seat: Seat, status: int = 200, done: s
     """After a phase action: htmx gets every live fragment (swapped out of band by id); without JavaScript the page
     is rendered again (refused: with the messages) or the browser is redirected to it (recorded)."""
     if _is_htmx(request):
-        context = _detail_context(seat, **extra)
-        return HttpResponse("".join(fragments.render_fragment(f, context, request) for f in fragments.FRAGMENTS),
-                            status=status)
+        return _fragments(seat, list(fragments.FRAGMENTS), status, **extra)
     if status >= 400:
-        return render(request, "campaigns/detail.html", _detail_context(seat, **extra), status=status)
+        return _page(request, seat, status, **extra)
     if done:
         messages.success(request, done)
     return redirect(f"{reverse('campaign_detail', args=[seat.campaign.public_id])}#step-panel")

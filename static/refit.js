@@ -15,6 +15,70 @@
   document.addEventListener("htmx:wsClose", function () { setLive("offline", "Reconnecting…"); });
   document.addEventListener("htmx:wsError", function () { setLive("offline", "Reconnecting…"); });
 
+  // The live page's socket: a heartbeat keeps the seat online; "resync" after a swap from an htmx response.
+  var socket = null;
+  var socketOpen = false;
+  function sendToSocket(message) {
+    if (socket && socketOpen) socket.send(JSON.stringify(message));
+  }
+  document.addEventListener("htmx:wsOpen", function (event) {
+    socket = event.detail.socketWrapper;
+    socketOpen = true;
+  });
+  document.addEventListener("htmx:wsClose", function () { socketOpen = false; });
+  setInterval(function () { sendToSocket({ heartbeat: 1 }); }, 25000);
+
+  // Live fragments in order. Each carries data-live-version, the version of this player's view it was rendered from
+  // (campaigns_app/live.py). A socket frame and the htmx response to the player's own action can arrive in either
+  // order: an older fragment never replaces a newer one. A frame only moves the page forward; a response may also
+  // repeat the page's version (it can carry this action's message: an error, a notice, "This is final").
+  var inFrame = false;
+  var resyncTimer = null;
+  function liveVersion(el) {
+    var value = el && el.getAttribute ? el.getAttribute("data-live-version") : null;
+    return value && /^[0-9]+$/.test(value) ? parseInt(value, 10) : null;
+  }
+  function keepsCurrent(incoming, current, fromFrame) {
+    var next = liveVersion(incoming);
+    var now = liveVersion(current);
+    if (next === null || now === null) return false;
+    return fromFrame ? next <= now : next < now;
+  }
+  function resyncSoon() {
+    // the page now holds fragments its socket did not send: ask it for every fragment again, once the swap is done
+    if (resyncTimer) return;
+    resyncTimer = setTimeout(function () { resyncTimer = null; sendToSocket({ resync: 1 }); }, 0);
+  }
+  document.addEventListener("htmx:wsBeforeMessage", function () {
+    inFrame = true;
+    setTimeout(function () { inFrame = false; }, 0);
+  });
+  document.addEventListener("htmx:wsAfterMessage", function () { inFrame = false; });
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var detail = event.detail;
+    var fragment = detail.fragment;
+    var incoming = fragment && fragment.nodeType === 11 ? fragment.firstElementChild : fragment;
+    if (keepsCurrent(incoming, detail.target, inFrame)) {
+      detail.shouldSwap = false;
+    } else if (!inFrame && liveVersion(incoming) !== null) {
+      resyncSoon();
+    }
+  });
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    // a response aimed at one live fragment (hx-target="#chit-panel", "#owes")
+    var detail = event.detail;
+    var target = detail.target;
+    if (!detail.shouldSwap || liveVersion(target) === null || typeof detail.serverResponse !== "string") return;
+    var template = document.createElement("template");
+    template.innerHTML = detail.serverResponse;
+    var incoming = template.content.querySelector('[id="' + target.id + '"]');
+    if (keepsCurrent(incoming, target, false)) {
+      detail.shouldSwap = false;
+    } else if (liveVersion(incoming) !== null) {
+      resyncSoon();
+    }
+  });
+
 
   // Secret order form: the points this order costs and what is left, as you type (the server checks every rule).
   function orderTotals(form) {

@@ -11,8 +11,8 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client
 
-from campaigns_app import engine, services
-from campaigns_app.models import Campaign, CgSystem
+from campaigns_app import engine, live, services
+from campaigns_app.models import Campaign, CgSystem, Seat
 
 PASSWORD = "correct-horse-battery-staple-42"
 
@@ -129,6 +129,13 @@ def drive(campaign: Campaign, players: dict[str, User], until: Callable[[Any], b
 @pytest.fixture
 def campaign_factory(rr: CgSystem) -> Callable[..., Campaign]:
     return new_campaign
+
+
+def ws_fragments(seat: Seat) -> dict[str, str]:
+    """What the seat's websocket sends on connect: every fragment of its published view, stamped with its version."""
+    view = live.published(seat.pk)
+    assert view is not None
+    return {fragment_id: view.stamped(fragment_id) for fragment_id in view.fragments}
 
 
 def deterministic_csrf(monkeypatch: Any) -> None:

@@ -7,10 +7,10 @@ import pytest
 from django.db import transaction
 from django.urls import reverse
 
-from campaigns_app import fragments, services
+from campaigns_app import services
 from campaigns_app.models import Campaign, EventRecord, Invitation, Seat
 from campaigns_app.models import now as models_now
-from tests.campaigns_app.conftest import client_for, deterministic_csrf, snapshot
+from tests.campaigns_app.conftest import client_for, deterministic_csrf, snapshot, ws_fragments
 
 
 def post_chit(client: Any, campaign: Any, side: str, chit: str, *, confirmed: bool = True, htmx: bool = False) -> Any:
@@ -151,7 +151,7 @@ def _opponent_renders(campaign: Any, users: Any, german_chit: str) -> tuple[byte
         client = client_for(users["cana"])
         page = client.get(reverse("campaign_detail", args=[campaign.public_id])).content
         over_http = client.get(reverse("campaign_fragments", args=[campaign.public_id])).content
-        over_ws = fragments.live_fragments(Seat.objects.get(campaign=campaign, side="canadian"))
+        over_ws = ws_fragments(Seat.objects.get(campaign=campaign, side="canadian"))
         history = client.get(reverse("campaign_history", args=[campaign.public_id])).content
         transaction.set_rollback(True)
     return page, over_http, over_ws, history

@@ -11,9 +11,9 @@ from channels.layers import channel_layers
 from django.db import transaction
 from django.urls import reverse
 
-from campaigns_app import fragments, services
+from campaigns_app import services
 from campaigns_app.models import Seat
-from tests.campaigns_app.conftest import client_for, deterministic_csrf, drive, load_rr, make_user
+from tests.campaigns_app.conftest import client_for, deterministic_csrf, drive, load_rr, make_user, ws_fragments
 from tests.campaigns_app.test_chits import pin_clock
 from tests.campaigns_app.test_consumer import drain, open_socket
 from tests.campaigns_app.test_phase_flow import page, players, started, state_of
@@ -37,7 +37,7 @@ def canadian_renders(campaign: Any, users: Any, orders: list[dict[str, Any]]) ->
         renders = (
             client.get(reverse("campaign_detail", args=[campaign.public_id])).content,
             client.get(reverse("campaign_fragments", args=[campaign.public_id])).content,
-            fragments.live_fragments(Seat.objects.get(campaign=campaign, side="canadian")),
+            ws_fragments(Seat.objects.get(campaign=campaign, side="canadian")),
             client.get(reverse("campaign_history", args=[campaign.public_id])).content,
             client.get(reverse("campaign_fragments", args=[campaign.public_id]) + "?part=step-panel").content,
         )

@@ -5,18 +5,26 @@ database, named after DATABASE_URL's: ``<name>_e2e`` on the same server (``refit
 ``refit_p_e2e``), so two test runs with different DATABASE_URLs never drop each other's database. Redis: the db number
 REDIS_URL names (``redis://host:6379/2`` → 2), else db 6; the channel prefix is ``refit-e2e-<name>`` either way.
 Outputs (server.log, mail/, screenshots) go to test-results/e2e/ for ``refit`` and test-results/e2e-<name>/ otherwise.
+
+The players (``new_player``): one browser context each, every websocket frame its page receives recorded, and when a
+test fails a screenshot, the HTML, the frames and the test's actions of every player — all taken before any context
+closes (closing one takes its player offline on the other pages). Each page counts its htmx requests whose response
+is not processed yet (``settle`` waits for none, even when a websocket frame has already replaced the form that sent
+one) and can hold responses back (``hold_responses``) to land them after a newer frame. The play helpers below drive
+the live page as a player would.
 """
 from __future__ import annotations
 
 import os
 import re
+import secrets
 import shutil
 import socket
 import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -235,3 +243,270 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     report = yield
     setattr(item, f"rep_{report.when}", report)
     return report
+
+
+# --- the players -------------------------------------------------------------------------------------------------------
+
+PASSWORD = "correct-horse-battery-staple-42"
+TIMEOUT_MS = 20_000
+DESKTOP = {"width": 1280, "height": 900}
+
+# Run in every page before its own scripts. htmx sets xhr.onload and then calls send(): the wrapper counts the request
+# until its onload has run (the response swapped), and while window.__refitHold is on it keeps that onload for
+# window.__refitRelease() — as a slow network or a busy browser would.
+PAGE_INSTRUMENTS = """
+(function () {
+  var send = XMLHttpRequest.prototype.send;
+  window.__refitPending = 0;
+  window.__refitHold = false;
+  window.__refitHeld = [];
+  window.__refitRelease = function () {
+    var held = window.__refitHeld;
+    window.__refitHeld = [];
+    held.forEach(function (run) { run(); });
+    return held.length;
+  };
+  XMLHttpRequest.prototype.send = function (body) {
+    var xhr = this, onload = xhr.onload, loaded = false, counted = true;
+    window.__refitPending += 1;
+    function done() { if (counted) { counted = false; setTimeout(function () { window.__refitPending -= 1; }, 0); } }
+    if (onload) {
+      xhr.onload = function (event) {
+        var self = this;
+        loaded = true;
+        if (window.__refitHold) {  // held: no longer pending for settle(); processed by __refitRelease()
+          window.__refitHeld.push(function () { onload.call(self, event); });
+          done();
+        } else {
+          try { onload.call(self, event); } finally { done(); }
+        }
+      };
+    }
+    xhr.addEventListener("loadend", function () { if (!loaded) done(); });
+    return send.call(this, body);
+  };
+})();
+"""
+
+
+@dataclass
+class Player:
+    side: str  # "german" / "canadian"
+    name: str
+    context: object
+    page: object
+    frames: list[str] = field(default_factory=list)  # websocket frames this player's page received, in order
+    actions: list[str] = field(default_factory=list)  # what the test did as this player, for the failure report
+
+
+@pytest.fixture
+def new_player(browser: object, live_url: str, output_dir: Path, request: pytest.FixtureRequest
+               ) -> Iterator[Callable[[str], Player]]:
+    """``new_player("german")``: a player of that side (not signed up yet) in a browser context of its own."""
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=TIMEOUT_MS)
+    run = secrets.token_hex(3)
+    made: list[Player] = []
+
+    def make(side: str) -> Player:
+        context = browser.new_context(base_url=live_url, viewport=DESKTOP)  # type: ignore[attr-defined]
+        context.set_default_timeout(TIMEOUT_MS)
+        context.add_init_script(PAGE_INSTRUMENTS)
+        page = context.new_page()
+        player = Player(side=side, name=f"{side[:3]}-{run}", context=context, page=page)
+
+        def on_websocket(ws: object) -> None:
+            ws.on("framereceived", lambda payload: player.frames.append(  # type: ignore[attr-defined]
+                payload if isinstance(payload, str) else payload.decode("utf-8", "replace")))
+
+        page.on("websocket", on_websocket)
+        made.append(player)
+        return player
+
+    try:
+        yield make
+    finally:
+        report = getattr(request.node, "rep_call", None)
+        if report is not None and report.failed:
+            for player in made:
+                try:
+                    player.page.screenshot(path=str(output_dir / f"zz-failure-{player.side}.png"), full_page=True)  # type: ignore[attr-defined]
+                    (output_dir / f"zz-failure-{player.side}.html").write_text(player.page.content())  # type: ignore[attr-defined]
+                except Exception as error:  # a page that crashed still gets its frames and actions written
+                    (output_dir / f"zz-failure-{player.side}.html").write_text(f"no page: {error!r}")
+                (output_dir / f"zz-frames-{player.side}.txt").write_text("\n\n".join(player.frames))
+                (output_dir / f"zz-actions-{player.side}.txt").write_text("\n".join(player.actions))
+        for player in made:
+            player.context.close()  # type: ignore[attr-defined]
+
+
+def hold_responses(player: Player) -> None:
+    """From now on the player's page receives htmx responses but does not process them until release_responses."""
+    player.page.evaluate("window.__refitHold = true")  # type: ignore[attr-defined]
+
+
+def release_responses(player: Player) -> int:
+    """Process the held responses now, in order; how many there were."""
+    return int(player.page.evaluate("window.__refitHold = false, window.__refitRelease()"))  # type: ignore[attr-defined]
+
+
+# --- playing the live page ---------------------------------------------------------------------------------------------
+
+def sign_up(page: object, username: str) -> None:
+    """Fill and submit the sign-up form the page is on."""
+    page.fill("input[name=username]", username)  # type: ignore[attr-defined]
+    page.fill("input[name=email]", f"{username}@example.test")  # type: ignore[attr-defined]
+    page.fill("input[name=password1]", PASSWORD)  # type: ignore[attr-defined]
+    page.fill("input[name=password2]", PASSWORD)  # type: ignore[attr-defined]
+    page.locator("main form").get_by_role("button", name="Sign up").click()  # type: ignore[attr-defined]
+
+
+def create_campaign(player: Player, live_url: str, name: str) -> tuple[str, str]:
+    """The player signs up and creates an RR campaign on its side: the campaign's path and the invitation link."""
+    from playwright.sync_api import expect
+
+    player.page.goto("/accounts/signup/")  # type: ignore[attr-defined]
+    sign_up(player.page, player.name)
+    expect(player.page).to_have_url(re.compile(r"/campaigns/$"))  # type: ignore[attr-defined]
+    player.page.goto("/campaigns/new/?system=rr")  # type: ignore[attr-defined]
+    expect(player.page.locator("select[name=system]")).to_have_value("rr")  # type: ignore[attr-defined]
+    player.page.fill("input[name=name]", f"{name} {player.name}")  # type: ignore[attr-defined]
+    player.page.locator(f"input[name=side][value={player.side}]").check()  # type: ignore[attr-defined]
+    player.page.get_by_role("button", name="Create campaign").click()  # type: ignore[attr-defined]
+    expect(player.page).to_have_url(re.compile(r"/campaigns/[A-Za-z0-9_-]+/invite/$"))  # type: ignore[attr-defined]
+    campaign_path = re.sub(r"invite/$", "", player.page.url.removeprefix(live_url))  # type: ignore[attr-defined]
+    return campaign_path, str(player.page.locator("#invite-link").input_value())  # type: ignore[attr-defined]
+
+
+def join_campaign(player: Player, link: str, live_url: str, campaign_path: str) -> None:
+    """The player opens the invitation link, signs up from it and takes the free side: its live page."""
+    from playwright.sync_api import expect
+
+    side = player.side.capitalize()
+    player.page.goto(link)  # type: ignore[attr-defined]
+    expect(player.page.locator("main")).to_contain_text(f"invites you to play the {side} side")  # type: ignore[attr-defined]
+    player.page.get_by_role("link", name="Sign up to join").click()  # type: ignore[attr-defined]
+    sign_up(player.page, player.name)
+    expect(player.page.locator("#join-button")).to_have_text(f"Take the {side} side")  # type: ignore[attr-defined]
+    player.page.locator("#join-button").click()  # type: ignore[attr-defined]
+    expect(player.page).to_have_url(live_url + campaign_path)  # type: ignore[attr-defined]
+
+
+def settle(page: object) -> None:
+    """Wait until the page has processed the response of every htmx request it sent."""
+    page.wait_for_function("() => window.__refitPending === 0 && !document.querySelector('.htmx-request')")  # type: ignore[attr-defined]
+
+
+def submit(player: Player, opponent: Player, button: object, what: str) -> None:
+    """Click a button of a phase form, wait for the server's answer and for the opponent's page to get its live update."""
+    frames_before = len(opponent.frames)
+    with player.page.expect_response(lambda r: "/phase/" in r.url or "/chit" in r.url) as answer:  # type: ignore[attr-defined]
+        button.click()  # type: ignore[attr-defined]
+    assert answer.value.status < 500, f"{player.side}: {what} → HTTP {answer.value.status}"
+    settle(player.page)
+    player.actions.append(what)
+    deadline = time.monotonic() + 3.0
+    while len(opponent.frames) == frames_before and time.monotonic() < deadline:
+        opponent.page.wait_for_timeout(50)  # type: ignore[attr-defined]
+    settle(opponent.page)
+
+
+def eyebrow(page: object) -> str:
+    """The step panel's "Rule 2.512 · …" line ('' when the panel shows no rule step)."""
+    found = page.locator("#step-panel .step-eyebrow")  # type: ignore[attr-defined]
+    return " ".join(str(found.text_content()).split()) if found.count() else ""
+
+
+def at_rule(ref: str) -> Callable[[Player], bool]:
+    return lambda p: eyebrow(p.page).startswith(f"Rule {ref}")
+
+
+def visible(page: object, selector: str) -> object | None:
+    found = page.locator(selector)  # type: ignore[attr-defined]
+    return found.first if found.count() and found.first.is_visible() else None
+
+
+def answer_needs(player: Player, opponent: Player, values: dict[str, str] | None = None) -> bool:
+    """Type the first value the page asks for (a SAN, or a table value lost in the rule text); True if one was asked."""
+    form = visible(player.page, "#step-panel .need-form")
+    if form is None:
+        return False
+    need_id = str(form.locator("input[name=need]").input_value())  # type: ignore[attr-defined]
+    kind = str(form.locator("input[name=input]").input_value())  # type: ignore[attr-defined]
+    if kind == "fact":
+        form.locator("input[name=value][value=no]").check()  # type: ignore[attr-defined]
+        value = "no"
+    else:
+        value = (values or {}).get(need_id, "")
+        if not value:
+            examples = form.locator("q")  # type: ignore[attr-defined]
+            value = str(examples.first.inner_text()) if examples.count() else "1"
+        form.locator("input[name=value]").fill(value)  # type: ignore[attr-defined]
+    submit(player, opponent, form.get_by_role("button", name="Record"), f"supplied {need_id} = {value}")  # type: ignore[attr-defined]
+    return True
+
+
+def take_step(player: Player, opponent: Player) -> bool:
+    """One default move for a player: supply a value asked for, or mark the current on-board/assisted step finished.
+    False when the player has nothing to do (waiting for the opponent, or a step this helper must not decide)."""
+    if answer_needs(player, opponent):
+        return True
+    done = visible(player.page, "#step-panel #mark-done")
+    if done is not None and not visible(player.page, "#step-panel #results-form"):
+        submit(player, opponent, done, f"marked {eyebrow(player.page)} finished")
+        return True
+    return False
+
+
+def play_until(players: tuple[Player, Player], arrived: Callable[[Player], bool], timeout: float = 120.0) -> list[str]:
+    """Both players take default moves (never buying, never choosing a chit) until ``arrived`` holds for both pages;
+    returns the rule steps the players marked finished on the way, in order."""
+    passed: list[str] = []
+    deadline = time.monotonic() + timeout
+    while not all(arrived(p) for p in players):
+        if time.monotonic() > deadline:
+            raise AssertionError(
+                f"stuck: {players[0].side} at {eyebrow(players[0].page)!r}, {players[1].side} at {eyebrow(players[1].page)!r}")
+        moved = False
+        for player, opponent in (players, players[::-1]):
+            here = eyebrow(player.page)
+            if not arrived(player) and take_step(player, opponent):
+                moved = True
+                if here and here not in passed:
+                    passed.append(here)
+        if not moved:
+            players[0].page.wait_for_timeout(150)  # type: ignore[attr-defined]
+    return passed
+
+
+def buy_nothing(player: Player, opponent: Player, ref: str) -> None:
+    """At an input step (an order or fortification form, or nothing to buy and a Mark finished button): buy nothing."""
+    form = player.page.locator("#order-form, #fort-form")  # type: ignore[attr-defined]
+    if form.count():
+        submit(player, opponent, form.first.locator("button[name=nothing][value=yes]"), f"nothing at {ref}")
+    else:
+        submit(player, opponent, player.page.locator("#step-panel #mark-done"), f"{ref} done")  # type: ignore[attr-defined]
+
+
+def enter_results(player: Player, opponent: Player, cvp: dict[str, int], attacked: dict[str, bool],
+                  lvp_canadian: int) -> None:
+    form = player.page.locator("#results-form")  # type: ignore[attr-defined]
+    for side, value in cvp.items():
+        form.locator(f"#cvp-{side}").fill(str(value))
+        form.locator(f"input[name=attacked-{side}][value={'yes' if attacked[side] else 'no'}]").check()
+        form.locator(f"#leaders_lost-{side}").fill("0")
+        form.locator(f"#units_lost-{side}").fill("1")
+    form.locator("#lvp-canadian").fill(str(lvp_canadian))
+    submit(player, opponent, form.locator("button[type=submit]"), f"entered results {cvp}")
+
+
+def choose_chit(page: object, chit: str) -> object:
+    """Pick a chit and continue: the "This is final" confirmation it shows (not submitted yet)."""
+    from playwright.sync_api import expect
+
+    page.locator(f"#chit-form input[name=chit][value={chit}]").check()  # type: ignore[attr-defined]
+    page.locator("#chit-form").get_by_role("button", name="Continue").click()  # type: ignore[attr-defined]
+    confirm = page.locator("#chit-confirm")  # type: ignore[attr-defined]
+    expect(confirm).to_contain_text(f"Submit {chit.capitalize()}? This is final.")
+    return confirm

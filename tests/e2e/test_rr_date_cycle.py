@@ -13,24 +13,20 @@ Screenshots of every stage, for both players, go to test-results/e2e/<test name>
 from __future__ import annotations
 
 import re
-import secrets
-import time
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-# One run in four on a loaded machine waited 20 s for a live update that arrived late (the page was right a moment
-# later; see the closing note of this session): one rerun keeps CI honest about real failures while that race is
-# investigated.
-pytestmark = [pytest.mark.e2e, pytest.mark.flaky(reruns=1)]
+from tests.e2e.conftest import (
+    DESKTOP, Player, answer_needs, at_rule, buy_nothing, choose_chit, create_campaign, enter_results, join_campaign,
+    play_until, settle, submit,
+)
+
+pytestmark = pytest.mark.e2e
 
 # The RePh steps after a scenario that wait for the players (RR 2.501–2.511; 2.503 is done by the app)
 POST_SCENARIO = ["2.501", "2.502", "2.504", "2.505", "2.506", "2.507", "2.508", "2.509", "2.510", "2.511"]
-PASSWORD = "correct-horse-battery-staple-42"
-TIMEOUT_MS = 20_000
-DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 
 # What each side buys at 19 PM 2.518 (fixtures typed from seed 001's RG charts): strings that only the buyer's chart
@@ -42,88 +38,13 @@ GERMAN_ONLY = ("Para Inf Coy", "5-4-8", "German · RG I1", "Base Number 80")
 CANADIAN_ONLY = ("AT Sect I", "57L 6-pdr", "Canadian · RG G1", "Base Number 40")
 
 
-@dataclass
-class Player:
-    side: str  # "german" / "canadian"
-    name: str
-    context: object
-    page: object
-    frames: list[str] = field(default_factory=list)  # websocket frames this player's page received, in order
-    actions: list[str] = field(default_factory=list)  # what the test did as this player, for the failure report
-
-
 @pytest.fixture
-def two_players(browser: object, live_url: str, output_dir: Path, request: pytest.FixtureRequest) -> Iterator[tuple[Player, Player]]:
+def two_players(new_player: Callable[[str], Player]) -> tuple[Player, Player]:
     """The German (creates the campaign) and the Canadian (joins it), each in its own browser context."""
-    from playwright.sync_api import expect
-
-    expect.set_options(timeout=TIMEOUT_MS)
-    run = secrets.token_hex(3)
-    made: list[Player] = []
-    for side in ("german", "canadian"):
-        context = browser.new_context(base_url=live_url, viewport=DESKTOP)  # type: ignore[attr-defined]
-        context.set_default_timeout(TIMEOUT_MS)
-        page = context.new_page()
-        player = Player(side=side, name=f"{side[:3]}-{run}", context=context, page=page)
-
-        def on_websocket(ws: object, player: Player = player) -> None:
-            ws.on("framereceived", lambda payload: player.frames.append(  # type: ignore[attr-defined]
-                payload if isinstance(payload, str) else payload.decode("utf-8", "replace")))
-
-        page.on("websocket", on_websocket)
-        made.append(player)
-    try:
-        yield made[0], made[1]
-    finally:
-        report = getattr(request.node, "rep_call", None)
-        for player in made:
-            try:
-                if report is not None and report.failed:
-                    player.page.screenshot(path=str(output_dir / f"zz-failure-{player.side}.png"), full_page=True)  # type: ignore[attr-defined]
-                    (output_dir / f"zz-failure-{player.side}.html").write_text(player.page.content())  # type: ignore[attr-defined]
-                    (output_dir / f"zz-actions-{player.side}.txt").write_text("\n".join(player.actions))
-            finally:
-                player.context.close()  # type: ignore[attr-defined]
+    return new_player("german"), new_player("canadian")
 
 
 # --- small helpers ---------------------------------------------------------------------------------------------------
-
-def sign_up(page: object, username: str) -> None:
-    page.fill("input[name=username]", username)  # type: ignore[attr-defined]
-    page.fill("input[name=email]", f"{username}@example.test")  # type: ignore[attr-defined]
-    page.fill("input[name=password1]", PASSWORD)  # type: ignore[attr-defined]
-    page.fill("input[name=password2]", PASSWORD)  # type: ignore[attr-defined]
-    page.locator("main form").get_by_role("button", name="Sign up").click()  # type: ignore[attr-defined]
-
-
-def settle(page: object) -> None:
-    """Wait until htmx has no request in flight on the page."""
-    page.wait_for_function("() => !document.querySelector('.htmx-request')")  # type: ignore[attr-defined]
-
-
-def submit(player: Player, opponent: Player, button: object, what: str) -> None:
-    """Click a button of a phase form, wait for the server's answer and for the opponent's page to get its live update."""
-    frames_before = len(opponent.frames)
-    with player.page.expect_response(lambda r: "/phase/" in r.url or "/chit" in r.url) as answer:  # type: ignore[attr-defined]
-        button.click()  # type: ignore[attr-defined]
-    assert answer.value.status < 500, f"{player.side}: {what} → HTTP {answer.value.status}"
-    settle(player.page)
-    player.actions.append(what)
-    deadline = time.monotonic() + 3.0
-    while len(opponent.frames) == frames_before and time.monotonic() < deadline:
-        opponent.page.wait_for_timeout(50)  # type: ignore[attr-defined]
-    settle(opponent.page)
-
-
-def eyebrow(page: object) -> str:
-    """The step panel's "Rule 2.512 · …" line ('' when the panel shows no rule step)."""
-    found = page.locator("#step-panel .step-eyebrow")  # type: ignore[attr-defined]
-    return " ".join(str(found.text_content()).split()) if found.count() else ""
-
-
-def at_rule(ref: str) -> Callable[[Player], bool]:
-    return lambda p: eyebrow(p.page).startswith(f"Rule {ref}")
-
 
 def cg_date(page: object) -> str:
     return str(page.locator("#campaign-status .status-grid dd.big").first.inner_text()).strip()  # type: ignore[attr-defined]
@@ -141,64 +62,6 @@ def secret_records(page: object) -> list[str]:
     return [" ".join(str(h).replace("Only you", "").split()) for h in heads]
 
 
-def visible(page: object, selector: str) -> object | None:
-    found = page.locator(selector)  # type: ignore[attr-defined]
-    return found.first if found.count() and found.first.is_visible() else None
-
-
-def answer_needs(player: Player, opponent: Player, values: dict[str, str] | None = None) -> bool:
-    """Type the first value the page asks for (a SAN, or a table value lost in the rule text); True if one was asked."""
-    form = visible(player.page, "#step-panel .need-form")
-    if form is None:
-        return False
-    need_id = str(form.locator("input[name=need]").input_value())  # type: ignore[attr-defined]
-    kind = str(form.locator("input[name=input]").input_value())  # type: ignore[attr-defined]
-    if kind == "fact":
-        form.locator("input[name=value][value=no]").check()  # type: ignore[attr-defined]
-        value = "no"
-    else:
-        value = (values or {}).get(need_id, "")
-        if not value:
-            examples = form.locator("q")  # type: ignore[attr-defined]
-            value = str(examples.first.inner_text()) if examples.count() else "1"
-        form.locator("input[name=value]").fill(value)  # type: ignore[attr-defined]
-    submit(player, opponent, form.get_by_role("button", name="Record"), f"supplied {need_id} = {value}")  # type: ignore[attr-defined]
-    return True
-
-
-def take_step(player: Player, opponent: Player) -> bool:
-    """One default move for a player: supply a value asked for, or mark the current on-board/assisted step finished.
-    False when the player has nothing to do (waiting for the opponent, or a step this helper must not decide)."""
-    if answer_needs(player, opponent):
-        return True
-    done = visible(player.page, "#step-panel #mark-done")
-    if done is not None and not visible(player.page, "#step-panel #results-form"):
-        submit(player, opponent, done, f"marked {eyebrow(player.page)} finished")
-        return True
-    return False
-
-
-def play_until(players: tuple[Player, Player], arrived: Callable[[Player], bool], timeout: float = 120.0) -> list[str]:
-    """Both players take default moves (never buying, never choosing a chit) until ``arrived`` holds for both pages;
-    returns the rule steps the players marked finished on the way, in order."""
-    passed: list[str] = []
-    deadline = time.monotonic() + timeout
-    while not all(arrived(p) for p in players):
-        if time.monotonic() > deadline:
-            raise AssertionError(
-                f"stuck: German at {eyebrow(players[0].page)!r}, Canadian at {eyebrow(players[1].page)!r}")
-        moved = False
-        for player, opponent in (players, players[::-1]):
-            here = eyebrow(player.page)
-            if not arrived(player) and take_step(player, opponent):
-                moved = True
-                if here and here not in passed:
-                    passed.append(here)
-        if not moved:
-            players[0].page.wait_for_timeout(150)  # type: ignore[attr-defined]
-    return passed
-
-
 def step_refs(passed: list[str]) -> list[str]:
     return [m.group(1) for m in (re.match(r"Rule (\S+)", s) for s in passed) if m]
 
@@ -214,28 +77,11 @@ def assert_hidden_from(opponent: Player, words: tuple[str, ...], frames_from: in
             assert word not in frame, f"a websocket frame to the {opponent.side} page carries {word!r}"
 
 
-def enter_results(player: Player, opponent: Player, cvp: dict[str, int], attacked: dict[str, bool],
-                  lvp_canadian: int) -> None:
-    form = player.page.locator("#results-form")  # type: ignore[attr-defined]
-    for side, value in cvp.items():
-        form.locator(f"#cvp-{side}").fill(str(value))
-        form.locator(f"input[name=attacked-{side}][value={'yes' if attacked[side] else 'no'}]").check()
-        form.locator(f"#leaders_lost-{side}").fill("0")
-        form.locator(f"#units_lost-{side}").fill("1")
-    form.locator("#lvp-canadian").fill(str(lvp_canadian))
-    submit(player, opponent, form.locator("button[type=submit]"), f"entered results {cvp}")
-
-
-def choose_chit(player: Player, opponent: Player, chit: str, shot: Callable[[Player, str], None], stage: str) -> None:
-    from playwright.sync_api import expect
-
-    page = player.page
-    page.locator(f"#chit-form input[name=chit][value={chit}]").check()  # type: ignore[attr-defined]
-    page.locator("#chit-form").get_by_role("button", name="Continue").click()  # type: ignore[attr-defined]
-    confirm = page.locator("#chit-confirm")  # type: ignore[attr-defined]
-    expect(confirm).to_contain_text(f"Submit {chit.capitalize()}? This is final.")
+def choose_and_submit_chit(player: Player, opponent: Player, chit: str, shot: Callable[[Player, str], None],
+                           stage: str) -> None:
+    confirm = choose_chit(player.page, chit)
     shot(player, f"{stage}-confirm-{chit}")
-    submit(player, opponent, confirm.get_by_role("button", name=f"Yes, submit {chit.capitalize()}"), f"chit {chit}")
+    submit(player, opponent, confirm.get_by_role("button", name=f"Yes, submit {chit.capitalize()}"), f"chit {chit}")  # type: ignore[attr-defined]
 
 
 # --- the test ----------------------------------------------------------------------------------------------------------
@@ -257,28 +103,12 @@ def test_two_players_play_a_full_rr_cg_date_cycle(
             shot(player, stage)
 
     # --- The German signs up, creates an RR campaign; the Canadian joins through the invitation link ---------------
-    ger.page.goto("/accounts/signup/")  # type: ignore[attr-defined]
-    sign_up(ger.page, ger.name)
-    expect(ger.page).to_have_url(re.compile(r"/campaigns/$"))  # type: ignore[attr-defined]
-    ger.page.goto("/campaigns/new/?system=rr")  # type: ignore[attr-defined]
-    expect(ger.page.locator("select[name=system]")).to_have_value("rr")  # type: ignore[attr-defined]
-    ger.page.fill("input[name=name]", f"Hill 112 {ger.name}")  # type: ignore[attr-defined]
-    ger.page.locator("input[name=side][value=german]").check()  # type: ignore[attr-defined]
-    ger.page.get_by_role("button", name="Create campaign").click()  # type: ignore[attr-defined]
-    expect(ger.page).to_have_url(re.compile(r"/campaigns/[A-Za-z0-9_-]+/invite/$"))  # type: ignore[attr-defined]
-    campaign_path = re.sub(r"invite/$", "", ger.page.url.removeprefix(live_url))  # type: ignore[attr-defined]
-    link = ger.page.locator("#invite-link").input_value()  # type: ignore[attr-defined]
+    campaign_path, link = create_campaign(ger, live_url, "Hill 112")
     ger.page.goto(campaign_path)  # type: ignore[attr-defined]
     expect(ger.page.locator("#live-indicator")).to_have_attribute("data-state", "online")  # type: ignore[attr-defined]
     shot(ger, "01-created-waiting")
 
-    cdn.page.goto(link)  # type: ignore[attr-defined]
-    expect(cdn.page.locator("main")).to_contain_text("invites you to play the Canadian side")  # type: ignore[attr-defined]
-    cdn.page.get_by_role("link", name="Sign up to join").click()  # type: ignore[attr-defined]
-    sign_up(cdn.page, cdn.name)
-    expect(cdn.page.locator("#join-button")).to_have_text("Take the Canadian side")  # type: ignore[attr-defined]
-    cdn.page.locator("#join-button").click()  # type: ignore[attr-defined]
-    expect(cdn.page).to_have_url(live_url + campaign_path)  # type: ignore[attr-defined]
+    join_campaign(cdn, link, live_url, campaign_path)
     for player in players:
         expect(player.page.locator("#live-indicator")).to_have_attribute("data-state", "online")  # type: ignore[attr-defined]
     expect(ger.page.locator("#players")).to_contain_text(cdn.name)  # type: ignore[attr-defined]
@@ -291,16 +121,12 @@ def test_two_players_play_a_full_rr_cg_date_cycle(
         assert cg_date(player.page) == "19 AM"
     both("02-initial-2.518-order")
     for player, opponent in (players, players[::-1]):
-        submit(player, opponent, player.page.locator("#order-form button[name=nothing][value=yes]"), "bought nothing")  # type: ignore[attr-defined]
+        buy_nothing(player, opponent, "2.518")
     for player in players:
         expect(player.page.locator("#step-panel .step-eyebrow")).to_contain_text("Rule 2.520")  # type: ignore[attr-defined]
     both("03-initial-2.520-fortifications")
     for player, opponent in (players, players[::-1]):
-        form = player.page.locator("#fort-form")  # type: ignore[attr-defined]
-        if form.count():
-            submit(player, opponent, form.locator("button[name=nothing][value=yes]"), "no fortifications")
-        else:
-            submit(player, opponent, player.page.locator("#mark-done"), "2.520 done")  # type: ignore[attr-defined]
+        buy_nothing(player, opponent, "2.520")
 
     # --- The Initial Scenario, then both enter the same results ---------------------------------------------------
     for player in players:
@@ -311,9 +137,9 @@ def test_two_players_play_a_full_rr_cg_date_cycle(
     for player in players:
         expect(player.page.locator("#results-form")).to_be_visible()  # type: ignore[attr-defined]
     initial_results = dict(cvp={"german": 8, "canadian": 5}, attacked={"german": True, "canadian": False}, lvp_canadian=3)
-    enter_results(ger, cdn, **initial_results)  # type: ignore[arg-type]
+    enter_results(ger, cdn, **initial_results)
     both("05-initial-results-one-entered")
-    enter_results(cdn, ger, **initial_results)  # type: ignore[arg-type]
+    enter_results(cdn, ger, **initial_results)
 
     # --- RePh after the Initial Scenario: 2.501 (German, the attacker, first) … 2.511, then 19 PM's 2.512 ---------
     for player in players:
@@ -404,11 +230,7 @@ def test_two_players_play_a_full_rr_cg_date_cycle(
 
     # 2.520 no fortifications, 2.521 no Recon
     for player, opponent in (players, players[::-1]):
-        form = player.page.locator("#fort-form")  # type: ignore[attr-defined]
-        if form.count():
-            submit(player, opponent, form.locator("button[name=nothing][value=yes]"), "no fortifications")
-        else:
-            submit(player, opponent, player.page.locator("#mark-done"), "2.520 done")  # type: ignore[attr-defined]
+        buy_nothing(player, opponent, "2.520")
     play_until(players, at_rule("2.521"))
     both("15-19PM-2.521-recon")
     for player, opponent in (players, players[::-1]):
@@ -422,14 +244,14 @@ def test_two_players_play_a_full_rr_cg_date_cycle(
     both("16-19PM-2.522-chits")
     cdn_frames = len(cdn.frames)
     cdn_panel_before = cdn.page.locator("#chit-panel").inner_html()  # type: ignore[attr-defined]
-    choose_chit(ger, cdn, "attack", shot, "17-19PM-2.522")
+    choose_and_submit_chit(ger, cdn, "attack", shot, "17-19PM-2.522")
     expect(ger.page.locator("#chit-sealed")).to_contain_text("Your Attack chit is sealed")  # type: ignore[attr-defined]
     expect(cdn.page.locator("#players")).to_contain_text("Has chosen")  # type: ignore[attr-defined]
     assert cdn.page.locator("#chit-panel").inner_html() == cdn_panel_before  # type: ignore[attr-defined]
     for frame in cdn.frames[cdn_frames:]:
         assert not re.search(r"attack|chit-reveal", frame, flags=re.IGNORECASE), frame
     both("18-19PM-2.522-german-sealed")
-    choose_chit(cdn, ger, "idle", shot, "19-19PM-2.522")
+    choose_and_submit_chit(cdn, ger, "idle", shot, "19-19PM-2.522")
     for player in players:
         reveal = player.page.locator("#chit-reveal")  # type: ignore[attr-defined]
         # RR 2.522 matrix: GER ATTACK × CDN IDLE = German Assault; the Canadian sets up first, the German moves first

@@ -2,92 +2,29 @@
 through the Initial pass and the RePh to 19 PM's 2.522, both choose a chit, both see the reveal, and the history.
 
 The server is a separate uvicorn process (see conftest.py); these tests are plain sync functions and never touch
-Django's database in-process. The steps between the join and the chits are played with the helpers of
-test_rr_date_cycle.py (nothing bought, no Recon, every step marked finished). Screenshots of every stage, for both
+Django's database in-process. The steps between the join and the chits are played with the play helpers of conftest.py
+(nothing bought, no Recon, every step marked finished). Screenshots of every stage, for both
 players, go to the e2e results folder (conftest.py), under the test's name.
 """
 from __future__ import annotations
 
 import re
-import secrets
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from tests.e2e.test_rr_date_cycle import answer_needs, at_rule, enter_results, play_until, submit
+from tests.e2e.conftest import (
+    Player, answer_needs, at_rule, buy_nothing, choose_chit, enter_results, play_until, sign_up, submit,
+)
 
-# One run in four on a loaded machine waited 20 s for a live update that arrived late (the page was right a moment
-# later; see the closing note of this session): one rerun keeps CI honest about real failures while that race is
-# investigated.
-pytestmark = [pytest.mark.e2e, pytest.mark.flaky(reruns=1)]
-
-PASSWORD = "correct-horse-battery-staple-42"
-TIMEOUT_MS = 20_000
-
-
-@dataclass
-class Player:
-    side: str
-    name: str
-    context: object
-    page: object
-    frames: list[str] = field(default_factory=list)  # websocket frames this player's browser received, in order
-    actions: list[str] = field(default_factory=list)  # what the test did as this player (the shared helpers log here)
+pytestmark = pytest.mark.e2e
 
 
 @pytest.fixture
-def players(browser: object, live_url: str, output_dir: Path, request: pytest.FixtureRequest) -> Iterator[tuple[Player, Player]]:
-    """Two isolated browser contexts (two users), each recording the websocket frames its page receives."""
-    from playwright.sync_api import expect
-
-    expect.set_options(timeout=TIMEOUT_MS)
-    made: list[Player] = []
-    run = secrets.token_hex(3)
-    for label, side in (("p1", "canadian"), ("p2", "german")):
-        context = browser.new_context(base_url=live_url, viewport={"width": 1200, "height": 900})  # type: ignore[attr-defined]
-        context.set_default_timeout(TIMEOUT_MS)
-        page = context.new_page()
-        player = Player(side=side, name=f"{label}-{run}", context=context, page=page)
-
-        def on_websocket(ws: object, player: Player = player) -> None:
-            ws.on("framereceived", lambda payload: player.frames.append(  # type: ignore[attr-defined]
-                payload if isinstance(payload, str) else payload.decode("utf-8", "replace")))
-
-        page.on("websocket", on_websocket)
-        made.append(player)
-    try:
-        yield made[0], made[1]
-    finally:
-        report = getattr(request.node, "rep_call", None)
-        for number, player in enumerate(made, start=1):
-            try:
-                if report is not None and report.failed:
-                    player.page.screenshot(path=str(output_dir / f"zz-failure-player{number}.png"), full_page=True)  # type: ignore[attr-defined]
-                    (output_dir / f"zz-failure-player{number}.html").write_text(player.page.content())  # type: ignore[attr-defined]
-            finally:
-                player.context.close()  # type: ignore[attr-defined]
-
-
-def sign_up(page: object, username: str) -> None:
-    """Fill and submit the sign-up form the page is on."""
-    page.fill("input[name=username]", username)  # type: ignore[attr-defined]
-    page.fill("input[name=email]", f"{username}@example.test")  # type: ignore[attr-defined]
-    page.fill("input[name=password1]", PASSWORD)  # type: ignore[attr-defined]
-    page.fill("input[name=password2]", PASSWORD)  # type: ignore[attr-defined]
-    page.locator("main form").get_by_role("button", name="Sign up").click()  # type: ignore[attr-defined]
-
-
-def choose_chit(page: object, chit: str) -> None:
-    """Pick a chit, continue, and confirm on the "This is final" step."""
-    from playwright.sync_api import expect
-
-    page.locator(f"#chit-form input[name=chit][value={chit}]").check()  # type: ignore[attr-defined]
-    page.locator("#chit-form").get_by_role("button", name="Continue").click()  # type: ignore[attr-defined]
-    confirm = page.locator("#chit-confirm")  # type: ignore[attr-defined]
-    expect(confirm).to_contain_text(f"Submit {chit.capitalize()}? This is final.")
-    return confirm
+def players(new_player: Callable[[str], Player]) -> tuple[Player, Player]:
+    """Player 1 (Canadian, creates the campaign) and player 2 (German, joins it), each in its own browser context."""
+    return new_player("canadian"), new_player("german")
 
 
 def mentions(html: str, word: str) -> int:
@@ -162,10 +99,9 @@ def test_two_players_sign_up_join_choose_and_both_pages_show_the_reveal_without_
     screenshot(p1.page, "10-player1-initial-2.518-nothing-to-buy")
 
     def buy_nothing_at(ref: str) -> None:
-        play_until(pair, at_rule(ref))  # type: ignore[arg-type]
+        play_until(pair, at_rule(ref))
         for player, opponent in (pair, pair[::-1]):
-            form = player.page.locator("#order-form, #fort-form").first  # type: ignore[attr-defined]
-            submit(player, opponent, form.locator("button[name=nothing][value=yes]"), f"nothing at {ref}")  # type: ignore[arg-type]
+            buy_nothing(player, opponent, ref)
 
     buy_nothing_at("2.518")
     buy_nothing_at("2.520")
@@ -178,7 +114,7 @@ def test_two_players_sign_up_join_choose_and_both_pages_show_the_reveal_without_
     stale_tab.goto(campaign_path)
     expect(stale_tab.locator("#step-panel #mark-done")).to_be_visible()
     for player, opponent in (pair, pair[::-1]):
-        submit(player, opponent, player.page.locator("#step-panel #mark-done"), "Initial Scenario finished")  # type: ignore[arg-type, attr-defined]
+        submit(player, opponent, player.page.locator("#step-panel #mark-done"), "Initial Scenario finished")  # type: ignore[attr-defined]
     # The stale tab still shows "The Initial Scenario is finished": clicking it finishes nothing and says so.
     expect(p1.page.locator("#results-form")).to_be_visible()  # type: ignore[attr-defined]
     stale_tab.locator("#step-panel #mark-done").click()
@@ -189,17 +125,17 @@ def test_two_players_sign_up_join_choose_and_both_pages_show_the_reveal_without_
     results = dict(cvp={"german": 8, "canadian": 5}, attacked={"german": True, "canadian": False}, lvp_canadian=3)
     for player, opponent in (pair, pair[::-1]):
         expect(player.page.locator("#results-form")).to_be_visible()  # type: ignore[attr-defined]
-        enter_results(player, opponent, **results)  # type: ignore[arg-type]
-    play_until(pair, at_rule("2.512"))  # type: ignore[arg-type]
+        enter_results(player, opponent, **results)
+    play_until(pair, at_rule("2.512"))
     for player, opponent in (pair, pair[::-1]):
         expect(player.page.locator("#needs")).to_contain_text("Both players will see your SAN")  # type: ignore[attr-defined]
-        answer_needs(player, opponent, {"san": "3"})  # type: ignore[arg-type]
+        answer_needs(player, opponent, {"san": "3"})
     buy_nothing_at("2.518")
     buy_nothing_at("2.520")
-    play_until(pair, at_rule("2.521"))  # type: ignore[arg-type]
+    play_until(pair, at_rule("2.521"))
     for player, opponent in (pair, pair[::-1]):
         player.page.locator("#recon-form input[name=recon][value=none]").check()  # type: ignore[attr-defined]
-        submit(player, opponent, player.page.locator("#recon-form button[type=submit]"), "no Recon")  # type: ignore[arg-type, attr-defined]
+        submit(player, opponent, player.page.locator("#recon-form button[type=submit]"), "no Recon")  # type: ignore[attr-defined]
     for number, player in enumerate(pair, start=1):
         expect(player.page.locator("#chit-form")).to_be_visible()  # type: ignore[attr-defined]
         expect(player.page.locator("#campaign-status")).to_contain_text("19 PM")  # type: ignore[attr-defined]

@@ -1,0 +1,189 @@
+"""The live page's published views: each seat's fragments rendered once per campaign revision, with a version.
+
+A page gets its live fragments two ways — the htmx response to its player's own action and websocket frames after
+anyone's — and they can arrive out of order: a response rendered before the opponent's change commits can land after
+the frame that carried that change. So every fragment carries ``data-live-version``, the version of its seat's view it
+was rendered from, and static/refit.js never lets an older fragment replace a newer one.
+
+A version belongs to one seat and moves only when that seat's rendering changes (a new digest of its fragments). The
+campaign's ``revision`` moves with every write, the opponent's secret purchases and rolls included; it is never shown.
+When it moves, the seat's view is rendered again, byte-identical after a secret action of the opponent, so its version
+stays: a version tells a player nothing its page does not.
+
+Versions are given under the campaign's row lock, so they follow the order of the writes. The rendering is stored
+(LiveView) and every socket and htmx response of the seat, in every worker, reuses it until the revision moves; each
+worker also keeps the renderings it last read, so its sockets of one seat check the revision with one small query.
+Renders that add something for one response (an error, a notice, a confirmation) or need the request (the whole page,
+with CSRF fields for forms posted without JavaScript) are made under the same lock, so their version is exact too.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any, TypeVar
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F
+
+from campaigns_app import fragments, selectors
+from campaigns_app.models import Campaign, LiveView, Seat
+
+# Rendered into data-live-version in the stored fragments; stamp() puts the number in when a fragment is sent.
+VERSION_MARK = "%live-version%"
+
+T = TypeVar("T")
+REMEMBERED = 4096  # seats whose latest rendering this worker keeps
+
+
+@dataclass(frozen=True)
+class Published:
+    """A seat's live fragments at ``version`` (HTML with the version mark; ``stamped`` fills it in)."""
+
+    version: int
+    fragments: dict[str, str]
+
+    def stamped(self, fragment_id: str) -> str:
+        return stamp(self.fragments[fragment_id], self.version)
+
+
+def stamp(html: str, version: int) -> str:
+    """The fragment with its version in ``data-live-version``."""
+    return html.replace(VERSION_MARK, str(version))
+
+
+def touch(campaign_id: int) -> None:
+    """Something a live page shows has changed (call inside the writing transaction; the pages re-render)."""
+    Campaign.objects.filter(pk=campaign_id).update(revision=F("revision") + 1)
+
+
+@cache
+def code_epoch() -> str:
+    """A digest of everything a rendering depends on besides the data: templates and the Python that builds them.
+    After a deploy that changes them, the stored renderings are made again (and versions move if the HTML did)."""
+    base = Path(settings.BASE_DIR)
+    digest = hashlib.sha256()
+    for folder, pattern in (("templates", "*.html"), ("campaigns_app", "*.py"), ("rules_engine", "*.py")):
+        for path in sorted((base / folder).rglob(pattern)):
+            digest.update(str(path.relative_to(base)).encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def _epoch_of(system_sha256: str, card_sha256: str) -> str:
+    return hashlib.sha256("|".join((code_epoch(), system_sha256, card_sha256)).encode()).hexdigest()[:16]
+
+
+class _Remembered:
+    """The renderings this worker last read or made, by seat: (revision, epoch, version) → Published."""
+
+    def __init__(self) -> None:
+        self._items: OrderedDict[int, tuple[tuple[int, str, int], Published]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, seat_id: int, key: tuple[int, str, int]) -> Published | None:
+        with self._lock:
+            found = self._items.get(seat_id)
+            if found is None or found[0] != key:
+                return None
+            self._items.move_to_end(seat_id)
+            return found[1]
+
+    def put(self, seat_id: int, key: tuple[int, str, int], view: Published) -> None:
+        with self._lock:
+            self._items[seat_id] = (key, view)
+            self._items.move_to_end(seat_id)
+            while len(self._items) > REMEMBERED:
+                self._items.popitem(last=False)
+
+
+_remembered = _Remembered()
+
+
+def published(seat_id: int) -> Published | None:
+    """The seat's live fragments at the campaign's current revision (rendered now if nobody has yet); None when the
+    seat no longer exists."""
+    current = (LiveView.objects.filter(seat_id=seat_id)
+               .values_list("revision", "epoch", "version", "seat__campaign__revision",
+                            "seat__campaign__system__sha256", "seat__campaign__card_sha256").first())
+    if current is not None:
+        revision, epoch, version, campaign_revision, system_sha256, card_sha256 = current
+        if revision == campaign_revision and epoch == _epoch_of(system_sha256, card_sha256):
+            view = _read(seat_id, revision, epoch, version)
+            if view is not None:
+                return view
+    with transaction.atomic():
+        locked = _lock(seat_id)
+        return None if locked is None else _publish(*locked)
+
+
+def _read(seat_id: int, revision: int, epoch: str, version: int) -> Published | None:
+    """The stored rendering (from this worker's memory when it has it)."""
+    key = (revision, epoch, version)
+    view = _remembered.get(seat_id, key)
+    if view is None:
+        rendered = (LiveView.objects.filter(seat_id=seat_id, revision=revision, epoch=epoch, version=version)
+                    .values_list("fragments", flat=True).first())
+        if rendered is not None:
+            view = Published(version, rendered)
+            _remembered.put(seat_id, key, view)
+    return view
+
+
+@contextmanager
+def snapshot(seat: Seat) -> Iterator[int]:
+    """Hold the campaign still (row lock) while the caller renders the seat's page or fragments; yields the version
+    to put in them (publishing first if the revision moved)."""
+    with transaction.atomic():
+        locked = _lock(seat.pk)
+        if locked is None:
+            raise Seat.DoesNotExist(f"seat {seat.pk}")
+        yield _publish(*locked).version
+
+
+def render(seat: Seat, draw: Callable[[dict[str, Any]], T], **extra: Any) -> T:
+    """``draw(context)`` with the seat's live context (plus ``extra``) and its exact version, under the row lock."""
+    with snapshot(seat) as version:
+        context = selectors.live_context(seat)
+        context.update(extra)
+        context["live_version"] = version
+        return draw(context)
+
+
+def _lock(seat_id: int) -> tuple[Seat, int, str] | None:
+    """The seat, and its campaign's revision and epoch, with the campaign row locked (None: no such seat)."""
+    seat = Seat.objects.filter(pk=seat_id).select_related("user").first()
+    if seat is None:
+        return None
+    locked = Campaign.objects.select_for_update(of=("self",)).filter(pk=seat.campaign_id)
+    revision, system_sha256, card_sha256 = locked.values_list("revision", "system__sha256", "card_sha256").get()
+    return seat, revision, _epoch_of(system_sha256, card_sha256)
+
+
+def _publish(seat: Seat, revision: int, epoch: str) -> Published:
+    """Under the campaign row lock: render the seat's fragments if the revision (or the code) moved; a new version
+    only if the rendering differs from the last one."""
+    view = LiveView.objects.filter(seat=seat).only("revision", "epoch", "version", "digest").first()
+    if view is not None and view.revision == revision and view.epoch == epoch:
+        found = _read(seat.pk, revision, epoch, view.version)
+        if found is not None:
+            return found
+    rendered = fragments.live_fragments(seat, live_version=VERSION_MARK)
+    digest = hashlib.sha256(json.dumps(rendered, sort_keys=True).encode()).hexdigest()
+    if view is None:
+        view = LiveView(seat=seat, version=1)
+    elif view.digest != digest:
+        view.version += 1
+    view.revision, view.epoch, view.digest, view.fragments = revision, epoch, digest, rendered
+    view.save()
+    made = Published(view.version, rendered)
+    key = (revision, epoch, view.version)
+    transaction.on_commit(lambda: _remembered.put(seat.pk, key, made))
+    return made
