@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('campaigns_app', '0003_record_tables'),
+        ('campaigns_app', '0004_rosterline_san_pending'),
     ]
 
     operations = [
