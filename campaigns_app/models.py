@@ -130,6 +130,10 @@ class Campaign(models.Model):
     card_name = models.CharField(max_length=300, blank=True, default="")
     card_text = models.TextField(blank=True, default="", editable=False)
     card_sha256 = models.CharField(max_length=64, blank=True, default="", editable=False)
+    # The players' choices of the settings the rules leave to them (``source: players``: KGP 8.31 CG Balance, PL 3.2
+    # Redeployment Option …), {setting id: value}, made on the create page and accepted by the opponent at joining.
+    # Part of the rules the campaign plays by: set at creation, never changed afterwards (engine.system_for applies it).
+    player_settings = models.JSONField(default=dict, blank=True, editable=False)
 
     class Meta:
         ordering = ["-updated"]

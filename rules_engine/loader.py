@@ -1851,8 +1851,7 @@ def with_player_settings(
     if complete:
         for setting in player_settings(system):
             if setting.id not in values and player_setting_start(system, setting.id) is None:
-                c.error(setting.id, f"choose the {setting.label}" + (f" ({setting.ref})" if setting.ref else "")
-                        + ": it has no default", setting_allowed(setting))
+                c.error(setting.id, "not chosen, and it has no default", setting_allowed(setting))
     if c.errors:
         raise DefinitionErrors(c.errors)
     if not chosen:

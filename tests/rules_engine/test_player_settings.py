@@ -142,10 +142,10 @@ def test_a_choice_starts_from_the_cards_value_else_the_default_else_nothing() ->
 
 def test_complete_asks_for_every_choice_without_a_card_value_or_default() -> None:
     error = only(errors_of(kgp(), {"balance": "us"}, complete=True), "kgp_cg")
-    assert error.problem == "choose the KGP Campaign Game (8.51-.53): it has no default"
+    assert error.problem == "not chosen, and it has no default"
     assert error.allowed == "I, II, III"
     pl_error = only(errors_of(pl25(), {}, complete=True), "redeployment_option")
-    assert (pl_error.problem, pl_error.allowed) == ("choose the Redeployment Option (3.2): it has no default", "A, B")
+    assert (pl_error.problem, pl_error.allowed) == ("not chosen, and it has no default", "A, B")
     per_side = only(errors_of(tiny(), {}, complete=True), "start_elr")
     assert per_side.allowed == "0 to 5"
     # the card's value or the default is enough; without ``complete`` nothing is asked for
