@@ -187,7 +187,8 @@ def _settings_rows(system: System) -> list[dict[str, str]]:
             text = "; ".join(f"{names.get(k, k)}: {_setting_text(v)}" for k, v in raw.items())
         else:
             text = _setting_text(raw)
-        rows.append({"label": setting.label, "ref": setting.ref or "", "value": text})
+        ref = setting.ref if setting.ref and setting.ref not in setting.label else ""
+        rows.append({"id": setting.id, "label": setting.label, "ref": ref, "value": text, "overridden": ""})
     return rows
 
 
@@ -451,4 +452,8 @@ def campaign_rules(campaign: Campaign) -> dict[str, Any]:
             "sha256": campaign.card_sha256,
         }
         out["report"] = card_report(campaign.system, system)
+        chosen = {row["id"]: row["value"] for row in out["choices"] if row["source"] == "chosen by the players"}
+        for row in out["report"]["settings"]:
+            if row["id"] in chosen:  # the players' choice wins over the card's value
+                row["overridden"] = chosen[row["id"]]
     return out

@@ -234,7 +234,8 @@ def test_rules_in_use_shows_the_choices_apart_from_the_cards_values(alice: User,
                 and '<td class="value">U.S.</td><td>chosen by the players</td>' in choices)
         assert '<td class="value">I</td><td>chosen by the players</td>' in choices
         card_settings = text.split('id="card-settings"')[1].split("</table>")[0]
-        assert "<td>german</td>" in card_settings  # what the card itself gives, overridden by the choice
+        # what the card itself gives, and that the choice wins over it
+        assert "<td>german <span class=\"muted small\">— the players chose U.S., which is used</span></td>" in card_settings
 
 
 def test_a_campaign_from_before_the_choices_shows_the_defaults_and_what_was_never_chosen(
