@@ -4,6 +4,7 @@ Everything the web app needs from the engine goes through here, so an engine API
 """
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
@@ -182,10 +183,33 @@ def visible_records(records: Iterable[EventRecord], viewer: str, ended: bool) ->
 
 
 def system_for(campaign: Campaign) -> Any:
-    """The campaign's System: its base system with the CG Card copied into the campaign at creation (if any)."""
+    """The campaign's System: its base system with the CG Card copied into the campaign at creation (if any) and the
+    players' choices made at creation (``source: players`` settings) over it, cached by all three."""
+    choices = campaign.player_settings or {}
+    if not choices:
+        return card_system_for(campaign)
+    words = json.dumps(choices, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    key = (campaign.system_id, f"{campaign.system.sha256}+{campaign.card_sha256}+players:{words}")
+    found = _systems.get(key)
+    if found is None:
+        found = with_player_settings(card_system_for(campaign), choices)
+        with _systems_lock:
+            _systems[key] = found
+    return found
+
+
+def card_system_for(campaign: Campaign) -> Any:
+    """The campaign's base system with its copied CG Card (if any), without the players' choices."""
     if campaign.card_sha256:
         return system_with_card(campaign.system, campaign.card_text, campaign.card_sha256)
     return system_of(campaign.system)
+
+
+def with_player_settings(system: Any, values: Mapping[str, Any], complete: bool = False) -> Any:
+    """rules_engine.loader.with_player_settings: the players' choices applied over the card (DefinitionErrors)."""
+    from rules_engine.loader import with_player_settings as apply
+
+    return apply(system, values, complete=complete)
 
 
 def system_with_card(cg_system: CgSystem, card_text: str, card_sha256: str, filename: str = "card.yaml") -> Any:

@@ -200,9 +200,16 @@ def _describe_event(system: Any, record: EventRecord, viewer: str) -> dict[str, 
     kind = record.kind
     dice = None
     detail = ""
+    choices = ""
     if kind == "campaign-created":
         text = f"{payload.get('player')} created the campaign ({payload.get('system')}) and took the {name(payload.get('side'))} side."
         detail = f"Dice seed commitment (SHA-256): {payload.get('commitment', '')}"
+        chosen = payload.get("settings") or {}
+        if chosen:  # the players' choices (``source: players`` settings), part of the rules the campaign plays by
+            from campaigns_app.card_selectors import choice_rows
+
+            rows = choice_rows(system, chosen)
+            choices = "Players' choices: " + "; ".join(f"{row['title']}: {row['value']}" for row in rows) + "."
     elif kind == "player-joined":
         text = f"{payload.get('player')} joined and took the {name(payload.get('side'))} side."
     elif kind == "chit-chosen":
@@ -256,6 +263,7 @@ def _describe_event(system: Any, record: EventRecord, viewer: str) -> dict[str, 
         "kind": kind,
         "text": text,
         "detail": detail,
+        "choices": choices,
         "dice": dice,
         "secret": record.visibility != EventRecord.Visibility.PUBLIC,
         "created": record.created,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from django.conf import settings
@@ -19,9 +19,9 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 
-from campaigns_app import card_services, engine, live, notifications, records, selectors
+from campaigns_app import card_selectors, card_services, engine, live, notifications, records, selectors
 from campaigns_app.models import Campaign, CgSystem, EventRecord, Invitation, LiveConnection, Seat, new_player_seed, now
-from rules_engine.errors import RulesError
+from rules_engine.errors import DefinitionErrors, RulesError
 from rules_engine.events import Event
 from rules_engine.vocabulary import Chit
 
@@ -50,6 +50,15 @@ class RefusedOrder(ServiceError):
     def __init__(self, messages: list[str]) -> None:
         self.messages = messages
         super().__init__(" ".join(messages))
+
+
+class PlayerSettingsInvalid(ServiceError):
+    """The players' choices (``source: players`` settings) break the system's rules for them: ``problems`` maps a
+    setting id to what is wrong and what is allowed; nothing was created."""
+
+    def __init__(self, problems: dict[str, str]) -> None:
+        self.problems = problems
+        super().__init__("The players' choices are not valid: " + " ".join(problems.values()))
 
 
 # ----------------------------------------------------------------------------------------------------------- helpers
@@ -169,13 +178,31 @@ def _save_state(campaign: Campaign, state: Any, counters: dict[str, int] | None 
 # ----------------------------------------------------------------------------------------------------------- services
 
 
+def _apply_player_settings(system: Any, values: Mapping[str, Any]) -> Any:
+    """The system with the players' choices over its card; every choice without a card value or default is required."""
+    try:
+        return engine.with_player_settings(system, values, complete=True)
+    except DefinitionErrors as error:
+        problems: dict[str, str] = {}
+        names = {side.id: side.name for side in system.sides}
+        for problem in error.errors:
+            sid, _, rest = problem.path.partition(".")
+            setting = next((s for s in system.settings if s.id == sid), None)
+            title = card_selectors.setting_title(setting) if setting else f"“{sid}”"
+            where = f"{title}, {names.get(rest, rest)}" if rest else title
+            text = f"{where}: {problem.problem}" + (f" (allowed: {problem.allowed})" if problem.allowed else "") + "."
+            problems[sid] = f"{problems[sid]} {text}" if sid in problems else text
+        raise PlayerSettingsInvalid(problems) from None
+
+
 @transaction.atomic
 def campaign_create(
     *, user: AbstractBaseUser, system_id: str, side: str, name: str, card_id: str | None = None,
-    player_seed: str | None = None,
+    player_seed: str | None = None, player_settings: Mapping[str, Any] | None = None,
 ) -> Campaign:
     """Create a campaign with the creator in ``side``, a committed dice seed and an invitation for the opponent.
-    ``player_seed``: the creator's own seed string bound into every roll (None: a random one)."""
+    ``player_seed``: the creator's own seed string bound into every roll (None: a random one). ``player_settings``:
+    the players' choices of the ``source: players`` settings (KGP 8.31 CG Balance …), stored with the campaign for good."""
     seed_text = _clean_player_seed(player_seed)
     name = (name or "").strip()
     if not name:
@@ -189,6 +216,8 @@ def campaign_create(
         raise ServiceError(f"Unknown CG system “{system_id}” (allowed: {allowed}).") from None
     # The CG Card (K5): the user's own or a bundled one, for this system; its text is copied into the campaign.
     system, card_fields = card_services.campaign_card(user=user, cg_system=cg_system, card_id=card_id)
+    system = _apply_player_settings(system, player_settings or {})
+    chosen = {key: system.settings_values[key] for key in (player_settings or {})}  # as checked
     sides = engine.side_ids(system)
     if side not in sides:
         raise ServiceError(f"Unknown side “{side}” for {cg_system.name} (allowed: {', '.join(sides)}).")
@@ -205,6 +234,7 @@ def campaign_create(
         dice_seed=seed.hex(),
         seed_commitment=engine.seed_commitment(seed),
         dice_counters={},
+        player_settings=chosen,
         **card_fields,
     )
     Seat.objects.create(campaign=campaign, user=user, side=side, player_seed=seed_text)
@@ -213,7 +243,7 @@ def campaign_create(
     _append_events(
         campaign,
         [engine.app_event("campaign-created", side=side, player=user.get_username(), system=cg_system.name,
-                          commitment=campaign.seed_commitment), *(started[1] if started else ())],
+                          commitment=campaign.seed_commitment, settings=chosen), *(started[1] if started else ())],
     )
     return campaign
 

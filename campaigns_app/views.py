@@ -93,9 +93,14 @@ def campaign_create(request: HttpRequest) -> HttpResponse:
     if chosen_card not in card_ids:
         chosen_card = card_ids[0] if chosen and chosen["needs_card"] and card_ids else ""
     side_choices = chosen["sides"] if chosen else []
-    initial = {"system": chosen["id"]} if chosen else {}
+    initial = {"system": chosen["id"], "side": request.GET.get("side", "")} if chosen else {}
     form = CampaignCreateForm(request.POST or None, side_choices=side_choices, initial=initial)
     form.fields["system"].queryset = form.fields["system"].queryset.filter(id__in=[s["id"] for s in systems])
+    # the players' choices (``source: players`` settings) of the chosen system with the chosen card
+    setting_system = card_selectors.create_system(request.user, chosen["id"], chosen_card) if chosen else None
+    submitted = (card_selectors.player_settings_from_post(setting_system, request.POST)
+                 if request.method == "POST" and setting_system is not None else None)
+    problems: dict[str, str] = {}
     status = 200
     if request.method == "POST":
         if form.is_valid():
@@ -107,16 +112,24 @@ def campaign_create(request: HttpRequest) -> HttpResponse:
                     name=form.cleaned_data["name"],
                     card_id=request.POST.get("card") or None,
                     player_seed=form.cleaned_data.get("player_seed"),
+                    player_settings=submitted,
                 )
+            except services.PlayerSettingsInvalid as error:
+                problems = error.problems
+                form.add_error(None, str(error))
             except services.ServiceError as error:
                 form.add_error(None, str(error))
             else:
                 messages.success(request, "Campaign created. Send the invitation link to your opponent.")
                 return redirect("campaign_invite", public_id=campaign.public_id)
         status = 400
+    setting_fields = card_selectors.player_setting_fields(setting_system, submitted) if setting_system else []
+    for field in setting_fields:
+        field["problem"] = problems.get(field["id"], "")
     return render(
         request, "campaigns/create.html",
-        {"form": form, "systems": systems, "chosen": chosen, "chosen_card": chosen_card, "nav": "create"}, status=status,
+        {"form": form, "systems": systems, "chosen": chosen, "chosen_card": chosen_card, "setting_fields": setting_fields,
+         "nav": "create"}, status=status,
     )
 
 
@@ -141,6 +154,8 @@ def campaign_join(request: HttpRequest, token: str) -> HttpResponse:
         "free_side_name": engine.side_name(system, free_side) if free_side else None,
         "creator_side_name": engine.side_name(system, seats[0].side) if seats else None,
         "full": free_side is None,
+        "card_name": campaign.card_name,
+        "choices": card_selectors.campaign_choices(campaign),
         "error": None,
         "seed_form": PlayerSeedForm(request.POST if request.method == "POST" else None),
     }
@@ -175,6 +190,7 @@ def campaign_invite(request: HttpRequest, seat: Seat) -> HttpResponse:
     opponent = Seat.objects.filter(campaign=campaign).exclude(pk=seat.pk).select_related("user").first()
     return render(request, "campaigns/invite.html", {
         "campaign": campaign, "seat": seat, "link": link, "opponent": opponent,
+        "choices": card_selectors.campaign_choices(campaign),
     })
 
 

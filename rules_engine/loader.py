@@ -1766,22 +1766,29 @@ def parse_card(text: str, filename: str, base: System) -> System:
 
 
 def _settings_values(
-    c: _Checker, value: object, system: System
+    c: _Checker, value: object, system: System, path: str = "settings_values", source: str | None = None
 ) -> dict[str, SettingValue | Mapping[SideId, SettingValue]]:
-    path = "settings_values"
+    """Setting values checked against the system's settings (a card's ``settings_values``; with ``source``, only the
+    settings of that source may be given: the players' choices)."""
     out: dict[str, SettingValue | Mapping[SideId, SettingValue]] = {}
     if not isinstance(value, dict):
         c.error(path, f"expected a mapping of setting ids to values, got {_kind_of(value)}")
         return out
     known = {s.id: s for s in system.settings}
+    allowed = ", ".join(s.id for s in system.settings if source is None or s.source == source) or "none defined"
     side_ids = tuple(side.id for side in system.sides)
     for key, raw in value.items():
         sid = str(key)
-        p = f"{path}.{sid}"
+        p = _join(path, sid)
         if sid not in known:
-            c.error(p, f"unknown setting {sid!r}", ", ".join(known) or "none defined")
+            c.error(p, f"unknown setting {sid!r}", allowed)
             continue
         setting = known[sid]
+        if source is not None and setting.source != source:
+            words = _SOURCE_WORDS.get(source, source)
+            c.error(p, f"{sid} is not {words}' choice: it is set by {_SOURCE_WORDS.get(setting.source, setting.source)}",
+                    allowed)
+            continue
         if setting.per_side:
             if not isinstance(raw, dict):
                 c.error(p, f"{sid} is set per side: expected a mapping of side ids to values, got {_kind_of(raw)}", ", ".join(side_ids))
@@ -1803,6 +1810,53 @@ def _settings_values(
             if val is not None:
                 out[sid] = val
     return out
+
+
+_SOURCE_WORDS = {"cg-card": "the CG Card", "rules": "the rules", "players": "the players"}
+PLAYER_CHOICES = "players' choices"  # the "file" a players'-choice DefinitionError names
+
+
+def player_settings(system: System) -> tuple[Setting, ...]:
+    """The settings the players choose when they start a campaign (``source: players``: KGP 8.31, PL 3.2 …)."""
+    return tuple(setting for setting in system.settings if setting.source == "players")
+
+
+def player_setting_start(system: System, setting_id: str) -> SettingValue | Mapping[SideId, SettingValue] | None:
+    """Where a players' choice starts: the CG Card's value if the card sets it, else the setting's default, else None
+    (the players must choose)."""
+    setting = system.setting(setting_id)
+    card_value = system.settings_values.get(setting_id)
+    return card_value if card_value is not None else setting.default
+
+
+def setting_allowed(setting: Setting) -> str:
+    """What a setting's value may be, in words ("none, german, us", "0 to 5", "true, false")."""
+    if setting.type == "choice":
+        return ", ".join(setting.choices)
+    if setting.type == "int":
+        return f"{setting.range[0]} to {setting.range[1]}" if setting.range else "a whole number"
+    if setting.type == "bool":
+        return "true, false"
+    return "text"
+
+
+def with_player_settings(
+    system: System, values: Mapping[str, object], *, complete: bool = False, filename: str = PLAYER_CHOICES
+) -> System:
+    """The system with the players' choices of its ``source: players`` settings applied over the card's values, checked
+    as a card's ``settings_values`` are; ``complete``: every choice without a card value or default must be given
+    (DefinitionErrors listing every problem and what is allowed)."""
+    c = _Checker(filename)
+    chosen = _settings_values(c, dict(values), system, path="", source="players")
+    if complete:
+        for setting in player_settings(system):
+            if setting.id not in values and player_setting_start(system, setting.id) is None:
+                c.error(setting.id, "not chosen, and it has no default", setting_allowed(setting))
+    if c.errors:
+        raise DefinitionErrors(c.errors)
+    if not chosen:
+        return system
+    return replace(system, settings_values={**system.settings_values, **chosen})
 
 
 def _supply(c: _Checker, value: object, path: str, system: System) -> dict[str, DiceTable]:
@@ -1864,4 +1918,7 @@ def _supply(c: _Checker, value: object, path: str, system: System) -> dict[str, 
     return tables
 
 
-__all__ = ["FORMAT", "KNOWN_FACTS", "definition_kind", "parse_card", "parse_system"]
+__all__ = [
+    "FORMAT", "KNOWN_FACTS", "PLAYER_CHOICES", "definition_kind", "parse_card", "parse_system", "player_setting_start",
+    "player_settings", "setting_allowed", "with_player_settings",
+]

@@ -58,11 +58,17 @@ def load_system(system_id: str) -> CgSystem:
     return cg
 
 
+# The players' choices a script makes when it names none: the settings without a default that the players must choose
+# (KGP 8.51–.53 which CG; PL 3.2 Redeployment Option). No script depends on them.
+CHOICES: dict[str, dict[str, Any]] = {"kgp": {"kgp_cg": "I"}, "pl25": {"redeployment_option": "A"}}
+
+
 class Play:
     """One campaign, two seated players; each method is one player's action through a service."""
 
     def __init__(self, monkeypatch: Any, system_id: str, creator_side: str, dice: ScriptedDice,
-                 card: Path | None = None, card_text: str | None = None) -> None:
+                 card: Path | None = None, card_text: str | None = None,
+                 player_settings: Mapping[str, Any] | None = None) -> None:
         load_system(system_id)
         self.dice = dice
         monkeypatch.setattr(engine, "committed_dice", lambda campaign, seeds: dice)
@@ -76,8 +82,9 @@ class Play:
             text = card_text if card_text is not None else card.read_text(encoding="utf-8")  # type: ignore[union-attr]
             made = card_services.card_create(creator, text, filename=card.name if card is not None else "card.yaml")
             extra["card_id"] = made.id
+        choices = dict(CHOICES.get(system_id, {}) if player_settings is None else player_settings)
         campaign = services.campaign_create(user=creator, system_id=system_id, side=creator_side,
-                                            name=f"Scripted {system_id}", **extra)
+                                            name=f"Scripted {system_id}", player_settings=choices, **extra)
         services.campaign_join(user=joiner, token=campaign.invitations.get().token)
         self.public_id = campaign.public_id
         for seat in campaign.seats.all():

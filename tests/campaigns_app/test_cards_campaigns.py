@@ -21,7 +21,8 @@ def players(db: Any) -> dict[str, User]:
 
 
 def pl25_campaign(creator: User, opponent: User | None, card_id: str = EXAMPLE_ID) -> Campaign:
-    campaign = services.campaign_create(user=creator, system_id="pl25", side="allied", name="Example PL", card_id=card_id)
+    campaign = services.campaign_create(user=creator, system_id="pl25", side="allied", name="Example PL", card_id=card_id,
+                                        player_settings={"redeployment_option": "A"})
     if opponent is not None:
         services.campaign_join(user=opponent, token=campaign.invitations.get().token)
     campaign.refresh_from_db()
@@ -82,12 +83,14 @@ def test_someone_elses_card_or_a_card_for_another_system_is_refused(
 
 def test_the_create_form_starts_a_campaign_with_the_chosen_card(systems: None, players: dict[str, User]) -> None:  # noqa: F811
     response = client_for(players["alice"]).post(
-        "/campaigns/new/", {"name": "Example PL", "system": "pl25", "side": "axis", "card": EXAMPLE_ID}
+        "/campaigns/new/", {"name": "Example PL", "system": "pl25", "side": "axis", "card": EXAMPLE_ID,
+                            "setting-redeployment_option": "B"}
     )
     assert response.status_code == 302
     campaign = Campaign.objects.get()
     assert campaign.card_id == EXAMPLE_ID
     assert campaign.card_text == EXAMPLE_PL25
+    assert campaign.player_settings == {"redeployment_option": "B"}
 
 
 # --------------------------------------------------------------------------------------------------- the card's values

@@ -230,7 +230,8 @@ def test_download_gives_the_card_text_as_a_yaml_attachment(systems: None, alice:
 def test_an_unused_card_can_be_deleted_and_a_used_one_cannot(systems: None, alice: User) -> None:
     unused = card_services.card_create(alice, PHD_CARD)
     used = card_services.card_create(alice, EXAMPLE_PL25)
-    services.campaign_create(user=alice, system_id="pl25", side="allied", name="Cards", card_id=used.id)
+    services.campaign_create(user=alice, system_id="pl25", side="allied", name="Cards", card_id=used.id,
+                             player_settings={"redeployment_option": "A"})
     client = client_for(alice)
     assert client.post(f"/cards/{unused.id}/delete/").status_code == 302
     assert not CgCard.objects.filter(id=unused.id).exists()
