@@ -14,8 +14,8 @@ What it does, all on 127.0.0.1:
     the end; nothing else in db 7 is touched), REFIT_BENCH_ECHO=1 (routes the bare echo consumer campaigns_app/echo.py);
  3. creates N RR campaigns (Canadian vs German, Initial Scenario done: both owe a chit) directly through
     campaigns_app.services on the same database, and a logged-in session per player through Django's session machinery;
- 4. opens two live-page websocket clients per campaign (Origin + session cookie), all kept open, and waits until the
-    initial syncs are over;
+ 4. opens two live-page websocket clients per campaign (Origin + session cookie), all kept open and sending the page's
+    heartbeat every --heartbeat seconds (25, as static/refit.js), and waits until the initial syncs are over;
  5. floor: N websocket clients each make --echo-rounds bare echo round trips (campaigns_app/echo.py) on the same
     server, --concurrency clients at a time, with every live page still open;
  6. submits the Canadian Attack chit of every campaign over HTTP (httpx, CSRF cookie + header, as the htmx form
@@ -33,6 +33,7 @@ import argparse
 import asyncio
 import http.cookiejar
 import os
+import random
 import re
 import secrets
 import statistics
@@ -257,15 +258,17 @@ def is_reveal_frame(text: str) -> bool:
 
 # ---------------------------------------------------------------------------------------------- measuring
 class LiveSocket:
-    """One live-page websocket; timestamps every frame, flags the first reveal frame."""
+    """One live-page websocket; timestamps every frame, flags the first reveal frame, and sends the page's heartbeat
+    every ``heartbeat`` seconds (static/refit.js: 25), from a random moment on, as pages opened at different times."""
 
-    def __init__(self, url: str, origin: str, player: Player) -> None:
-        self.url, self.origin, self.player = url, origin, player
+    def __init__(self, url: str, origin: str, player: Player, heartbeat: float = 0.0) -> None:
+        self.url, self.origin, self.player, self.heartbeat = url, origin, player, heartbeat
         self.revealed = asyncio.Event()
         self.revealed_at = 0.0
         self.frames = 0
         self.connection: object = None
         self.reader: asyncio.Task[None] | None = None
+        self.beater: asyncio.Task[None] | None = None
 
     async def open(self, timeout: float) -> None:
         from websockets.asyncio.client import connect
@@ -275,6 +278,19 @@ class LiveSocket:
             proxy=None, open_timeout=timeout, compression=None, max_size=2**22, max_queue=None,
         )
         self.reader = asyncio.create_task(self._read())
+        if self.heartbeat > 0:
+            self.beater = asyncio.create_task(self._beat())
+
+    async def _beat(self) -> None:
+        from websockets.exceptions import ConnectionClosed
+
+        await asyncio.sleep(random.uniform(0, self.heartbeat))
+        try:
+            while True:
+                await self.connection.send('{"heartbeat": 1}')  # type: ignore[attr-defined]
+                await asyncio.sleep(self.heartbeat)
+        except ConnectionClosed:
+            pass
 
     async def _read(self) -> None:
         from websockets.exceptions import ConnectionClosed
@@ -291,6 +307,8 @@ class LiveSocket:
             pass
 
     async def close(self) -> None:
+        if self.beater is not None:
+            self.beater.cancel()
         if self.connection is not None:
             await self.connection.close()  # type: ignore[attr-defined]
         if self.reader is not None:
@@ -360,7 +378,7 @@ class Cpu:
 async def reveal_round(base_http: str, base_ws: str, campaigns: list[BenchCampaign], concurrency: int,
                        connect_concurrency: int, timeout: float,
                        floor: Callable[[], Awaitable[tuple[list[float], int]]], server_pid: int,
-                       cpu: Cpu) -> tuple[list[float], list[float], int, tuple[list[float], int]]:
+                       cpu: Cpu, heartbeat: float) -> tuple[list[float], list[float], int, tuple[list[float], int]]:
     """All live sockets open; the echo floor measured then; per campaign first chit, second chit;
     latency = both sockets' reveal frames − the second submit's HTTP response."""
     import httpx
@@ -369,8 +387,8 @@ async def reveal_round(base_http: str, base_ws: str, campaigns: list[BenchCampai
     sockets: dict[str, tuple[LiveSocket, LiveSocket]] = {}
 
     async def open_pair(c: BenchCampaign) -> None:
-        pair = (LiveSocket(base_ws + live_ws_path(c), origin, c.first),
-                LiveSocket(base_ws + live_ws_path(c), origin, c.second))
+        pair = (LiveSocket(base_ws + live_ws_path(c), origin, c.first, heartbeat),
+                LiveSocket(base_ws + live_ws_path(c), origin, c.second, heartbeat))
         sockets[c.public_id] = pair
         for s in pair:
             await s.open(timeout)
@@ -446,6 +464,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="websockets being opened or closed at the same moment (default 25)")
     parser.add_argument("--workers", type=int, default=1, help="uvicorn worker processes (default 1)")
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds for any one step to answer (default 60)")
+    parser.add_argument("--heartbeat", type=float, default=25.0,
+                        help="seconds between each live socket's heartbeats, as the page sends them (default 25; 0: none)")
     parser.add_argument("--database-url", default=os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/refit"),
                         help="a PostgreSQL URL on this machine; the benchmark uses database <name>_bench on that server")
     parser.add_argument("--redis-url", default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
@@ -459,6 +479,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--workers must be between 1 and 16")
     if not 1 <= args.timeout <= 600:
         parser.error("--timeout must be between 1 and 600 seconds")
+    if not (args.heartbeat == 0 or 1 <= args.heartbeat <= 600):
+        parser.error("--heartbeat must be 0 (none) or between 1 and 600 seconds")
     if not re.match(r"^postgres(ql)?(\+\w+)?://", args.database_url):
         parser.error("--database-url must be a PostgreSQL URL (postgres://…)")
     local_only(args.database_url, "PostgreSQL")
@@ -516,7 +538,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         cpu = Cpu()
         reveal, reveal_from_request, reveal_failures, (echo, echo_failures) = asyncio.run(
             reveal_round(base_http, base_ws, campaigns, concurrency, args.connect_concurrency, args.timeout, floor,
-                         server.pid, cpu))
+                         server.pid, cpu, args.heartbeat))
     finally:
         server.terminate()
         try:

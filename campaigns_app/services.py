@@ -666,7 +666,15 @@ def presence_open(*, public_id: str, user: AbstractBaseUser, channel_name: str) 
 def presence_beat(*, channel_name: str, seat_id: int | None = None) -> None:
     """A live page is still open (recorded again if it was forgotten meanwhile: ``seat_id`` says whose it is); any
     page of the campaign that stopped beating is forgotten."""
+    moment = now()
     connection = LiveConnection.objects.filter(channel_name=channel_name).select_related("seat").first()
+    if (connection is not None and connection.last_beat >= moment - ONLINE_WITHIN
+            and not LiveConnection.objects.filter(seat__campaign_id=connection.seat.campaign_id,
+                                                  last_beat__lt=moment - ONLINE_WITHIN).exists()):
+        # the usual beat (every open page, every 25 s): online before and after, nobody to forget — no lock needed
+        LiveConnection.objects.filter(pk=connection.pk).update(last_beat=moment)
+        Seat.objects.filter(pk=connection.seat_id).update(last_seen=moment)
+        return
     seat = connection.seat if connection is not None else Seat.objects.filter(pk=seat_id).first() if seat_id else None
     if seat is None:
         return

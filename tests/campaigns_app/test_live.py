@@ -212,3 +212,22 @@ async def test_a_page_that_stopped_beating_shows_offline_on_the_other_page_at_it
 
     assert 'id="players"' in seen and seen.count("presence-online") == 1 and "presence-offline" in seen
     await pages.close()
+
+
+@pytest_async
+async def test_a_page_forgotten_while_it_was_away_is_online_again_at_its_next_heartbeat(fresh_channel_layer: Any) -> None:
+    pages = await both_pages_open()
+
+    def the_canadians_laptop_sleeps() -> None:  # no heartbeat for longer than ONLINE_WITHIN, the socket still open
+        stale = services.now() - services.ONLINE_WITHIN - timedelta(seconds=1)
+        LiveConnection.objects.filter(seat__side="canadian").update(last_beat=stale)
+
+    await database_sync_to_async(the_canadians_laptop_sleeps)()
+    await pages.german_socket.send_to(text_data='{"heartbeat": 1}')  # his beat forgets the Canadian's page
+    assert "presence-offline" in "".join(await drain(pages.german_socket))
+
+    await pages.canadian_socket.send_to(text_data='{"heartbeat": 1}')  # it wakes up
+    seen = "".join(await drain(pages.german_socket))
+
+    assert 'id="players"' in seen and seen.count("presence-online") == 2
+    await pages.close()
