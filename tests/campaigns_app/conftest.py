@@ -48,6 +48,16 @@ def users(db: Any) -> dict[str, User]:
     return {name: make_user(name) for name in ("gerd", "cana", "carol")}
 
 
+@pytest.fixture
+def alice(db: Any) -> User:
+    return make_user("alice")
+
+
+@pytest.fixture
+def bob(db: Any) -> User:
+    return make_user("bob")
+
+
 def client_for(user: User | None) -> Client:
     client = Client()
     if user is not None:

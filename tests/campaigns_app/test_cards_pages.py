@@ -13,7 +13,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from campaigns_app import card_services, engine, services
 from campaigns_app.models import Campaign, CgCard, CgSystem
-from tests.campaigns_app.conftest import client_for, make_user
+from tests.campaigns_app.conftest import client_for
 
 FIXTURES = Path(settings.REFIT_FIXTURES_DIR)
 EXAMPLE_PL25 = (FIXTURES / "cards" / "example-pl25.yaml").read_text(encoding="utf-8")
@@ -59,16 +59,6 @@ def systems(db: Any) -> None:
     for system_id in ("pl25", "phd", "rr"):
         load_system(system_id)
     card_services.bundled_cards_load()
-
-
-@pytest.fixture
-def alice(db: Any) -> User:
-    return make_user("alice")
-
-
-@pytest.fixture
-def bob(db: Any) -> User:
-    return make_user("bob")
 
 
 def post_card(user: User, text: str = "", system: str = "pl25", upload: SimpleUploadedFile | None = None) -> Any:

@@ -20,23 +20,13 @@ from django.urls import reverse
 from campaigns_app import card_services, engine, services
 from campaigns_app.models import Campaign, CgCard
 from tests.campaigns_app.campaign_script import CARDS, Play, ScriptedDice, load_system
-from tests.campaigns_app.conftest import client_for, make_user
+from tests.campaigns_app.conftest import client_for
 
 pytestmark = pytest.mark.django_db
 
 KGP_CARD = (CARDS / "kgp-test.yaml").read_text(encoding="utf-8")
 BALANCE_CARD = (CARDS / "kgp-map-groups-test.yaml").read_text(encoding="utf-8")  # settings_values: balance: german
 US, GE = "us", "german"
-
-
-@pytest.fixture
-def alice(db: Any) -> User:
-    return make_user("alice")
-
-
-@pytest.fixture
-def bob(db: Any) -> User:
-    return make_user("bob")
 
 
 @pytest.fixture
