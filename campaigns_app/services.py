@@ -305,6 +305,7 @@ def seat_seed_set(*, user: AbstractBaseUser, public_id: str, seed: str) -> Seat:
         raise ServiceError("Your player seed is fixed: both players have joined, so dice can be rolled with it now.")
     seat.player_seed = _clean_player_seed(seed)
     seat.save(update_fields=["player_seed"])
+    live.touch(campaign.pk)  # the seat's dice card shows its seed (the opponent's page does not change)
     return seat
 
 

@@ -21,7 +21,7 @@ from rules_engine import dice as engine_dice
 from rules_engine import sequence
 from rules_engine.loader import parse_system
 from tests.campaigns_app.campaign_script import CARDS, load_system
-from tests.campaigns_app.conftest import client_for, drive, new_campaign, snapshot
+from tests.campaigns_app.conftest import client_for, drive, new_campaign, snapshot, ws_fragments
 
 pytestmark = pytest.mark.django_db
 
@@ -140,6 +140,27 @@ def test_the_creator_changes_its_seed_on_the_campaign_page_until_the_opponent_jo
     detail = page(gerd, "campaign_detail", campaign)
     assert 'id="seed-form"' not in detail
     assert "Gerd&#x27;s own seed" in detail and "(fixed)" in detail
+
+
+def test_a_page_opened_before_the_opponent_joined_is_sent_the_fixed_seed_instead_of_the_form(
+    rr: Any, users: Any
+) -> None:
+    campaign = services.campaign_create(user=users["gerd"], system_id="rr", side="german", name="Hill 112",
+                                        player_seed="gerd-1")
+    german = Seat.objects.get(campaign=campaign, side="german")
+    assert 'id="seed-form"' in ws_fragments(german)["dice-card"]
+    # saved through htmx: the answer carries the dice card with the new seed
+    saved = client_for(users["gerd"]).post(reverse("seed_set", args=[campaign.public_id]), {"player_seed": "gerd-2"},
+                                           HTTP_HX_REQUEST="true", follow=True)
+    assert 'value="gerd-2"' in saved.content.decode()
+    assert 'value="gerd-2"' in ws_fragments(german)["dice-card"]
+
+    services.campaign_join(user=users["cana"], token=campaign.invitations.get().token, player_seed="maple")
+
+    card = ws_fragments(german)["dice-card"]  # what the German's open page is sent now
+    assert 'id="seed-form"' not in card
+    assert "gerd-2" in card and "(fixed)" in card
+    assert "maple" not in card  # the opponent's seed is never shown before CG end
 
 
 def test_the_seeds_the_players_chose_are_bound_into_every_roll(rr: Any, users: Any) -> None:
