@@ -67,6 +67,10 @@ def test_two_players_sign_up_join_choose_and_both_pages_show_the_reveal_without_
     p1.page.goto(campaign_path)  # type: ignore[attr-defined]
     expect(p1.page.locator("#live-indicator")).to_have_attribute("data-state", "online")  # type: ignore[attr-defined]
     expect(p1.page.locator("#owes")).to_contain_text("Waiting for your opponent to join")  # type: ignore[attr-defined]
+    # Until the opponent joins, player 1 may change its own seed on the page (saved through htmx, no reload).
+    p1.page.locator("#player-seed-input").fill("canadian seed, second thought")  # type: ignore[attr-defined]
+    p1.page.locator("#seed-form button").click()  # type: ignore[attr-defined]
+    expect(p1.page.locator("#player-seed-input")).to_have_value("canadian seed, second thought")  # type: ignore[attr-defined]
     p1.page.evaluate("window.__refitMarker = 'p1-before-join'")  # type: ignore[attr-defined]
     screenshot(p1.page, "05-player1-live-waiting")
 
@@ -87,6 +91,9 @@ def test_two_players_sign_up_join_choose_and_both_pages_show_the_reveal_without_
     screenshot(p2.page, "08-player2-live")
 
     expect(p1.page.locator("#players")).to_contain_text(p2.name)  # type: ignore[attr-defined]
+    # the seed form player 1 still had open became the fixed seed, live (the server would now refuse the form)
+    expect(p1.page.locator("#seed-form")).to_have_count(0)  # type: ignore[attr-defined]
+    expect(p1.page.locator("#player-seed")).to_have_text("canadian seed, second thought")  # type: ignore[attr-defined]
     assert p1.page.evaluate("window.__refitMarker") == "p1-before-join", "player 1's page reloaded"  # type: ignore[attr-defined]
     screenshot(p1.page, "09-player1-opponent-joined-live")
 
