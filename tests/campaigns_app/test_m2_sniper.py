@@ -16,7 +16,7 @@ from campaigns_app import fragments, services
 from campaigns_app.models import Seat
 from tests.campaigns_app.conftest import client_for, deterministic_csrf, drive
 from tests.campaigns_app.test_chits import pin_clock
-from tests.campaigns_app.test_phase_flow import players, started, state_of
+from tests.campaigns_app.test_phase_flow import german_to_buy_at_19pm, players, state_of
 
 M2 = [{"type": "rg", "rg_id": "M2"}]
 PAGES = ("campaign_detail", "campaign_fragments", "campaign_history", "records_roster", "records_roster_csv",
@@ -44,9 +44,7 @@ def test_the_canadian_learns_nothing_of_the_m2_before_2_525_and_sees_the_san_ann
 ) -> None:
     deterministic_csrf(monkeypatch)
     pin_clock(monkeypatch)
-    campaign = started(users)
-    drive(campaign, players(users), lambda s: s.date_id == "19 PM" and s.phase_ref == "2.518")  # SAN 3 typed at 2.512
-    services.order_submit(user=users["cana"], public_id=campaign.public_id, orders=[])
+    campaign = german_to_buy_at_19pm(users)
 
     seen: dict[str, dict[str, bytes]] = {}
     for name, orders in (("nothing", []), ("M2", M2)):

@@ -59,6 +59,14 @@ def started(users: Any) -> Campaign:
     return campaign
 
 
+def german_to_buy_at_19pm(users: Any) -> Campaign:
+    """A campaign at 19 PM 2.518 (SAN 3 typed at 2.512) where the Canadian has bought nothing: the German's turn."""
+    campaign = started(users)
+    drive(campaign, players(users), lambda s: s.date_id == "19 PM" and s.phase_ref == "2.518")
+    services.order_submit(user=users["cana"], public_id=campaign.public_id, orders=[])
+    return campaign
+
+
 def test_the_live_page_is_the_checklist_of_the_initial_pass(rr: Any, users: Any) -> None:
     campaign = started(users)
     html = page(users["gerd"], campaign)

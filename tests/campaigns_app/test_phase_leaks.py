@@ -16,7 +16,7 @@ from campaigns_app.models import Seat
 from tests.campaigns_app.conftest import client_for, deterministic_csrf, drive, load_rr, make_user, scrub_random, ws_fragments
 from tests.campaigns_app.test_chits import pin_clock
 from tests.campaigns_app.test_consumer import drain, open_socket
-from tests.campaigns_app.test_phase_flow import page, players, started, state_of
+from tests.campaigns_app.test_phase_flow import german_to_buy_at_19pm, page, players, started, state_of
 
 ORDERS = {
     "nothing": [],
@@ -51,9 +51,7 @@ def test_the_opponents_view_is_byte_identical_whatever_the_german_bought_and_rol
 ) -> None:
     deterministic_csrf(monkeypatch)
     pin_clock(monkeypatch)
-    campaign = started(users)
-    drive(campaign, players(users), lambda s: s.date_id == "19 PM" and s.phase_ref == "2.518")
-    services.order_submit(user=users["cana"], public_id=campaign.public_id, orders=[])  # the Canadian buys nothing
+    campaign = german_to_buy_at_19pm(users)
 
     results = {name: canadian_renders(campaign, users, orders) for name, orders in ORDERS.items()}
 
