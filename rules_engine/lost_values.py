@@ -1,11 +1,11 @@
-"""Values lost in the rule text, typed by a player as the campaign goes (the "table-value" Need).
+"""Values lost in the rule text, settled before play (issue 9 item 2).
 
-A CG Card (``loader.parse_card`` ``supply:``) fills lost cells before play. When a roll still falls on a lost cell (or a
-lost row label), the roll is kept — its event recorded, never re-rolled — and the step pauses with a Need for the side
-whose roll it is (a secret roll's Need is seen by that side only; a public roll's by both). That side types the value
-as printed on their chart; it is stored as a *supplied cell* of this campaign for that side (revealed at CG end for
-audit), the interrupted work is run again with the rolls already made (``ReplayDice``), and every later lookup of that
-cell by that side uses it (``with_cells``).
+``needed_values(system)`` lists every lost cell or row label of the tables a campaign's steps, purchases and scenario
+rolls can roll on; each must be supplied before the campaign starts — by the CG Card (``loader.parse_card``
+``supply:``) or typed by the creator (``settle`` checks them with ``parse_value``) — and the campaign's system is built
+``with_cells`` of them, for both sides: they are printed rule values, not secrets. A roll never pauses on a lost value:
+``sequence`` raises ``UnsuppliedValueError`` if it ever meets one (impossible for a campaign created with them all).
+Campaigns paused mid-step before this change keep their per-side *supplied cells* (``ReplayDice`` resumes them).
 """
 from __future__ import annotations
 
@@ -15,20 +15,23 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from rules_engine.dice import PUBLIC_STREAM, Dice, Roll
-from rules_engine.errors import LostCellError, RulesError, SubmissionError
+from rules_engine.errors import LostCellError, MissingValueError, RulesError, SubmissionError
 from rules_engine.events import JSON
 from rules_engine.model import Cell, CellValue, DiceTable, System, value_text
 from rules_engine.vocabulary import DiceKind, Provenance, SideId
 
 __all__ = [
     "LABEL", "Need", "NeedDice", "ReplayDice", "cell_key", "column_shape", "lost_cause", "parse_value", "split_key", "value_json",
-    "with_cells", "examples", "need_id", "value_from_json",
+    "with_cells", "examples", "need_id", "value_from_json", "LostValue", "UnsuppliedValueError", "needed_values",
+    "unsupplied", "settle", "MAX_NUMBER", "MAX_LEADERS",
 ]
 
 LABEL = "@label"  # the column part of a key for a lost row label
 SHAPES = ("number", "leaders", "text", "label")
 LEADER = re.compile(r"\d{1,2}[+-]\d")
 MAX_TEXT = 200
+MAX_NUMBER = 1000  # a printed table value is a small number: |value| ≤ 1000
+MAX_LEADERS = 10  # a leader cell lists at most this many leaders
 SUPPLIED_NOTE = "typed by the player during the campaign (lost in the rule text)"
 
 
@@ -127,15 +130,21 @@ def parse_value(shape: str, raw: object, what: str) -> CellValue:
     if isinstance(raw, bool) or raw is None:
         raise SubmissionError(f"{what}: type the value as printed on your chart (got {raw!r})")
     if shape == "number":
+        number: int | float
+        text = str(raw).strip().replace("−", "-")[:40]
         if isinstance(raw, (int, float)):
-            return raw
-        text = str(raw).strip().replace("−", "-")
-        if re.fullmatch(r"[+-]?\d+", text):
-            return int(text)
-        if re.fullmatch(r"[+-]?\d+\.\d+", text):
-            return float(text)
-        raise SubmissionError(f"{what}: this column holds numbers; type a number as printed, e.g. 12 or 1.5 "
-                              f"(got {str(raw)!r})")
+            number = raw
+        elif re.fullmatch(r"[+-]?\d{1,6}", text):
+            number = int(text)
+        elif re.fullmatch(r"[+-]?\d{1,6}\.\d{1,3}", text):
+            number = float(text)
+        else:
+            raise SubmissionError(f"{what}: this column holds numbers; type a number as printed, e.g. 12 or 1.5 "
+                                  f"(got {text!r})")
+        if not -MAX_NUMBER <= number <= MAX_NUMBER:
+            raise SubmissionError(f"{what}: {text} is out of range; a value of this table is from {-MAX_NUMBER} to "
+                                  f"{MAX_NUMBER}")
+        return number
     if shape == "leaders":
         items: list[str]
         if isinstance(raw, (list, tuple)):
@@ -143,7 +152,9 @@ def parse_value(shape: str, raw: object, what: str) -> CellValue:
         else:
             items = [i.strip() for i in str(raw).split(",")]
         items = [i for i in items if i]
-        bad = [i for i in items if not LEADER.fullmatch(i)]
+        if len(items) > MAX_LEADERS:
+            raise SubmissionError(f"{what}: at most {MAX_LEADERS} leaders, as printed (got {len(items)})")
+        bad = [i[:20] for i in items if not LEADER.fullmatch(i)]
         if not items or bad:
             raise SubmissionError(
                 f"{what}: this column lists leaders; type them as printed, separated by commas, e.g. 8-0, 7-0"
@@ -212,6 +223,116 @@ def with_cells(system: System, cells: Mapping[str, JSON]) -> System:
         _OVERLAYS.clear()
     _OVERLAYS[key] = (system, overlay)
     return overlay
+
+
+class UnsuppliedValueError(MissingValueError):
+    """A roll fell on a value lost in the rule text that the campaign was not given before it started (impossible for
+    a campaign created with every ``needed_values`` supplied)."""
+
+
+@dataclass(frozen=True)
+class LostValue:
+    """One value lost in the rule text that a campaign could need: a table's cell or row label."""
+
+    key: str  # cell_key: "table|row index|column id" (``@label`` for a row label)
+    table: str
+    table_ref: str
+    table_name: str
+    dice: str
+    row: str  # the row's interpreted range ("12", "≥13")
+    column: str | None  # column id (None for a row label)
+    column_label: str | None
+    shape: str  # "number" | "leaders" | "text" | "label"
+    examples: tuple[str, ...] = ()
+
+    @property
+    def label(self) -> str:
+        """``2.5193 Company Leader Allotment Table (RG Note L), final DR 12, Leader(s) Received``."""
+        what = "row label" if self.column is None else (self.column_label or self.column)
+        return f"{self.table_ref} {self.table_name}, final {self.dice} {self.row}, {what}"
+
+    def to_json(self) -> dict[str, JSON]:
+        """JSON-safe data (for forms and pages)."""
+        return {"key": self.key, "table": self.table, "table_ref": self.table_ref, "table_name": self.table_name,
+                "dice": self.dice, "row": self.row, "column": self.column, "column_label": self.column_label,
+                "shape": self.shape, "label": self.label, "examples": list(self.examples)}
+
+
+def _rolled_tables(system: System) -> list[str]:
+    """Tables a campaign can roll on: named by a step (its ``tables`` or a parameter), a scenario roll or an RG note."""
+    names: list[str] = []
+
+    def add(value: object) -> None:
+        if isinstance(value, str) and value in system.tables and value not in names:
+            names.append(value)
+        elif isinstance(value, Mapping):
+            for item in value.values():
+                add(item)
+        elif isinstance(value, (list, tuple)):
+            for item in value:
+                add(item)
+
+    for step in system.steps:
+        add(list(step.tables))
+        add(step.params)
+    for roll in system.scenario_rolls:
+        add(roll.table)
+    for rule in system.special_rules:
+        add(rule.params)
+    for chart in system.rg_charts:
+        for note in chart.notes.values():
+            add(note.leader_table)
+            add(note.params)
+    return names
+
+
+def needed_values(system: System) -> tuple[LostValue, ...]:
+    """Every value lost in the rule text that a campaign of this (card-applied) system could need, table by table."""
+    out: list[LostValue] = []
+    for table_id in _rolled_tables(system):
+        table = system.tables[table_id]
+        for index, row in enumerate(table.rows):
+            if row.label_missing is not None:
+                key = cell_key(table.id, index, None)
+                out.append(LostValue(key, table.id, table.ref, table.name, str(table.dice), row.range_text, None, None,
+                                     "label", examples(table, None)))
+            for k, column in enumerate(table.columns):
+                lost = row.missing is not None or (k < len(row.cells) and row.cells[k].missing)
+                if lost:
+                    out.append(LostValue(cell_key(table.id, index, column.id), table.id, table.ref, table.name,
+                                         str(table.dice), row.range_text, column.id, column.label,
+                                         column_shape(table, column.id), examples(table, column.id)))
+    return tuple(out)
+
+
+def unsupplied(system: System, values: Mapping[str, JSON]) -> tuple[LostValue, ...]:
+    """The needed values neither the card nor ``values`` give."""
+    return tuple(v for v in needed_values(system) if v.key not in values)
+
+
+def settle(system: System, raw: Mapping[str, object]) -> dict[str, JSON]:
+    """The typed values of every needed value, checked with ``parse_value`` (SubmissionError with one line per value
+    that is missing or wrong, saying what is allowed); keys not needed are refused."""
+    needed = {v.key: v for v in needed_values(system)}
+    problems: list[str] = []
+    unknown = [str(k)[:80] for k in raw if k not in needed]
+    if unknown:
+        problems.append(f"not a value lost in the rule text of this CG: {', '.join(unknown[:5])} "
+                        f"(allowed: {', '.join(needed) or 'none: the CG Card supplies every lost value'})")
+    out: dict[str, JSON] = {}
+    for key, value in needed.items():
+        given = raw.get(key)
+        if given is None or (isinstance(given, str) and not given.strip()):
+            problems.append(f"{value.label}: lost in the rule text; type it as printed on your chart"
+                            + (f" (printed values of this column: {', '.join(value.examples)})" if value.examples else ""))
+            continue
+        try:
+            out[key] = value_json(parse_value(value.shape, given, value.label))
+        except SubmissionError as error:
+            problems.append(str(error))
+    if problems:
+        raise SubmissionError("\n".join(problems))
+    return out
 
 
 class NeedDice(RulesError):

@@ -35,6 +35,7 @@ from rules_engine.lost_values import (
     Need,
     NeedDice,
     ReplayDice,
+    UnsuppliedValueError,
     cell_key,
     column_shape,
     examples,
@@ -1211,9 +1212,10 @@ def _attempt(
     system: SystemLike, state: CampaignState, side: str, step_ref: str, op: str, args: Mapping[str, JSON], work: Work,
     dice: Dice | None,
 ) -> tuple[CampaignState, Events, bool]:
-    """Run ``work`` for ``side`` keeping every roll: a roll on a lost value pauses it with a "table-value" Need (the
-    rolls made are recorded); a paused work is run again with its rolls given back (never re-rolled).
-    Returns (state, events, finished)."""
+    """Run ``work`` for ``side``. A campaign's lost values are settled before it starts (``lost_values.needed_values``):
+    a new roll on an unsupplied one is refused with UnsuppliedValueError, never paused. A work paused by a campaign
+    stored before that change is run again with its rolls given back (never re-rolled). Returns (state, events,
+    finished)."""
     pending = state.pending.get(side)
     replay = [roll_from_json(r) for r in _json_list(pending, "rolls") if isinstance(r, Mapping)]
     lost_before = {(str(k[0]), int(str(k[1]))) for k in _json_list(pending, "lost_rolls")
@@ -1229,8 +1231,12 @@ def _attempt(
             not recorder.fresh and cell_key(lost.table, lost.row, lost.column) in supplied
         ):
             raise
-        # a new roll fell on a lost value, or a replayed one falls on a second lost value of its row (a row whose label
-        # AND cell are lost, PHD C5.23 row "kg i"): pause again on that value, the rolls kept
+        if pending is None or recorder.fresh:
+            raise UnsuppliedValueError(
+                f"{error} — this value lost in the rule text was not supplied before the campaign started; a campaign "
+                "is created with every such value given by its CG Card or typed on the create page") from error
+        # a campaign paused before lost values were settled at creation: a replayed roll falls on a second lost value
+        # of its row (a row whose label AND cell are lost, PHD C5.23 row "kg i"): pause again on that value
         return _pause(system, state, side, step_ref, op, args, recorder, lost_before, error) + (False,)
     if replay:
         again = {(r.stream, r.number, r.purpose) for r in recorder.replayed}

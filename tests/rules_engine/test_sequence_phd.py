@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from rules_engine import sequence
+from rules_engine.lost_values import UnsuppliedValueError, with_cells
 from rules_engine.dice import FixedDice
 from rules_engine.errors import SubmissionError
 from rules_engine.loader import parse_system
@@ -177,29 +178,35 @@ def test_a_system_without_an_initial_ob_declares_it_missing() -> None:
         assert "initial_ob" in [m.part for m in system.missing_parts], name
 
 
-def test_c5_23_a_roll_on_the_row_whose_label_and_value_are_lost_asks_for_the_label_then_the_value() -> None:
-    # Battlefield Promotion Table, third row: label printed "kg i" (5-6 by contiguity), # of MMC not printed.
+def test_c5_23_a_roll_on_the_row_whose_label_and_value_are_lost_uses_the_values_settled_before_play() -> None:
+    # Battlefield Promotion Table, third row: label printed "kg i" (5-6 by contiguity), # of MMC not printed: settled
+    # before the campaign as "5-6" and 1 (TEST DATA standing for the printed chart).
     # German DR 3+3 = 6, −1 per 10 CVP amassed (12) = 5; US DR 1+2 = 3, −0 (9 CVP) = 3 → "3-4" → 2.
+    system = with_cells(phd(), {"battlefield-promotion|2|@label": "5-6", "battlefield-promotion|2|mmc": 1})
+    dice = FixedDice(3, 3, 1, 2)
+    state, _ = sequence.start(system, dice)
+    state, _ = drive(system, state, dice, lambda s: s.step == "results", (GE, US))
+    result = ScenarioResult(cvp={GE: 12, US: 9}, attacked={GE: False, US: True})
+    state, _ = submit_results(system, state, GE, result)
+    state, _ = submit_results(system, state, US, result)
+    state, _ = drive(system, state, dice, lambda s: any(
+        e.kind == "table-result" and e.payload["step"] == "C5.23" for e in s.records), (GE, US))
+    assert sequence.needs(system, state, GE) == () and not state.pending
+    results = [e for e in state.records if e.kind == "table-result" and e.payload["step"] == "C5.23"]
+    assert [(e.side, e.payload["original"], e.payload["final"], e.payload["result"]) for e in results] == [
+        (GE, 6, 5, "1"), (US, 3, 3, "2")]
+    assert len([e for e in state.records if e.kind == "roll" and e.side == GE]) == 1
+
+
+def test_c5_23_without_the_settled_row_the_roll_is_refused_not_paused() -> None:
     dice = FixedDice(3, 3, 1, 2)
     state, _ = sequence.start(phd(), dice)
     state, _ = drive(phd(), state, dice, lambda s: s.step == "results", (GE, US))
     result = ScenarioResult(cvp={GE: 12, US: 9}, attacked={GE: False, US: True})
     state, _ = submit_results(phd(), state, GE, result)
     state, _ = submit_results(phd(), state, US, result)
-    state, _ = drive(phd(), state, dice, lambda s: bool(sequence.needs(phd(), s, GE)), (GE, US))
-    (label,) = sequence.needs(phd(), state, GE)
-    assert (label.kind, label.table, label.final, label.column, label.shape) == (
-        "table-value", "battlefield-promotion", 5, None, "label")
-    assert sequence.needs(phd(), state, US) == ()  # a secret roll: only its owner is asked
-    state, _ = sequence.supply(phd(), state, GE, label.id, "5-6")
-    (value,) = sequence.needs(phd(), state, GE)
-    assert (value.table, value.final, value.column, value.shape) == ("battlefield-promotion", 5, "mmc", "number")
-    state, events = sequence.supply(phd(), state, GE, value.id, 1)
-    assert sequence.needs(phd(), state, GE) == ()
-    results = [e for e in state.records if e.kind == "table-result" and e.payload["step"] == "C5.23"]
-    assert [(e.side, e.payload["original"], e.payload["final"], e.payload["result"]) for e in results] == [
-        (US, 3, 3, "2"), (GE, 6, 5, "1")]
-    assert len([e for e in state.records if e.kind == "roll" and e.side == GE]) == 1  # kept, never re-rolled
+    with pytest.raises(UnsuppliedValueError, match="C5.23|battlefield-promotion"):
+        drive(phd(), state, dice, lambda s: False, (GE, US))
 
 
 # --- C5.36 Requisitioning Reconnaissance: the cost is on the lost RG chart (note n) --------------------------------
