@@ -16,7 +16,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from campaigns_app import card_selectors, card_services
+from campaigns_app import card_selectors, card_services, lost_value_selectors
 from campaigns_app.card_services import MAX_CARD_BYTES, CardError, CardInvalid, Problem
 from campaigns_app.models import CgSystem, Seat
 from campaigns_app.views import seated
@@ -207,7 +207,8 @@ def campaign_rules(request: HttpRequest, seat: Seat) -> HttpResponse:
     return render(
         request,
         "cards/rules.html",
-        {"campaign": campaign, "rules": card_selectors.campaign_rules(campaign), "nav": "campaigns"},
+        {"campaign": campaign, "rules": card_selectors.campaign_rules(campaign),
+         "lost_values": lost_value_selectors.campaign_lost_values(campaign), "nav": "campaigns"},
     )
 
 

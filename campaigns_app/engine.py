@@ -183,8 +183,15 @@ def visible_records(records: Iterable[EventRecord], viewer: str, ended: bool) ->
 
 
 def system_for(campaign: Campaign) -> Any:
-    """The campaign's System: its base system with the CG Card copied into the campaign at creation (if any) and the
-    players' choices made at creation (``source: players`` settings) over it, cached by all three."""
+    """The campaign's System: its base system with the CG Card copied into the campaign at creation (if any), the
+    players' choices made at creation (``source: players`` settings) over it, and the lost values typed at creation
+    filled in for both sides (``lost_values.with_cells``), cached by all of them."""
+    from rules_engine.lost_values import with_cells
+
+    return with_cells(_chosen_system_for(campaign), dict(campaign.supplied_values or {}))
+
+
+def _chosen_system_for(campaign: Campaign) -> Any:
     choices = campaign.player_settings or {}
     if not choices:
         return card_system_for(campaign)
@@ -196,6 +203,27 @@ def system_for(campaign: Campaign) -> Any:
         with _systems_lock:
             _systems[key] = found
     return found
+
+
+def needed_values(system: Any) -> tuple[Any, ...]:
+    """rules_engine.lost_values.needed_values: every value lost in the rule text a campaign of ``system`` could need."""
+    from rules_engine.lost_values import needed_values as needed
+
+    return needed(system)
+
+
+def settle_values(system: Any, raw: Mapping[str, object]) -> dict[str, Any]:
+    """rules_engine.lost_values.settle: the typed lost values checked (SubmissionError, one line per problem)."""
+    from rules_engine.lost_values import settle
+
+    return settle(system, raw)
+
+
+def with_values(system: Any, values: Mapping[str, Any]) -> Any:
+    """rules_engine.lost_values.with_cells: the system with settled lost values filled in."""
+    from rules_engine.lost_values import with_cells
+
+    return with_cells(system, dict(values))
 
 
 def card_system_for(campaign: Campaign) -> Any:

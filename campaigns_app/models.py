@@ -137,6 +137,11 @@ class Campaign(models.Model):
     # Redeployment Option …), {setting id: value}, made on the create page and accepted by the opponent at joining.
     # Part of the rules the campaign plays by: set at creation, never changed afterwards (engine.system_for applies it).
     player_settings = models.JSONField(default=dict, blank=True, editable=False)
+    # The values lost in the rule text that the CG Card leaves open (rules_engine.lost_values.needed_values), typed on
+    # the create page as printed: {"table|row index|column id": value}. Printed rule values, not secrets: shown to the
+    # opponent before joining (joining accepts them) and on Rules in use; set at creation, never changed afterwards
+    # (engine.system_for applies them ``with_cells`` for both sides). Empty for a campaign created before this field.
+    supplied_values = models.JSONField(default=dict, blank=True, editable=False)
 
     class Meta:
         ordering = ["-updated"]

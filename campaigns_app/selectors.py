@@ -210,6 +210,14 @@ def _describe_event(system: Any, record: EventRecord, viewer: str) -> dict[str, 
 
             rows = choice_rows(system, chosen)
             choices = "Players' choices: " + "; ".join(f"{row['title']}: {row['value']}" for row in rows) + "."
+        typed = payload.get("lost_values") or {}
+        if typed:  # values lost in the rule text, typed at creation (printed rule values, not secrets)
+            from campaigns_app.lost_value_selectors import value_rows
+
+            lost = "Values lost in the rule text, typed as printed: " + "; ".join(
+                f"{row['ref']} {row['chart']}, {row['row']}, {row['column']}: {row['value']}"
+                for row in value_rows(system, typed, "")) + "."
+            choices = f"{choices} {lost}".strip()
     elif kind == "player-joined":
         text = f"{payload.get('player')} joined and took the {name(payload.get('side'))} side."
     elif kind == "chit-chosen":

@@ -61,6 +61,16 @@ class PlayerSettingsInvalid(ServiceError):
         super().__init__("The players' choices are not valid: " + " ".join(problems.values()))
 
 
+class LostValuesInvalid(ServiceError):
+    """Values lost in the rule text that the campaign needs are not supplied (or not as a chart prints them):
+    ``problems`` maps a value's key (``lost_values.cell_key``) to what is wrong and allowed; nothing was created."""
+
+    def __init__(self, problems: dict[str, str]) -> None:
+        self.problems = problems
+        super().__init__("Values lost in the rule text must be typed before the campaign starts: "
+                         + " ".join(p.rstrip(".") + "." for p in problems.values()))
+
+
 # ----------------------------------------------------------------------------------------------------------- helpers
 
 
@@ -199,10 +209,13 @@ def _apply_player_settings(system: Any, values: Mapping[str, Any]) -> Any:
 def campaign_create(
     *, user: AbstractBaseUser, system_id: str, side: str, name: str, card_id: str | None = None,
     player_seed: str | None = None, player_settings: Mapping[str, Any] | None = None,
+    lost_values: Mapping[str, Any] | None = None,
 ) -> Campaign:
     """Create a campaign with the creator in ``side``, a committed dice seed and an invitation for the opponent.
     ``player_seed``: the creator's own seed string bound into every roll (None: a random one). ``player_settings``:
-    the players' choices of the ``source: players`` settings (KGP 8.31 CG Balance …), stored with the campaign for good."""
+    the players' choices of the ``source: players`` settings (KGP 8.31 CG Balance …), stored with the campaign for good.
+    ``lost_values``: every value lost in the rule text the card leaves open (``engine.needed_values``), as typed
+    {key: text}; refused (LostValuesInvalid, nothing saved) unless each is given as its chart prints it."""
     seed_text = _clean_player_seed(player_seed)
     name = (name or "").strip()
     if not name:
@@ -218,6 +231,11 @@ def campaign_create(
     system, card_fields = card_services.campaign_card(user=user, cg_system=cg_system, card_id=card_id)
     system = _apply_player_settings(system, player_settings or {})
     chosen = {key: system.settings_values[key] for key in (player_settings or {})}  # as checked
+    try:
+        supplied = engine.settle_values(system, lost_values or {})
+    except RulesError as error:
+        raise LostValuesInvalid(dict(getattr(error, "problems", {"": str(error)}))) from None
+    system = engine.with_values(system, supplied)
     sides = engine.side_ids(system)
     if side not in sides:
         raise ServiceError(f"Unknown side “{side}” for {cg_system.name} (allowed: {', '.join(sides)}).")
@@ -235,6 +253,7 @@ def campaign_create(
         seed_commitment=engine.seed_commitment(seed),
         dice_counters={},
         player_settings=chosen,
+        supplied_values=supplied,
         **card_fields,
     )
     Seat.objects.create(campaign=campaign, user=user, side=side, player_seed=seed_text)
@@ -243,7 +262,8 @@ def campaign_create(
     _append_events(
         campaign,
         [engine.app_event("campaign-created", side=side, player=user.get_username(), system=cg_system.name,
-                          commitment=campaign.seed_commitment, settings=chosen), *(started[1] if started else ())],
+                          commitment=campaign.seed_commitment, settings=chosen, lost_values=supplied),
+         *(started[1] if started else ())],
     )
     return campaign
 

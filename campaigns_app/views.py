@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from campaigns_app import card_selectors, engine, fragments, live, selectors, services
+from campaigns_app import card_selectors, engine, fragments, live, lost_value_selectors, selectors, services
 from campaigns_app.forms import CampaignCreateForm, ChitForm, PlayerSeedForm, SignupForm
 from campaigns_app.models import Invitation, Seat
 
@@ -101,6 +101,8 @@ def campaign_create(request: HttpRequest) -> HttpResponse:
     submitted = (card_selectors.player_settings_from_post(setting_system, request.POST)
                  if request.method == "POST" and setting_system is not None else None)
     problems: dict[str, str] = {}
+    typed_lost = lost_value_selectors.lost_values_from_post(request.POST) if request.method == "POST" else {}
+    lost_problems: dict[str, str] = {}
     status = 200
     if request.method == "POST":
         if form.is_valid():
@@ -113,10 +115,15 @@ def campaign_create(request: HttpRequest) -> HttpResponse:
                     card_id=request.POST.get("card") or None,
                     player_seed=form.cleaned_data.get("player_seed"),
                     player_settings=submitted,
+                    lost_values=typed_lost,
                 )
             except services.PlayerSettingsInvalid as error:
                 problems = error.problems
                 form.add_error(None, str(error))
+            except services.LostValuesInvalid as error:
+                lost_problems = error.problems
+                form.add_error(None, "Type every value lost in the rule text as printed on your chart"
+                               + (f": {error.problems['']}" if "" in error.problems else " (see each value below)."))
             except services.ServiceError as error:
                 form.add_error(None, str(error))
             else:
@@ -126,10 +133,11 @@ def campaign_create(request: HttpRequest) -> HttpResponse:
     setting_fields = card_selectors.player_setting_fields(setting_system, submitted) if setting_system else []
     for field in setting_fields:
         field["problem"] = problems.get(field["id"], "")
+    lost_fields = lost_value_selectors.lost_value_fields(setting_system, typed_lost, lost_problems)
     return render(
         request, "campaigns/create.html",
         {"form": form, "systems": systems, "chosen": chosen, "chosen_card": chosen_card, "setting_fields": setting_fields,
-         "nav": "create"}, status=status,
+         "lost_fields": lost_fields, "nav": "create"}, status=status,
     )
 
 
@@ -156,6 +164,7 @@ def campaign_join(request: HttpRequest, token: str) -> HttpResponse:
         "full": free_side is None,
         "card_name": campaign.card_name,
         "choices": card_selectors.campaign_choices(campaign),
+        "lost_values": lost_value_selectors.campaign_lost_values(campaign),
         "error": None,
         "seed_form": PlayerSeedForm(request.POST if request.method == "POST" else None),
     }
@@ -191,6 +200,7 @@ def campaign_invite(request: HttpRequest, seat: Seat) -> HttpResponse:
     return render(request, "campaigns/invite.html", {
         "campaign": campaign, "seat": seat, "link": link, "opponent": opponent,
         "choices": card_selectors.campaign_choices(campaign),
+        "lost_values": lost_value_selectors.campaign_lost_values(campaign),
     })
 
 

@@ -23,7 +23,7 @@ from rules_engine.vocabulary import DiceKind, Provenance, SideId
 __all__ = [
     "LABEL", "Need", "NeedDice", "ReplayDice", "cell_key", "column_shape", "lost_cause", "parse_value", "split_key", "value_json",
     "with_cells", "examples", "need_id", "value_from_json", "LostValue", "UnsuppliedValueError", "needed_values",
-    "unsupplied", "settle", "MAX_NUMBER", "MAX_LEADERS",
+    "unsupplied", "settle", "UnsettledValuesError", "MAX_NUMBER", "MAX_LEADERS",
 ]
 
 LABEL = "@label"  # the column part of a key for a lost row label
@@ -314,25 +314,33 @@ def settle(system: System, raw: Mapping[str, object]) -> dict[str, JSON]:
     """The typed values of every needed value, checked with ``parse_value`` (SubmissionError with one line per value
     that is missing or wrong, saying what is allowed); keys not needed are refused."""
     needed = {v.key: v for v in needed_values(system)}
-    problems: list[str] = []
+    problems: dict[str, str] = {}
     unknown = [str(k)[:80] for k in raw if k not in needed]
     if unknown:
-        problems.append(f"not a value lost in the rule text of this CG: {', '.join(unknown[:5])} "
+        problems[""] = (f"not a value lost in the rule text of this CG: {', '.join(unknown[:5])} "
                         f"(allowed: {', '.join(needed) or 'none: the CG Card supplies every lost value'})")
     out: dict[str, JSON] = {}
     for key, value in needed.items():
         given = raw.get(key)
         if given is None or (isinstance(given, str) and not given.strip()):
-            problems.append(f"{value.label}: lost in the rule text; type it as printed on your chart"
-                            + (f" (printed values of this column: {', '.join(value.examples)})" if value.examples else ""))
+            problems[key] = (f"{value.label}: lost in the rule text; type it as printed on your chart"
+                             + (f" (printed values of this column: {', '.join(value.examples)})" if value.examples else ""))
             continue
         try:
             out[key] = value_json(parse_value(value.shape, given, value.label))
         except SubmissionError as error:
-            problems.append(str(error))
+            problems[key] = str(error)
     if problems:
-        raise SubmissionError("\n".join(problems))
+        raise UnsettledValuesError(problems)
     return out
+
+
+class UnsettledValuesError(SubmissionError):
+    """``settle`` refused: ``problems`` maps a needed value's key ("" for unknown keys) to what is wrong and allowed."""
+
+    def __init__(self, problems: Mapping[str, str]) -> None:
+        self.problems = dict(problems)
+        super().__init__("\n".join(self.problems.values()))
 
 
 class NeedDice(RulesError):

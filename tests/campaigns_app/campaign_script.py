@@ -19,6 +19,7 @@ from django.contrib.auth.models import User
 from campaigns_app import engine, services
 from campaigns_app.models import Campaign, CgSystem, EventRecord
 from rules_engine.dice import FixedDice
+from tests.campaigns_app.lost_test_values import BY_SYSTEM
 from rules_engine.sequence import resolve_order
 from rules_engine.state import CampaignState
 
@@ -68,7 +69,8 @@ class Play:
 
     def __init__(self, monkeypatch: Any, system_id: str, creator_side: str, dice: ScriptedDice,
                  card: Path | None = None, card_text: str | None = None,
-                 player_settings: Mapping[str, Any] | None = None) -> None:
+                 player_settings: Mapping[str, Any] | None = None,
+                 lost_values: Mapping[str, Any] | None = None) -> None:
         load_system(system_id)
         self.dice = dice
         monkeypatch.setattr(engine, "committed_dice", lambda campaign, seeds: dice)
@@ -84,7 +86,9 @@ class Play:
             extra["card_id"] = made.id
         choices = dict(CHOICES.get(system_id, {}) if player_settings is None else player_settings)
         campaign = services.campaign_create(user=creator, system_id=system_id, side=creator_side,
-                                            name=f"Scripted {system_id}", player_settings=choices, **extra)
+                                            name=f"Scripted {system_id}", player_settings=choices,
+                                            lost_values=BY_SYSTEM.get(system_id, {}) if lost_values is None else lost_values,
+                                            **extra)
         services.campaign_join(user=joiner, token=campaign.invitations.get().token)
         self.public_id = campaign.public_id
         for seat in campaign.seats.all():

@@ -14,6 +14,7 @@ from django.test import Client
 
 from campaigns_app import engine, live, services
 from campaigns_app.models import Campaign, CgSystem, Seat
+from tests.campaigns_app.lost_test_values import RR as RR_LOST
 
 PASSWORD = "correct-horse-battery-staple-42"
 
@@ -70,7 +71,7 @@ def new_campaign(german: User, canadian: User | None, *, to_initiative: bool = T
     """A fresh RR campaign: German creates, Canadian joins; with ``to_initiative`` both play through the phase with
     nothing bought (Initial Scenario, results, the RePh) to the 19 PM Initiative Determination (2.522)."""
     load_rr() if not CgSystem.objects.filter(id="rr").exists() else None
-    campaign = services.campaign_create(user=german, system_id="rr", side="german", name=name)
+    campaign = services.campaign_create(user=german, system_id="rr", side="german", name=name, lost_values=RR_LOST)
     if canadian is not None:
         services.campaign_join(user=canadian, token=campaign.invitations.get().token)
         if to_initiative:

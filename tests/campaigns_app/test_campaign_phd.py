@@ -2,7 +2,8 @@
 I (Initial, US Attack assigned by C4.2) → II (German Attack) → III (Lull) → IV (US Attack) → V (Dual Attack) and the CG
 end, two players, scripted dice, with a TEST DATA CG Card (tests/campaigns_app/cards/phd-test.yaml) supplying what the
 OCR lost: RG chart rows, set-up costs, the C5.33 Leader Table, the TP price of a DSP, TP Replenishment rows 4 and 6 and
-the Battlefield Promotion row 5-6. One lost TP cell (row 10, US) is typed by the US player in play (sequence.needs/supply).
+the Battlefield Promotion row 5-6. The values the card leaves lost (among them the TP cell row 10, US: 27) are typed on the
+create page before the campaign starts (tests/campaigns_app/lost_test_values.py, TEST DATA): play never pauses for them.
 
 Legible values are typed from seed 003 (fixtures/phd.yaml): C5.29 TP table (German/US) 7 → 20/30, 9 → 18/28,
 11 → 16/26, 5 → 22/32; C5.23 Battlefield Promotion 3-4 → 2, ≥7 → 0; DRMs +1 "Attack" chit previous scenario, −1 per
@@ -17,6 +18,7 @@ import pytest
 
 from rules_engine import sequence
 from tests.campaigns_app.campaign_script import CARDS, Play, ScriptedDice
+from tests.campaigns_app.lost_test_values import PHD_TEST_CARD
 
 pytestmark = pytest.mark.django_db
 
@@ -41,7 +43,7 @@ DICE = (
     # C5.23: German 3+4 = 7 → ≥7 → 0; US 5+5 = 10 −3 = 7 → 0
     3, 4, 5, 5,
     # C5.29 (TM III): German 4+5 = 9 +1 (Attack chit in II) −3 (31 suffered) = 7 → 20 TP;
-    #                 US 5+5 = 10 → row 10, US cell lost in the OCR → the US player types it (27, TEST DATA)
+    #                 US 5+5 = 10 → row 10, US cell lost in the OCR → typed at creation (27, TEST DATA)
     4, 5, 5, 5,
     # --- TM III is a Lull: the loop_on_idle steps run again (C5.1–C5.24, then C5.25–C5.37 for TM IV)
     # C5.23 (no scenario: no CVP): German 3+1 = 4 → 2; US 2+2 = 4 → 2
@@ -141,16 +143,10 @@ def test_phd_through_all_five_tm_scenarios_with_its_missing_values_supplied(monk
     play.both_done()
     play.results(cvp={"german": 8, "us": 31}, attacked={"german": True, "us": False})
 
-    # --- ConPh after TM II → TM III: the US roll falls on a lost cell; only the US sees the need
-    for _ in range(40):
-        if sequence.needs(play.system, play.state, "us"):
-            break
-        play.both_done()
+    # --- ConPh after TM II → TM III: the US roll falls on the cell lost in the OCR, settled before play (27, TEST DATA)
+    play.until("C5.31")
     assert secret_results(play, "II", "C5.23") == {"german": (7, 7, "0"), "us": (10, 7, "0")}
-    (need,) = sequence.needs(play.system, play.state, "us")
-    assert (need.kind, need.table, need.final, need.column, need.public) == ("table-value", "tp-replenishment", 10, "us", False)
-    assert sequence.needs(play.system, play.state, "german") == ()
-    play.supply("us", need.id, 27)  # TEST DATA: typed "as printed on the chart"
+    assert sequence.needs(play.system, play.state, "us") == () and sequence.needs(play.system, play.state, "german") == ()
     assert tp(play, "III") == {"german": (7, "20"), "us": (10, "27")}
     # German 26 + 20 = 46; US 51 + 27 = 78
     assert (play.ledger("german").balance("TP"), play.ledger("us").balance("TP")) == (Decimal(46), Decimal(78))
@@ -232,7 +228,7 @@ def test_phd_initial_ob_gives_its_tp_and_dsp(monkeypatch: Any) -> None:
     assert play.ledger("us").balance("TP") == Decimal(30)
 
 
-def test_phd_a_roll_on_a_row_with_lost_label_and_cell_asks_for_both(monkeypatch: Any) -> None:
+def test_phd_a_row_with_lost_label_and_cell_is_typed_at_creation_and_used_without_a_pause(monkeypatch: Any) -> None:
     text = CARD.read_text(encoding="utf-8")
     for line in ('  - {table: battlefield-promotion, row: 5, label: "5-6", note: "TEST DATA"}\n',
                  '  - {table: battlefield-promotion, row: 5, value: 1, note: "TEST DATA"}\n'):
@@ -241,7 +237,8 @@ def test_phd_a_roll_on_a_row_with_lost_label_and_cell_asks_for_both(monkeypatch:
     text = text.replace("id: test-phd", "id: test-phd-lost-row")
     # C5.33 (TM I) for the C4.2 OB-given I1 x 2 each side: DICE's first eight values (9-2, 8-1; 7-0, 6+1).
     # C5.23: German 3+3 = 6 −1 (12 CVP amassed) = 5 → row 5-6, label and # of MMC lost; US 3+3 = 6 −2 = 4 → 3-4 → 2
-    play = Play(monkeypatch, "phd", "german", ScriptedDice(*DICE[:8], 3, 3, 3, 3), card_text=text)
+    typed = {**PHD_TEST_CARD, "battlefield-promotion|2|@label": "5-6", "battlefield-promotion|2|mmc": 1}  # TEST DATA
+    play = Play(monkeypatch, "phd", "german", ScriptedDice(*DICE[:8], 3, 3, 3, 3), card_text=text, lost_values=typed)
     for ref in ("C5.31", "C5.35"):
         play.until(ref)
         play.order("german")
@@ -250,15 +247,9 @@ def test_phd_a_roll_on_a_row_with_lost_label_and_cell_asks_for_both(monkeypatch:
     play.both_done()
     play.results(cvp={"german": 12, "us": 25}, attacked={"us": True, "german": False})
     for _ in range(40):
-        if sequence.needs(play.system, play.state, "german"):
+        if play.records("table-result", date="I", step="C5.23"):
             break
         play.both_done()
-    (label,) = sequence.needs(play.system, play.state, "german")
-    assert (label.table, label.final, label.column) == ("battlefield-promotion", 5, None)
-    play.supply("german", label.id, "5-6")  # TEST DATA
-    (cell,) = sequence.needs(play.system, play.state, "german")
-    assert (cell.table, cell.final, cell.column) == ("battlefield-promotion", 5, "mmc")
-    play.supply("german", cell.id, 1)  # TEST DATA
     assert sequence.needs(play.system, play.state, "german") == ()
-    # the one German DR is kept (never re-rolled) and resolved with the typed label and value
+    # the one German DR resolved with the label and value typed at creation
     assert secret_results(play, "I", "C5.23") == {"german": (6, 5, "1"), "us": (6, 4, "2")}

@@ -11,6 +11,7 @@ from campaigns_app import card_services, engine, services
 from campaigns_app.models import Campaign
 from tests.campaigns_app.conftest import client_for, make_user
 from tests.campaigns_app.test_cards_pages import EXAMPLE_PL25, PHD_CARD, systems  # noqa: F401  (fixture)
+from tests.campaigns_app.lost_test_values import RR as RR_LOST
 
 EXAMPLE_ID = "bundled-example-pl25"
 
@@ -166,7 +167,7 @@ def test_both_seated_players_see_the_rules_in_use_and_nobody_else_does(
 def test_a_campaign_without_a_card_lists_the_values_its_system_still_lacks(
     systems: None, players: dict[str, User]  # noqa: F811
 ) -> None:
-    campaign = services.campaign_create(user=players["alice"], system_id="rr", side="german", name="Hill 112")
+    campaign = services.campaign_create(user=players["alice"], system_id="rr", side="german", name="Hill 112", lost_values=RR_LOST)
     response = client_for(players["alice"]).get(f"/campaigns/{campaign.public_id}/rules/")
     page = response.content.decode()
     assert "plays by the system as it stands, without a CG Card" in page

@@ -7,12 +7,13 @@ from django.core import mail
 
 from campaigns_app import services
 from campaigns_app.models import LiveConnection, Seat
+from tests.campaigns_app.lost_test_values import RR as RR_LOST
 
 
 def test_the_creator_is_emailed_with_a_link_when_the_opponent_joins(
     users: Any, rr: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
-    campaign = services.campaign_create(user=users["gerd"], system_id="rr", side="german", name="Hill 112")
+    campaign = services.campaign_create(user=users["gerd"], system_id="rr", side="german", name="Hill 112", lost_values=RR_LOST)
     with django_capture_on_commit_callbacks(execute=True):
         services.campaign_join(user=users["cana"], token=campaign.invitations.get().token)
 

@@ -11,6 +11,7 @@ from django.urls import reverse
 from campaigns_app import services
 from campaigns_app.models import Campaign
 from tests.campaigns_app.conftest import PASSWORD, client_for
+from tests.campaigns_app.lost_test_values import RR as RR_LOST, post_fields
 
 
 def test_a_visitor_signs_up_and_is_logged_in(db: Any) -> None:
@@ -57,7 +58,8 @@ def test_create_invite_and_join_through_the_pages(users: Any, rr: Any) -> None:
     page = creator.get(reverse("campaign_create")).content.decode()
     assert 'value="canadian"' in page and 'value="german"' in page
 
-    response = creator.post(reverse("campaign_create"), {"name": "Hill 112", "system": "rr", "side": "german"})
+    response = creator.post(reverse("campaign_create"), {"name": "Hill 112", "system": "rr", "side": "german",
+                                                         **post_fields(RR_LOST)})
     campaign = Campaign.objects.get()
     assert response["Location"] == reverse("campaign_invite", args=[campaign.public_id])
     invite = creator.get(response["Location"]).content.decode()

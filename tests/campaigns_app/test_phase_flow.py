@@ -17,6 +17,7 @@ from django.urls import reverse
 from campaigns_app import engine, services
 from campaigns_app.models import Campaign, EventRecord
 from tests.campaigns_app.conftest import client_for, drive, scrub_random
+from tests.campaigns_app.lost_test_values import RR as RR_LOST
 
 RESULTS_FORM = {"cvp-german": "4", "cvp-canadian": "6", "attacked-german": "yes", "attacked-canadian": "no",
                 "lvp-canadian": "3", "lvp-german": "", "leaders_lost-german": "", "leaders_lost-canadian": "",
@@ -54,7 +55,7 @@ def players(users: Any) -> dict[str, Any]:
 
 
 def started(users: Any) -> Campaign:
-    campaign = services.campaign_create(user=users["gerd"], system_id="rr", side="german", name="Hill 112")
+    campaign = services.campaign_create(user=users["gerd"], system_id="rr", side="german", name="Hill 112", lost_values=RR_LOST)
     services.campaign_join(user=users["cana"], token=campaign.invitations.get().token)
     return campaign
 

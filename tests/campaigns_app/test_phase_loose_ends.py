@@ -22,6 +22,7 @@ from rules_engine import sequence
 from rules_engine.loader import parse_system
 from tests.campaigns_app.campaign_script import CARDS, load_system
 from tests.campaigns_app.conftest import client_for, drive, new_campaign, snapshot, ws_fragments
+from tests.campaigns_app.lost_test_values import PHD_TEST_CARD, RR as RR_LOST, post_fields
 
 pytestmark = pytest.mark.django_db
 
@@ -39,7 +40,7 @@ def seat_seeds(campaign: Campaign) -> dict[str, str]:
 
 
 def play_rr(users: dict[str, User], german_seed: str | None = None, canadian_seed: str | None = None) -> Campaign:
-    campaign = services.campaign_create(user=users["gerd"], system_id="rr", side="german", name="Hill 112",
+    campaign = services.campaign_create(user=users["gerd"], system_id="rr", side="german", name="Hill 112", lost_values=RR_LOST,
                                         player_seed=german_seed)
     services.campaign_join(user=users["cana"], token=campaign.invitations.get().token, player_seed=canadian_seed)
     campaign.refresh_from_db()
@@ -55,7 +56,7 @@ PLAYERS = lambda users: {"german": users["gerd"], "canadian": users["cana"]}  # 
 def test_the_creator_and_the_joiner_each_choose_their_own_player_seed(rr: Any, users: Any) -> None:
     gerd, cana = client_for(users["gerd"]), client_for(users["cana"])
     response = gerd.post(reverse("campaign_create"), {"name": "Hill 112", "system": "rr", "side": "german",
-                                                      "player_seed": "Gerd's lucky 7"})
+                                                      "player_seed": "Gerd's lucky 7", **post_fields(RR_LOST)})
     assert response.status_code == 302
     campaign = Campaign.objects.get(name="Hill 112")
     join_url = reverse("campaign_join", args=[campaign.invitations.get().token])
@@ -88,16 +89,16 @@ def test_a_bad_player_seed_is_refused_with_a_clear_message_and_nothing_is_saved(
     rr: Any, users: Any, seed: str, message: str
 ) -> None:
     with pytest.raises(services.ServiceError, match=message):
-        services.campaign_create(user=users["gerd"], system_id="rr", side="german", name="Hill 112", player_seed=seed)
+        services.campaign_create(user=users["gerd"], system_id="rr", side="german", name="Hill 112", player_seed=seed, lost_values=RR_LOST)
     response = client_for(users["gerd"]).post(reverse("campaign_create"), {
-        "name": "Hill 112", "system": "rr", "side": "german", "player_seed": seed})
+        "name": "Hill 112", "system": "rr", "side": "german", "player_seed": seed, **post_fields(RR_LOST)})
     assert response.status_code == 400
     assert message in response.content.decode()
     assert not Campaign.objects.exists()
 
 
 def test_a_bad_seed_at_joining_leaves_the_seat_free(rr: Any, users: Any) -> None:
-    campaign = services.campaign_create(user=users["gerd"], system_id="rr", side="german", name="Hill 112")
+    campaign = services.campaign_create(user=users["gerd"], system_id="rr", side="german", name="Hill 112", lost_values=RR_LOST)
     before = snapshot(campaign)
     response = client_for(users["cana"]).post(reverse("campaign_join", args=[campaign.invitations.get().token]),
                                               {"player_seed": "x" * 65})
@@ -112,7 +113,7 @@ def test_the_creator_changes_its_seed_on_the_campaign_page_until_the_opponent_jo
 ) -> None:
     # Fixed at the join, not at the first roll: the first roll may be one side's secret roll (RR 2.519 for an RG bought
     # before the Initial Scenario), and a seed form that vanished then would tell the other player it happened.
-    campaign = services.campaign_create(user=users["gerd"], system_id="rr", side="german", name="Hill 112",
+    campaign = services.campaign_create(user=users["gerd"], system_id="rr", side="german", name="Hill 112", lost_values=RR_LOST,
                                         player_seed="gerd-1")
     gerd, cana = client_for(users["gerd"]), client_for(users["cana"])
     detail = page(gerd, "campaign_detail", campaign)
@@ -145,7 +146,7 @@ def test_the_creator_changes_its_seed_on_the_campaign_page_until_the_opponent_jo
 def test_a_page_opened_before_the_opponent_joined_is_sent_the_fixed_seed_instead_of_the_form(
     rr: Any, users: Any
 ) -> None:
-    campaign = services.campaign_create(user=users["gerd"], system_id="rr", side="german", name="Hill 112",
+    campaign = services.campaign_create(user=users["gerd"], system_id="rr", side="german", name="Hill 112", lost_values=RR_LOST,
                                         player_seed="gerd-1")
     german = Seat.objects.get(campaign=campaign, side="german")
     assert 'id="seed-form"' in ws_fragments(german)["dice-card"]
@@ -185,7 +186,7 @@ def phd_campaign(users: Any) -> Campaign:
     card = card_services.card_create(users["gerd"], (CARDS / "phd-test.yaml").read_text(encoding="utf-8"),
                                      filename="phd-test.yaml")
     campaign = services.campaign_create(user=users["gerd"], system_id="phd", side="german", name="Hill 112",
-                                        card_id=card.id)
+                                        card_id=card.id, lost_values=PHD_TEST_CARD)
     services.campaign_join(user=users["cana"], token=campaign.invitations.get().token)
     campaign.refresh_from_db()
     return campaign

@@ -23,6 +23,7 @@ from rules_engine.purchases import RgOrder, validate_order
 from rules_engine.results import submit_results
 from rules_engine.state import ENDED, INITIAL_SCENARIO, INITIATIVE, PHASE, RESULTS, SCENARIO, CampaignState, ScenarioResult
 from rules_engine.vocabulary import Chit
+from tests.campaigns_app.lost_test_values import RR as RR_LOST
 
 FIXED_SEED = hashlib.sha256(b"refit records tests").digest()  # test data: a known seed, committed like any other
 
@@ -37,7 +38,7 @@ class Played:
 
 def create_rr(german: User, canadian: User, name: str = "Hill 112") -> Campaign:
     """German creates, Canadian joins (through the services), with a fixed committed seed."""
-    campaign = services.campaign_create(user=german, system_id="rr", side="german", name=name)
+    campaign = services.campaign_create(user=german, system_id="rr", side="german", name=name, lost_values=RR_LOST)
     Campaign.objects.filter(pk=campaign.pk).update(
         dice_seed=FIXED_SEED.hex(), seed_commitment=hashlib.sha256(FIXED_SEED).hexdigest(), dice_counters={})
     services.campaign_join(user=canadian, token=campaign.invitations.get().token)

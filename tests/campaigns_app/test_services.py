@@ -11,10 +11,11 @@ from django.db import connection, connections
 from campaigns_app import services
 from campaigns_app.models import Campaign, EventRecord, Seat
 from tests.campaigns_app.conftest import load_rr, make_user, new_campaign
+from tests.campaigns_app.lost_test_values import RR as RR_LOST
 
 
 def test_creating_a_campaign_seats_the_creator_commits_to_the_seed_and_makes_an_invitation(users: Any, rr: Any) -> None:
-    campaign = services.campaign_create(user=users["gerd"], system_id="rr", side="german", name="Hill 112")
+    campaign = services.campaign_create(user=users["gerd"], system_id="rr", side="german", name="Hill 112", lost_values=RR_LOST)
 
     assert list(campaign.seats.values_list("user__username", "side")) == [("gerd", "german")]
     assert hashlib.sha256(bytes.fromhex(campaign.dice_seed)).hexdigest() == campaign.seed_commitment
@@ -27,12 +28,12 @@ def test_creating_a_campaign_seats_the_creator_commits_to_the_seed_and_makes_an_
 
 def test_creating_a_campaign_with_an_unknown_side_names_the_allowed_sides(users: Any, rr: Any) -> None:
     with pytest.raises(services.ServiceError, match="allowed: canadian, german"):
-        services.campaign_create(user=users["gerd"], system_id="rr", side="russian", name="Hill 112")
+        services.campaign_create(user=users["gerd"], system_id="rr", side="russian", name="Hill 112", lost_values=RR_LOST)
     assert not Campaign.objects.exists()
 
 
 def test_the_invited_player_takes_the_other_side_and_a_third_is_told_the_campaign_is_full(users: Any, rr: Any) -> None:
-    campaign = services.campaign_create(user=users["gerd"], system_id="rr", side="german", name="Hill 112")
+    campaign = services.campaign_create(user=users["gerd"], system_id="rr", side="german", name="Hill 112", lost_values=RR_LOST)
     token = campaign.invitations.get().token
 
     seat = services.campaign_join(user=users["cana"], token=token)
