@@ -664,6 +664,15 @@ def victory_rules(system: Any) -> tuple[list[dict[str, str]], str | None]:
     return rules, missing
 
 
+def victory_verdict(system: Any, state: Any) -> dict[str, Any] | None:
+    """The CG Victory Conditions (the card's, else the system's) judged on the records (rules_engine.victory.judge):
+    text, the victor or None, each condition's measure against it, the values it would need; None without any."""
+    from rules_engine.victory import judge
+
+    verdict = judge(system, state)
+    return dict(verdict.to_json(system)) if verdict is not None else None
+
+
 def _totals(system: Any, state: Any, view: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Final totals per side (shown at CG end): tracks, points left, RG bought, CVP amassed/suffered from the results."""
     sides = engine.side_ids(system)
@@ -741,6 +750,9 @@ def cg_end_context(seat: Seat) -> dict[str, Any]:
     ended = _ended(state)
     seats = list(Seat.objects.filter(campaign=campaign).select_related("user"))
     rules, missing = victory_rules(system)
+    vc = getattr(system, "victory_conditions", None)
+    if vc is not None:  # shown once, as the CG Victory Conditions (PHD's C4.2 TM Objective is also a special rule)
+        rules = [rule for rule in rules if rule["text"] != vc.text]
     other = engine.other_side(system, seat.side)
     proposals = view.get("end_proposals") or {}
     context = _base_context(seat, campaign, system, state, view)
@@ -749,7 +761,8 @@ def cg_end_context(seat: Seat) -> dict[str, Any]:
         "both_seated": len(seats) == 2,
         "phased": bool(view.get("phased")),
         "victory_rules": rules,
-        "victory_missing": missing,
+        "victory_missing": None if vc is not None else missing,
+        "victory": {"text": vc.text, "ref": vc.ref} if vc is not None else None,  # judged once the CG has ended
         "i_proposed": bool(proposals.get(seat.side)),
         "they_proposed": bool(proposals.get(other)),
         "cg_end": None,
@@ -770,6 +783,7 @@ def cg_end_context(seat: Seat) -> dict[str, Any]:
                 "victor_name": engine.side_name(system, end.victor) if end and end.victor else None,
             },
             "totals": _totals(system, state, view),
+            "victory": victory_verdict(system, state),
             "supplied": supplied_values(system, records, seat.side, True),
             "seed": campaign.dice_seed,  # revealed: the CG is over
             "player_seeds": [{"side_name": engine.side_name(system, s), "seed": v}
