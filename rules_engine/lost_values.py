@@ -244,6 +244,7 @@ class LostValue:
     column_label: str | None
     shape: str  # "number" | "leaders" | "text" | "label"
     examples: tuple[str, ...] = ()
+    final: int | None = None  # a final roll the row covers (a card's ``supply: {row: <final>}``)
 
     @property
     def label(self) -> str:
@@ -255,7 +256,7 @@ class LostValue:
         """JSON-safe data (for forms and pages)."""
         return {"key": self.key, "table": self.table, "table_ref": self.table_ref, "table_name": self.table_name,
                 "dice": self.dice, "row": self.row, "column": self.column, "column_label": self.column_label,
-                "shape": self.shape, "label": self.label, "examples": list(self.examples)}
+                "shape": self.shape, "label": self.label, "examples": list(self.examples), "final": self.final}
 
 
 def _rolled_tables(system: System) -> list[str]:
@@ -292,16 +293,17 @@ def needed_values(system: System) -> tuple[LostValue, ...]:
     for table_id in _rolled_tables(system):
         table = system.tables[table_id]
         for index, row in enumerate(table.rows):
+            final = row.min if row.min is not None else row.max
             if row.label_missing is not None:
                 key = cell_key(table.id, index, None)
                 out.append(LostValue(key, table.id, table.ref, table.name, str(table.dice), row.range_text, None, None,
-                                     "label", examples(table, None)))
+                                     "label", examples(table, None), final))
             for k, column in enumerate(table.columns):
                 lost = row.missing is not None or (k < len(row.cells) and row.cells[k].missing)
                 if lost:
                     out.append(LostValue(cell_key(table.id, index, column.id), table.id, table.ref, table.name,
                                          str(table.dice), row.range_text, column.id, column.label,
-                                         column_shape(table, column.id), examples(table, column.id)))
+                                         column_shape(table, column.id), examples(table, column.id), final))
     return tuple(out)
 
 

@@ -362,6 +362,14 @@ def sign_up(page: object, username: str) -> None:
     page.locator("main form").get_by_role("button", name="Sign up").click()  # type: ignore[attr-defined]
 
 
+def fill_lost_values(page: object) -> None:
+    """Type RR's values lost in the rule text on the create page (TEST DATA, tests/campaigns_app/lost_test_values.py)."""
+    from tests.campaigns_app.lost_test_values import RR, post_fields
+
+    for name, value in post_fields(RR).items():
+        page.locator(f'input[name="{name}"]').fill(value)  # type: ignore[attr-defined]
+
+
 def create_campaign(player: Player, live_url: str, name: str) -> tuple[str, str]:
     """The player signs up and creates an RR campaign on its side: the campaign's path and the invitation link."""
     from playwright.sync_api import expect
@@ -373,6 +381,7 @@ def create_campaign(player: Player, live_url: str, name: str) -> tuple[str, str]
     expect(player.page.locator("select[name=system]")).to_have_value("rr")  # type: ignore[attr-defined]
     player.page.fill("input[name=name]", f"{name} {player.name}")  # type: ignore[attr-defined]
     player.page.locator(f"input[name=side][value={player.side}]").check()  # type: ignore[attr-defined]
+    fill_lost_values(player.page)
     player.page.get_by_role("button", name="Create campaign").click()  # type: ignore[attr-defined]
     expect(player.page).to_have_url(re.compile(r"/campaigns/[A-Za-z0-9_-]+/invite/$"))  # type: ignore[attr-defined]
     campaign_path = re.sub(r"invite/$", "", player.page.url.removeprefix(live_url))  # type: ignore[attr-defined]

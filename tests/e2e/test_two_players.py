@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.conftest import (
-    Player, answer_needs, at_rule, buy_nothing, choose_chit, enter_results, play_until, sign_up, submit,
+    Player, answer_needs, at_rule, buy_nothing, choose_chit, enter_results, fill_lost_values, play_until, sign_up,
+    submit,
 )
 
 pytestmark = pytest.mark.e2e
@@ -51,6 +52,7 @@ def test_two_players_sign_up_join_choose_and_both_pages_show_the_reveal_without_
     expect(p1.page.locator("select[name=system]")).to_have_value("rr")  # type: ignore[attr-defined]
     p1.page.fill("input[name=name]", f"Hill 112 {p1.name}")  # type: ignore[attr-defined]
     p1.page.locator("input[name=side][value=canadian]").check()  # type: ignore[attr-defined]
+    fill_lost_values(p1.page)
     screenshot(p1.page, "03-player1-create")
     p1.page.get_by_role("button", name="Create campaign").click()  # type: ignore[attr-defined]
     expect(p1.page).to_have_url(re.compile(r"/campaigns/[A-Za-z0-9_-]+/invite/$"))  # type: ignore[attr-defined]
