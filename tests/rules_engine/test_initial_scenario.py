@@ -62,3 +62,26 @@ initial_ob:
     state, _ = sequence.start(pl, FixedDice())
     # the Initial Firefight has no CP replenishment roll: the card's 25 and 18 CP stand at the first purchase
     assert (state.ledgers["allied"].balance("CP"), state.ledgers["axis"].balance("CP")) == (Decimal(25), Decimal(18))
+
+
+CARDS = Path(__file__).resolve().parents[1] / "campaigns_app" / "cards"
+
+
+def _first_purchase_balances(system_id: str, card_name: str, points: dict[str, int],
+                             choices: dict[str, object]) -> dict[str, Decimal]:
+    card = (CARDS / card_name).read_text() + "initial_ob:\n  ref: \"CG Card\"\n  sides:\n" + "".join(
+        f"    {side}: {{points: {{CPP: {amount}}}}}\n" for side, amount in points.items())
+    system = with_player_settings(parse_card(card, "card.yaml", base(system_id)), choices)
+    state, _ = sequence.start(system, FixedDice(*[3] * 40))
+    return {side: state.ledgers[side].balance("CPP") for side in points}
+
+
+def test_er_and_kgp_start_with_the_cards_initial_cpp() -> None:
+    # TEST DATA cards (tests/campaigns_app/cards) plus an Initial OB of 22 and 17 CPP: where the campaign first stops
+    # for the players, nothing has been replenished or spent, so the ledgers hold the card's figures.
+    er_sides = [s.id for s in base("er").sides]
+    kgp_sides = [s.id for s in base("kgp").sides]
+    assert _first_purchase_balances("er", "er-test.yaml", dict(zip(er_sides, (22, 17))), {}) == dict(
+        zip(er_sides, (Decimal(22), Decimal(17))))
+    assert _first_purchase_balances("kgp", "kgp-test.yaml", dict(zip(kgp_sides, (22, 17))), {"kgp_cg": "I"}) == dict(
+        zip(kgp_sides, (Decimal(22), Decimal(17))))
