@@ -41,7 +41,7 @@ def lost_value_fields(system: Any, submitted: Mapping[str, Any] | None = None,
             "label": value.label, "shape": value.shape,
             "hint": {"number": "a number, e.g. 12", "leaders": "leaders separated by commas, e.g. 8-0, 7-0",
                      "label": "the row's label as printed", "text": "the result as printed"}.get(value.shape, ""),
-            "examples": ", ".join(value.examples),
+            "examples": " · ".join(value.examples),
             "value": str((submitted or {}).get(value.key, ""))[:200],
             "problem": (problems or {}).get(value.key, ""),
         })
@@ -95,4 +95,5 @@ def campaign_lost_values(campaign: Campaign) -> list[dict[str, str]]:
                 if getattr(cell, "supplied", False) and k < len(table.columns):
                     from_card[f"{table.id}|{index}|{table.columns[k].id}"] = cell.value
     rows += value_rows(card, {k: v for k, v in from_card.items() if k not in typed}, "the CG Card")
-    return rows
+    order = {value.key: n for n, value in enumerate(engine.needed_values(engine.card_system_for(campaign)))}
+    return sorted(rows, key=lambda row: (order.get(row["key"], len(order)), row["ref"], row["key"]))
