@@ -659,7 +659,7 @@ def victory_rules(system: Any) -> tuple[list[dict[str, str]], str | None]:
                   for rule in getattr(system, "special_rules", ()) if getattr(rule, "text", None))
     if not defines:
         for part in getattr(system, "missing_parts", ()):
-            if getattr(part, "id", None) == "victory":
+            if getattr(part, "part", None) == "victory_conditions" or getattr(part, "id", None) == "victory":
                 missing = str(getattr(part, "note", "") or "The CG Victory Conditions are not in the rule text.")
     return rules, missing
 

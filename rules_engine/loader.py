@@ -59,8 +59,19 @@ from rules_engine.model import (
     Threshold,
     TimeUnit,
     UnitCount,
+    VictoryCondition,
+    VictoryConditions,
 )
-from rules_engine.vocabulary import Automation, Chit, DiceKind, Provenance, SideId, Visibility
+from rules_engine.vocabulary import (
+    VICTORY_MEASURES,
+    VICTORY_OPS,
+    Automation,
+    Chit,
+    DiceKind,
+    Provenance,
+    SideId,
+    Visibility,
+)
 
 FORMAT = "refit-cg/1"
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]*$")
@@ -105,6 +116,7 @@ SYSTEM_PARTS: tuple[str, ...] = (
     "scenario_rolls",
     "initial_ob",
     "map_groups_in_play",
+    "victory_conditions",
     "missing_parts",
 )
 SYSTEM_KEYS: tuple[str, ...] = ("format", "id", "kind", "name", "source", *SYSTEM_PARTS)
@@ -1605,6 +1617,40 @@ def _initial_ob(c: _Checker, value: object, path: str, ctx: _Context) -> Initial
     return InitialOb(ref, sides, note) if ref else None
 
 
+VICTORY_VALUE_LIMIT = 100_000
+
+
+def _victory_conditions(c: _Checker, value: object, path: str, ctx: _Context) -> VictoryConditions | None:
+    """``victory_conditions``: the CG Victory Conditions as printed (``text``), optional checkable ``conditions`` tried
+    in order, and the victor ``otherwise`` (docs/cg-format.md)."""
+    m = c.mapping(value, path, ("text",), ("ref", "conditions", "otherwise"))
+    if m is None or "text" not in m:
+        return None
+    text = c.text(m["text"], f"{path}.text")
+    ref = c.text(m["ref"], f"{path}.ref", numbers=True) if "ref" in m else "CG Card"
+    sides = ", ".join(ctx.side_ids)
+    conditions: list[VictoryCondition] = []
+    for p, cm in c.entries(m.get("conditions", []), f"{path}.conditions", ("side", "measure", "op", "value")):
+        side = c.choice(cm["side"], f"{p}.side", ctx.side_ids) if ctx.side_ids else None
+        measure = c.choice(cm["measure"], f"{p}.measure", VICTORY_MEASURES)
+        op = c.choice(cm["op"], f"{p}.op", VICTORY_OPS)
+        number = c.integer(cm["value"], f"{p}.value", minimum=-VICTORY_VALUE_LIMIT)
+        if number is not None and number > VICTORY_VALUE_LIMIT:
+            c.error(f"{p}.value", f"{number} is above the maximum",
+                    f"a whole number from {-VICTORY_VALUE_LIMIT} to {VICTORY_VALUE_LIMIT}")
+            number = None
+        if side and measure and op and number is not None:
+            conditions.append(VictoryCondition(side, measure, op, number))
+    otherwise = None
+    if "otherwise" in m:
+        otherwise = c.choice(m["otherwise"], f"{path}.otherwise", ctx.side_ids) if ctx.side_ids else None
+        if otherwise is None and not ctx.side_ids:
+            c.error(f"{path}.otherwise", "no sides are defined", sides or "none")
+    if text is None or ref is None:
+        return None
+    return VictoryConditions(text, ref, tuple(conditions), otherwise)
+
+
 def _missing_parts(c: _Checker, value: object, path: str) -> tuple[MissingPart, ...]:
     out = []
     for p, m in c.entries(value, path, ("part", "note"), ("id",)):
@@ -1664,6 +1710,8 @@ def _build_system(c: _Checker, doc: object, card: CardInfo | None = None) -> Sys
     scenario_rolls = (_scenario_rolls(c, m["scenario_rolls"], "scenario_rolls", ctx, steps, special)
                       if "scenario_rolls" in m else ())
     initial_ob = _initial_ob(c, m["initial_ob"], "initial_ob", ctx) if "initial_ob" in m else None
+    victory = (_victory_conditions(c, m["victory_conditions"], "victory_conditions", ctx)
+               if "victory_conditions" in m else None)
     missing = _missing_parts(c, m["missing_parts"], "missing_parts") if "missing_parts" in m else ()
     if c.errors or not (ident and name and source) or len(sides) != 2:
         return None
@@ -1671,7 +1719,7 @@ def _build_system(c: _Checker, doc: object, card: CardInfo | None = None) -> Sys
         ident, "system", name, source, (sides[0], sides[1]), time_unit, between, currencies, calendar, steps, idle,
         tables, rg_charts, setup_costs, forts, initiative, limits, forms, settings, special, missing, card,
         document=copy.deepcopy(m), initial_ob=initial_ob, map_groups=ctx.map_groups, map_groups_in_play=in_play,
-        scenario_rolls=scenario_rolls,
+        scenario_rolls=scenario_rolls, victory_conditions=victory,
     )
 
 

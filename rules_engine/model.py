@@ -720,6 +720,26 @@ class InitialOb:
 
 
 @dataclass(frozen=True)
+class VictoryCondition:
+    """One checkable CG Victory Condition: ``side`` wins when its ``measure`` ``op`` ``value`` (docs/cg-format.md)."""
+
+    side: SideId
+    measure: str  # "cg_lvp" | "cvp" | "tvp" (vocabulary.VICTORY_MEASURES)
+    op: str  # ">=" | ">" | "<=" | "<" | "=="
+    value: int
+
+
+@dataclass(frozen=True)
+class VictoryConditions:
+    """The CG Victory Conditions as printed (``text``), with the conditions Refit checks at CG end, in order."""
+
+    text: str
+    ref: str = "CG Card"
+    conditions: tuple[VictoryCondition, ...] = ()
+    otherwise: SideId | None = None
+
+
+@dataclass(frozen=True)
 class MissingPart:
     """A whole part the seed does not contain; a user supplies it (e.g. in a CG Card)."""
 
@@ -779,6 +799,7 @@ class System:
     map_groups: tuple[MapGroup, ...] = ()  # KGP 8.2 (a special rule's ``params.map_groups``); empty: no Map Groups
     map_groups_in_play: tuple[str, ...] = ()  # the CG's default Map Groups in play (a calendar entry may name its own)
     scenario_rolls: tuple[ScenarioRoll, ...] = ()
+    victory_conditions: VictoryConditions | None = None  # the CG Victory Conditions (card or system)
 
     def side(self, side_id: SideId) -> Side:
         """The side with this id (UnknownNameError listing the ids)."""

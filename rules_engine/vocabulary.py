@@ -44,3 +44,11 @@ class Chit(StrEnum):
 
     ATTACK = "attack"
     IDLE = "idle"
+
+
+VICTORY_MEASURES: tuple[str, ...] = ("cg_lvp", "cvp", "tvp")
+"""What a CG Victory Condition compares (docs/cg-format.md): a side's CG-LVP total (RR/ER/KGP), the CVP it earned over
+the CG (agreed scenario results), its CG TVP total (PL)."""
+
+VICTORY_OPS: tuple[str, ...] = (">=", ">", "<=", "<", "==")
+"""How a CG Victory Condition compares a measure with its value."""

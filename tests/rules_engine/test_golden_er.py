@@ -123,7 +123,7 @@ def test_initiative_matrix_is_not_invented_but_declared_missing(er: System) -> N
 def test_everything_absent_from_the_seed_is_declared_for_a_user_to_supply(er: System) -> None:
     parts = {m.part for m in er.missing_parts}
     assert {"steps", "tables", "rg_charts", "calendar", "currencies", "initiative", "forms", "fortifications"} <= parts
-    assert ("special_rules", "victory") in {(m.part, m.id) for m in er.missing_parts}
+    assert ("victory_conditions", None) in {(m.part, m.id) for m in er.missing_parts}
     assert er.calendar == () and er.rg_charts == () and er.forms == ()
 
 

@@ -112,6 +112,6 @@ def test_everything_absent_from_the_seed_is_declared_for_a_user_to_supply(kgp: S
     parts = {m.part for m in kgp.missing_parts}
     assert {"steps", "tables", "rg_charts", "calendar", "currencies", "initiative", "forms", "fortifications",
             "setup_costs"} <= parts
-    assert ("special_rules", "victory") in {(m.part, m.id) for m in kgp.missing_parts}
+    assert ("victory_conditions", None) in {(m.part, m.id) for m in kgp.missing_parts}
     assert kgp.calendar == () and kgp.rg_charts == ()
     assert list(kgp.tables) == ["sniper-choice"]  # the CG16 Sniper choice dr only: every RePh table is missing

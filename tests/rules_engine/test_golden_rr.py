@@ -756,6 +756,6 @@ def test_rg_purchase_record_columns_with_2_519_results_revealed_at_cg_end(rr: Sy
 def test_lost_and_absent_parts_are_declared(rr: System) -> None:
     declared = {(m.part, m.id) for m in rr.missing_parts}
     assert ("steps", "2.502") in declared
-    assert ("special_rules", "victory") in declared
+    assert ("victory_conditions", None) in declared
     assert ("special_rules", "2.42") in declared
     assert ("rg_charts", "endnotes") in declared
