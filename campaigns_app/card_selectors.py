@@ -22,8 +22,15 @@ START_PARTS: tuple[tuple[str, str], ...] = (("calendar", "calendar"),)
 
 
 def cards_visible(user: AbstractBaseUser) -> QuerySet[CgCard]:
-    """The user's own cards and the bundled ones."""
-    return CgCard.objects.filter(Q(owner_id=user.pk) | Q(owner__isnull=True)).select_related("system")
+    """The user's own cards, the bundled ones and the cards their authors published."""
+    return CgCard.objects.filter(Q(owner_id=user.pk) | Q(owner__isnull=True) | Q(published=True)).select_related(
+        "system", "owner")
+
+
+def published_cards(user: AbstractBaseUser) -> QuerySet[CgCard]:
+    """Cards other players published (every player may use and copy them; only their author edits them)."""
+    return (CgCard.objects.filter(published=True).exclude(owner_id=user.pk).select_related("system", "owner")
+            .order_by("system__name", "name", "created"))
 
 
 def own_cards(user: AbstractBaseUser) -> QuerySet[CgCard]:
@@ -275,7 +282,9 @@ def create_choices(user: AbstractBaseUser) -> list[dict[str, Any]]:
     by_system: dict[str, list[dict[str, Any]]] = {}
     for card in cards_visible(user).order_by("owner_id", "name", "created"):
         by_system.setdefault(card.system_id, []).append(
-            {"id": card.id, "name": card.name, "example": card.example, "bundled": card.owner_id is None}
+            {"id": card.id, "name": card.name, "example": card.example, "bundled": card.owner_id is None,
+             "mine": card.owner_id == user.pk, "published": card.published,
+             "author": card.owner.get_username() if card.owner is not None and card.owner_id != user.pk else ""}
         )
     rows = []
     for cg_system in CgSystem.objects.all():
@@ -283,7 +292,7 @@ def create_choices(user: AbstractBaseUser) -> list[dict[str, Any]]:
             system = engine.system_of(cg_system)
         except Exception:  # a stored definition the current engine rejects: not offered
             continue
-        cards = sorted(by_system.get(cg_system.id, []), key=lambda c: (c["bundled"], c["name"]))
+        cards = sorted(by_system.get(cg_system.id, []), key=lambda c: (c["bundled"], not c["mine"], c["name"]))
         rows.append(
             {
                 "id": cg_system.id,

@@ -307,7 +307,8 @@ def _other(r: _Reader, owned: set[str]) -> dict[str, object]:
 
 
 def _parts(system: System, r: _Reader) -> dict[str, object]:
-    parts: dict[str, object] = {"calendar": _calendar(system, r), "initial_ob": _initial_ob(system, r)}
+    parts: dict[str, object] = {"calendar": _calendar(system, r), "initial_ob": _initial_ob(system, r),
+                                "victory_conditions": _victory(r)}
     if offers_rg_charts(system):
         parts["rg_charts"] = _rg_charts(r)
     if offers_new_tables(system) or replaced_tables(system):
@@ -346,9 +347,6 @@ def form_to_document(system: System, data: Mapping[str, str]) -> Built:
     for key, value in parts.items():
         if value is not None and value != base.get(key) and (value or key == "calendar" or system.document.get(key)):
             doc[key] = value
-    victory = _victory(r)
-    if victory is not None:
-        doc["victory_conditions"] = victory
     supply = _supply(system, r)
     other = _other(r, {*doc, *parts, "victory_conditions"} - {"tables", "rg_charts"})
     more = other.pop("settings_values", None)

@@ -241,7 +241,7 @@ def document_to_form(system: System, doc: Mapping[str, object]) -> dict[str, str
         rest = [t for t in card_tables if t not in shown]
         if rest:
             other["tables"] = rest
-    _victory_form(doc.get("victory_conditions"), out)
+    _victory_form(_part(system, doc, "victory_conditions"), out)
     left = _supply_form(system, doc.get("supply"), out)
     if left:
         other["supply"] = left

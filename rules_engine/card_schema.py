@@ -12,11 +12,10 @@ from dataclasses import dataclass
 
 from rules_engine.loader import RG_TYPES, TABLE_PER
 from rules_engine.model import DiceTable, Setting, System
+from rules_engine.vocabulary import VICTORY_MEASURES, VICTORY_OPS
 
 TEXT, INT, BOOL, CHOICE, CELL, YAML, LONGTEXT, LIST = "text", "int", "bool", "choice", "cell", "yaml", "longtext", "list"
 ROW_MARK = "_row"
-MEASURES = ("cg_lvp", "cvp", "tvp")
-OPS = (">=", ">", "<=", "<", "==")
 DICE = ("DR", "dr")
 CARD_CHART = "the CG Card"
 
@@ -287,10 +286,10 @@ def _victory_section(system: System, data: Mapping[str, str]) -> Section:
                     value=data.get(f"{p}.otherwise", "")))
     grid = _grid(f"{p}.conditions", "Conditions Refit checks at CG end (tried in order)",
                  (Field("side", "Side wins", CHOICE, choices=sides), Field("measure", "Measure", CHOICE,
-                                                                           choices=tuple((m, m) for m in MEASURES)),
-                  Field("op", "Compare", CHOICE, choices=tuple((o, o) for o in OPS)), Field("value", "Value", INT)),
+                                                                           choices=tuple((m, m) for m in VICTORY_MEASURES)),
+                  Field("op", "Compare", CHOICE, choices=tuple((o, o) for o in VICTORY_OPS)), Field("value", "Value", INT)),
                  data, chart=CARD_CHART)
-    note = " ".join(m.note for m in system.missing_parts if m.part == "special_rules" and m.id == "victory")
+    note = _note(system, "victory_conditions")
     return Section("victory_conditions", "CG Victory Conditions", "", CARD_CHART,
                    note or "The CG Victory Conditions as printed; conditions are optional.", (Block("", fields, (grid,),
                                                                                                prefix=p),))
