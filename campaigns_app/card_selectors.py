@@ -169,13 +169,48 @@ def _verify_note(cell: Cell | None, note: str) -> str:
     return note if VERIFY_NOTE in note else f"{note}; {VERIFY_NOTE}"
 
 
+PURCHASE_ACTIONS = ("purchase-rg", "purchase")
+INITIATIVE_ACTIONS = ("initiative", "resolve-initiative", "reveal-attack-options")
+
+
+def _points_blocker(system: System, currency: str) -> str | None:
+    """None when the purchase currency is replenished by a step or given as starting points by the Initial OB."""
+    replenished = any(
+        step.params.get("currency") == currency
+        for step in system.steps if step.action and (step.action.startswith("replenish") or step.action == "secret-roll")
+    )
+    starting = system.initial_ob is not None and any(ob.points.get(currency) for ob in system.initial_ob.sides.values())
+    if replenished or starting:
+        return None
+    return (f"no {currency} to buy with: no step replenishes {currency} and the Initial Scenario OB gives no starting "
+            f"{currency}")
+
+
 def start_blockers(system: System) -> list[str]:
-    """Why a campaign cannot start with this system (+ card) as it is; empty when nothing is known to block it."""
+    """Why a campaign cannot start with this system (+ card) as it is — no calendar, no RG purchase step with an RG chart
+    for each side, no points to buy with, no Initiative — each named; empty when nothing is known to block it."""
     out = []
     for attr, name in START_PARTS:
         if not getattr(system, attr, None):
             note = next((m.note for m in system.missing_parts if m.part == attr), "")
             out.append(f"it has no {name}" + (f": {note.rstrip('.')}" if note else ""))
+    purchase = next((step for step in system.steps if step.action in PURCHASE_ACTIONS), None)
+    if purchase is None:
+        out.append("it has no RG purchase step (the Refit Phase steps are not in the rule text: a CG Card gives them)")
+    else:
+        charted = {chart.side for chart in system.rg_charts}
+        lacking = [side.name for side in system.sides if side.id not in charted]
+        if lacking:
+            out.append(f"the {purchase.ref} purchase step has no RG chart for {' and '.join(lacking)}")
+        currency = purchase.params.get("currency")
+        blocker = _points_blocker(system, str(currency)) if currency else None
+        if blocker:
+            out.append(blocker)
+    initiative_steps = [step for step in system.steps if step.action in INITIATIVE_ACTIONS]
+    if not initiative_steps:
+        out.append("it has no Initiative step (Attack/Idle chits or the Attack Option): a CG Card gives the steps")
+    elif system.initiative is None:
+        out.append(f"the {initiative_steps[0].ref} Initiative step has no initiative matrix (a CG Card gives it)")
     return out
 
 

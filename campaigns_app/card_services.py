@@ -40,9 +40,10 @@ class Problem:
     path: str
     problem: str
     allowed: str | None = None
+    line: int | None = None  # where the card's YAML text has the place the path names
 
     def __str__(self) -> str:
-        where = f"{self.path}: " if self.path else ""
+        where = (f"line {self.line}, " if self.line else "") + (f"{self.path}: " if self.path else "")
         return where + self.problem + (f" (allowed: {self.allowed})" if self.allowed else "")
 
 
