@@ -16,6 +16,7 @@ from typing import Any
 from campaigns_app.card_services import CardInvalid, Checked, Problem, card_check
 from campaigns_app.models import CgSystem
 from rules_engine.card_build import form_to_document
+from rules_engine.card_form import HEADER
 from rules_engine.card_paths import card_yaml, field_for_path
 from rules_engine.card_schema import Block, Field, Grid, card_sections
 from rules_engine.model import System
@@ -71,10 +72,20 @@ def check_form(cg_system: CgSystem, system: System, data: Mapping[str, str]) -> 
         if not stand_in.get(key):
             result.by_field.setdefault(key, []).append(f"required: {words}")
             stand_in[key] = "unnamed-card" if key == "id" else "Unnamed card"
+    problems: list[Problem] = []
     try:
         result.checked = card_check(card_yaml(stand_in), system_id=cg_system.id, filename="the card")
     except CardInvalid as error:
-        for problem in error.problems:
+        problems = list(error.problems)
+    if problems and "settings" not in stand_in:
+        # the loader checks values only once the parts load: check the values alone too, so each shows at once
+        alone = {k: v for k, v in stand_in.items() if k in (*HEADER, "settings_values", "supply")}
+        try:
+            card_check(card_yaml(alone), system_id=cg_system.id, filename="the card")
+        except CardInvalid as error:
+            problems += [p for p in error.problems if p not in problems]
+    if problems:
+        for problem in problems:
             path = problem.path
             missing = MISSING_KEY.match(problem.problem)
             if missing:
