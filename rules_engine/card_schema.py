@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rules_engine.loader import RG_TYPES, TABLE_PER
 from rules_engine.model import DiceTable, Setting, System
@@ -141,15 +141,15 @@ def _settings_section(system: System, data: Mapping[str, str], players: bool) ->
     chosen = [s for s in system.settings if (s.source == "players") == players]
     if not chosen:
         return None
-    blocks = []
+    fields: list[Field] = []
     for s in chosen:
         if s.per_side:
-            fields = tuple(_setting_field(system, s, f"settings_values.{s.id}.{side.id}", f"{s.label} — {side.name}", data)
-                           for side in system.sides)
+            per = [_setting_field(system, s, f"settings_values.{s.id}.{side.id}", f"{s.label} — {side.name}", data)
+                   for side in system.sides]
+            fields += [per[0], *(replace(f, help="") for f in per[1:])]  # the note once
         else:
-            fields = (_setting_field(system, s, f"settings_values.{s.id}", s.label, data),)
-        blocks.append(Block(s.label + (f" ({s.ref})" if s.ref and s.ref not in s.label else ""), fields,
-                            prefix=f"settings_values.{s.id}"))
+            fields.append(_setting_field(system, s, f"settings_values.{s.id}", s.label, data))
+    blocks = [Block("", tuple(fields), prefix="settings_values")]
     if players:
         return Section("choices", "The players' choices (preselected)", "", "the players' choice",
                        "The players choose these when they start a campaign; a value here is the preselection they "
