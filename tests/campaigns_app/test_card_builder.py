@@ -176,3 +176,21 @@ def test_the_yaml_help_shows_the_chosen_system(db: Any, alice: User) -> None:
     load_system("er")
     page = client_for(alice).get(reverse("card_new") + "?system=er").content.decode()
     assert "extends: er" in page and "extends: pl25" not in page
+
+
+def test_a_yaml_card_problem_names_its_line(pl: None, alice: User) -> None:
+    text = ("format: refit-cg/1\nkind: cg-card\nid: test-lines\nextends: pl25\nname: TEST DATA lines\n"
+            "settings_values:\n  intensity: extreme\n")
+    response = client_for(alice).post(reverse("card_new"), {"system": "pl25", "text": text})
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert re.search(r'<span class="problem-line">line 7</span> <code class="problem-path">settings_values.intensity</code>',
+                     html)
+    assert not CgCard.objects.exists()
+
+
+def test_the_builders_grids_scroll_in_a_labelled_focusable_region(pl: None, alice: User) -> None:
+    page = client_for(alice).get(reverse("card_build_new", args=["pl25"])).content.decode()
+    regions = re.findall(r'<div class="table-scroll" role="region" tabindex="0" aria-labelledby="([^"]+)"', page)
+    assert regions and all(f'id="{label}"' in page for label in regions)
+    assert 'aria-label="Id, row 1 of CG Firefights"' in page
