@@ -22,8 +22,15 @@ START_PARTS: tuple[tuple[str, str], ...] = (("calendar", "calendar"),)
 
 
 def cards_visible(user: AbstractBaseUser) -> QuerySet[CgCard]:
-    """The user's own cards and the bundled ones."""
-    return CgCard.objects.filter(Q(owner_id=user.pk) | Q(owner__isnull=True)).select_related("system")
+    """The user's own cards, the bundled ones and the cards their authors published."""
+    return CgCard.objects.filter(Q(owner_id=user.pk) | Q(owner__isnull=True) | Q(published=True)).select_related(
+        "system", "owner")
+
+
+def published_cards(user: AbstractBaseUser) -> QuerySet[CgCard]:
+    """Cards other players published (every player may use and copy them; only their author edits them)."""
+    return (CgCard.objects.filter(published=True).exclude(owner_id=user.pk).select_related("system", "owner")
+            .order_by("system__name", "name", "created"))
 
 
 def own_cards(user: AbstractBaseUser) -> QuerySet[CgCard]:
@@ -162,13 +169,48 @@ def _verify_note(cell: Cell | None, note: str) -> str:
     return note if VERIFY_NOTE in note else f"{note}; {VERIFY_NOTE}"
 
 
+PURCHASE_ACTIONS = ("purchase-rg", "purchase")
+INITIATIVE_ACTIONS = ("initiative", "resolve-initiative", "reveal-attack-options")
+
+
+def _points_blocker(system: System, currency: str) -> str | None:
+    """None when the purchase currency is replenished by a step or given as starting points by the Initial OB."""
+    replenished = any(
+        step.params.get("currency") == currency
+        for step in system.steps if step.action and (step.action.startswith("replenish") or step.action == "secret-roll")
+    )
+    starting = system.initial_ob is not None and any(ob.points.get(currency) for ob in system.initial_ob.sides.values())
+    if replenished or starting:
+        return None
+    return (f"no {currency} to buy with: no step replenishes {currency} and the Initial Scenario OB gives no starting "
+            f"{currency}")
+
+
 def start_blockers(system: System) -> list[str]:
-    """Why a campaign cannot start with this system (+ card) as it is; empty when nothing is known to block it."""
+    """Why a campaign cannot start with this system (+ card) as it is — no calendar, no RG purchase step with an RG chart
+    for each side, no points to buy with, no Initiative — each named; empty when nothing is known to block it."""
     out = []
     for attr, name in START_PARTS:
         if not getattr(system, attr, None):
             note = next((m.note for m in system.missing_parts if m.part == attr), "")
             out.append(f"it has no {name}" + (f": {note.rstrip('.')}" if note else ""))
+    purchase = next((step for step in system.steps if step.action in PURCHASE_ACTIONS), None)
+    if purchase is None:
+        out.append("it has no RG purchase step (the Refit Phase steps are not in the rule text: a CG Card gives them)")
+    else:
+        charted = {chart.side for chart in system.rg_charts}
+        lacking = [side.name for side in system.sides if side.id not in charted]
+        if lacking:
+            out.append(f"the {purchase.ref} purchase step has no RG chart for {' and '.join(lacking)}")
+        currency = purchase.params.get("currency")
+        blocker = _points_blocker(system, str(currency)) if currency else None
+        if blocker:
+            out.append(blocker)
+    initiative_steps = [step for step in system.steps if step.action in INITIATIVE_ACTIONS]
+    if not initiative_steps:
+        out.append("it has no Initiative step (Attack/Idle chits or the Attack Option): a CG Card gives the steps")
+    elif system.initiative is None:
+        out.append(f"the {initiative_steps[0].ref} Initiative step has no initiative matrix (a CG Card gives it)")
     return out
 
 
@@ -275,7 +317,9 @@ def create_choices(user: AbstractBaseUser) -> list[dict[str, Any]]:
     by_system: dict[str, list[dict[str, Any]]] = {}
     for card in cards_visible(user).order_by("owner_id", "name", "created"):
         by_system.setdefault(card.system_id, []).append(
-            {"id": card.id, "name": card.name, "example": card.example, "bundled": card.owner_id is None}
+            {"id": card.id, "name": card.name, "example": card.example, "bundled": card.owner_id is None,
+             "mine": card.owner_id == user.pk, "published": card.published,
+             "author": card.owner.get_username() if card.owner is not None and card.owner_id != user.pk else ""}
         )
     rows = []
     for cg_system in CgSystem.objects.all():
@@ -283,7 +327,7 @@ def create_choices(user: AbstractBaseUser) -> list[dict[str, Any]]:
             system = engine.system_of(cg_system)
         except Exception:  # a stored definition the current engine rejects: not offered
             continue
-        cards = sorted(by_system.get(cg_system.id, []), key=lambda c: (c["bundled"], c["name"]))
+        cards = sorted(by_system.get(cg_system.id, []), key=lambda c: (c["bundled"], not c["mine"], c["name"]))
         rows.append(
             {
                 "id": cg_system.id,

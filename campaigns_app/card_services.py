@@ -7,6 +7,7 @@ Campaigns copy a card's text when they are created (services.campaign_create), s
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,9 +40,10 @@ class Problem:
     path: str
     problem: str
     allowed: str | None = None
+    line: int | None = None  # where the card's YAML text has the place the path names
 
     def __str__(self) -> str:
-        where = f"{self.path}: " if self.path else ""
+        where = (f"line {self.line}, " if self.line else "") + (f"{self.path}: " if self.path else "")
         return where + self.problem + (f" (allowed: {self.allowed})" if self.allowed else "")
 
 
@@ -161,6 +163,51 @@ def card_update(
     card.updated = now()
     card.save()
     return card
+
+
+@transaction.atomic
+def card_publish(user: AbstractBaseUser, card_id: str, published: bool) -> CgCard:
+    """Share a card with every player on this server (they find it by system on the create page, read-only), or stop
+    sharing it. Only its author may; campaigns already started with it keep their copy of its text."""
+    card = _owned(user, card_id, lock=True)
+    if card.published != published:
+        card.published = published
+        card.published_at = now() if published else None
+        card.save(update_fields=["published", "published_at"])
+    return card
+
+
+def _renamed(text: str, card_id: str, name: str) -> str:
+    """The card text with a new top-level ``id:`` and ``name:`` (the rest, comments included, unchanged)."""
+    text = re.sub(r"^id:.*$", f"id: {json.dumps(card_id)}", text, count=1, flags=re.MULTILINE)
+    return re.sub(r"^name:.*$", f"name: {json.dumps(name, ensure_ascii=False)}", text, count=1, flags=re.MULTILINE)
+
+
+@transaction.atomic
+def card_copy(user: AbstractBaseUser, card_id: str) -> CgCard:
+    """Copy a card the user may see (their own, a bundled or a published one) into a new private card of theirs.
+
+    A copy of a card the user has already copied (the same text) is that copy; a copy of their own card gets the id
+    ``<id>-copy`` and the name "… (copy)" so that the two can be told apart."""
+    from campaigns_app import card_selectors
+
+    source = card_selectors.card_usable(user, card_id)
+    if source is None:
+        raise CardNotFound("No such CG Card.")
+    text = source.text
+    if CgCard.objects.filter(owner_id=user.pk, sha256=source.sha256).exists():
+        if source.owner_id != user.pk:
+            return CgCard.objects.get(owner_id=user.pk, sha256=source.sha256)
+        text = _renamed(text, f"{source.card_id}-copy"[:80], f"{source.name} (copy)"[:300])
+    checked = card_check(text, system_id=source.system_id, filename=f"{source.card_id}.yaml")
+    existing = CgCard.objects.filter(owner_id=user.pk, sha256=checked.sha256).first()
+    if existing is not None:
+        return existing
+    info = checked.system.card
+    return CgCard.objects.create(
+        owner=user, system=checked.cg_system, card_id=info.id, name=info.name, text=checked.text,
+        sha256=checked.sha256, example=bool(info.example), copied_from=source,
+    )
 
 
 @transaction.atomic

@@ -77,6 +77,16 @@ def _filename(name: str) -> str:
     return "".join(ch for ch in base if ch.isalnum() or ch in "._-")[:80] or "card.yaml"
 
 
+def _with_lines(problems: list[Problem], text: str) -> list[Problem]:
+    """Each problem with the line of the YAML text its path names (a duplicate key's path is its line already)."""
+    from dataclasses import replace
+
+    from rules_engine.card_paths import yaml_line
+
+    return [replace(p, line=yaml_line(text, p.path)) if p.path and not p.path.startswith("line ") else p
+            for p in problems]
+
+
 def _problems(error: CardInvalid | forms.ValidationError) -> list[Problem]:
     if isinstance(error, CardInvalid):
         return error.problems
@@ -92,7 +102,8 @@ def card_list(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "cards/list.html",
-        {"cards": card_selectors.own_cards(request.user), "bundled": card_selectors.bundled_cards(), "nav": "cards"},
+        {"cards": card_selectors.own_cards(request.user), "bundled": card_selectors.bundled_cards(),
+         "published": card_selectors.published_cards(request.user), "nav": "cards"},
     )
 
 
@@ -105,6 +116,7 @@ def _card_form_page(request: HttpRequest, *, card: Any = None) -> HttpResponse:
     status = 200
     if request.method == "POST":
         if form.is_valid():
+            text = ""
             try:
                 text, filename = form.card_text()
                 if card is None:
@@ -117,6 +129,8 @@ def _card_form_page(request: HttpRequest, *, card: Any = None) -> HttpResponse:
                     )
             except (CardInvalid, forms.ValidationError) as error:
                 problems = _problems(error)
+                if isinstance(error, CardInvalid) and text:
+                    problems = _with_lines(problems, text)
             except CardError as error:
                 problems = [Problem("", str(error))]
             else:
@@ -124,10 +138,12 @@ def _card_form_page(request: HttpRequest, *, card: Any = None) -> HttpResponse:
                                           "started keep the card they were started with.")
                 return redirect("card_detail", card_id=saved.id)
         status = 400
+    chosen = request.POST.get("system") or request.GET.get("system") or (card.system_id if card is not None else "")
+    help_system = chosen if CgSystem.objects.filter(id=chosen).exists() else ""
     return render(
         request,
         "cards/form.html",
-        {"form": form, "problems": problems, "card": card, "nav": "cards"},
+        {"form": form, "problems": problems, "card": card, "nav": "cards", "help_system": help_system},
         status=status,
     )
 

@@ -79,6 +79,14 @@ class CgCard(models.Model):
     sha256 = models.CharField(max_length=64)
     example = models.BooleanField(default=False, help_text="`example: true` in the document: not a published campaign.")
     bundled_file = models.CharField(max_length=200, blank=True, default="")
+    published = models.BooleanField(
+        default=False, help_text="Its author shares it: every player finds it on the create page (read-only to them)."
+    )
+    published_at = models.DateTimeField(null=True, blank=True)
+    copied_from = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="copies",
+        help_text="The card this one was copied from (a copy is private to the player who copied it).",
+    )
     created = models.DateTimeField(default=now, editable=False)
     updated = models.DateTimeField(default=now)
 
@@ -97,6 +105,8 @@ class CgCard(models.Model):
             models.UniqueConstraint(
                 fields=["owner", "sha256"], condition=Q(owner__isnull=False), name="cgcard_one_copy_per_owner"
             ),
+            models.CheckConstraint(condition=Q(published=False) | Q(owner__isnull=False, published_at__isnull=False),
+                                   name="cgcard_published_by_its_author"),
             models.UniqueConstraint(
                 fields=["bundled_file"], condition=Q(owner__isnull=True), name="cgcard_bundled_file_unique"
             ),

@@ -32,6 +32,9 @@ if not SECRET_KEY:
     SECRET_KEY = "refit-insecure-development-key-never-use-in-production"
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
+# The CG Card builder posts one field per cell of a card's grids (calendar, RG charts, tables): a large card has
+# more than Django's default 1000 fields. Still bounded (and the body by DATA_UPLOAD_MAX_MEMORY_SIZE).
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 6000
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
 # Public base URL used in e-mailed links (invitations, "your move" notices).
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
