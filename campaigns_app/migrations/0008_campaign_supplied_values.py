@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('campaigns_app', '0006_campaign_player_settings'),
+        ('campaigns_app', '0007_card_sharing'),
     ]
 
     operations = [
