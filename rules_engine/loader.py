@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Hashable, Iterable, Iterator, Mapping
+from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -1667,6 +1667,10 @@ def _build_system(c: _Checker, doc: object, card: CardInfo | None = None) -> Sys
     missing = _missing_parts(c, m["missing_parts"], "missing_parts") if "missing_parts" in m else ()
     if c.errors or not (ident and name and source) or len(sides) != 2:
         return None
+    if initiative is not None and initiative.chosen_at is None and initiative.mode == "chit":
+        early = _chits_chosen_at(special, steps)
+        if early is not None and early != initiative.ref:
+            initiative = replace(initiative, chosen_at=early)
     return System(
         ident, "system", name, source, (sides[0], sides[1]), time_unit, between, currencies, calendar, steps, idle,
         tables, rg_charts, setup_costs, forts, initiative, limits, forms, settings, special, missing, card,
@@ -1700,6 +1704,37 @@ def definition_kind(text: str, filename: str) -> tuple[str, str | None]:
     if kind not in ("system", "cg-card"):
         raise DefinitionErrors([DefinitionError(filename, "kind", f"unknown kind {kind!r}", "system, cg-card")])
     return str(kind), extends if isinstance(extends, str) else None
+
+
+def _steps_over_system(card_steps: object, system_steps: object) -> object:
+    """A card's step list over the system's: a card step keeps what the system file says of the same ref (its part,
+    markers, action, params, note) unless the card gives that key itself; the card decides the order and which steps
+    run (KGP 8.6031 "CG-Scenario End" stays in the post-scenario part whatever the card lists)."""
+    if not isinstance(card_steps, list) or not isinstance(system_steps, list):
+        return copy.deepcopy(card_steps)
+    by_ref = {str(s.get("ref")): s for s in system_steps if isinstance(s, dict) and "ref" in s}
+    out: list[object] = []
+    for step in card_steps:
+        base = by_ref.get(str(step.get("ref"))) if isinstance(step, dict) and "ref" in step else None
+        if base is None or not isinstance(step, dict):
+            out.append(copy.deepcopy(step))
+            continue
+        merged = {**copy.deepcopy(base), **copy.deepcopy(step)}
+        base_params, card_params = base.get("params"), step.get("params")
+        if isinstance(base_params, dict) and isinstance(card_params, dict):
+            merged["params"] = {**copy.deepcopy(base_params), **copy.deepcopy(card_params)}
+        out.append(merged)
+    return out
+
+
+def _chits_chosen_at(special: Sequence[SpecialRule], steps: Sequence[Step]) -> str | None:
+    """The step at which a system's special rule seals the Initiative chits (ER CG15/CG18: Bombardment and the FPF
+    Barrage are bought "when selecting" the Attack/Idle chit: ``params.chits_chosen_at_action: purchase-rg``)."""
+    for rule in special:
+        action = rule.params.get("chits_chosen_at_action")
+        if isinstance(action, str):
+            return next((s.ref for s in steps if s.action == action), None)
+    return None
 
 
 def parse_card(text: str, filename: str, base: System) -> System:
@@ -1739,6 +1774,8 @@ def parse_card(text: str, filename: str, base: System) -> System:
                 else:
                     tables.append(copy.deepcopy(table))
             merged["tables"] = tables
+        elif part == "steps":
+            merged[part] = _steps_over_system(m[part], merged.get("steps"))
         else:
             merged[part] = copy.deepcopy(m[part])
     raw_card_tables = m.get("tables")

@@ -132,7 +132,12 @@ def layout(system: SystemLike) -> Layout:
 def _layout(steps: tuple[Step, ...]) -> Layout:
     declared = [PART_WORDS.get(str(step.params.get("part"))) for step in steps]
     parts: list[str] = []
-    if NEW not in declared:
+    if NEW not in declared and POST in declared:
+        # only a post-scenario step is declared (KGP 8.6031 "CG-Scenario End"): the steps up to the last one so
+        # declared follow the scenario, the rest start the new date
+        last = max(i for i, word in enumerate(declared) if word == POST)
+        parts = [POST if i <= last else NEW for i in range(len(steps))]
+    elif NEW not in declared:
         parts = [NEW] * len(steps)
     else:
         current = POST
