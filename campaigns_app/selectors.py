@@ -322,6 +322,9 @@ PHASE_EVENT_TEXT: dict[str, Any] = {
         str(p[k]) for k in ("ec", "weather", "moon") if p.get(k) and p.get(k) != "-") + ".",
     "san-adjusted": lambda p, name, v: f"{name(p.get('side'))} SAN {p.get('before')} → {p.get('after')} ({p.get('step')}).",
     "elr-changed": lambda p, name, v: f"{name(p.get('side'))} ELR {p.get('before')} → {p.get('after')} ({p.get('step')}).",
+    "night-elr": lambda p, name, v: f"Night scenario ({p.get('date')}): the {name(p.get('side'))} side is the Scenario "
+    f"Defender; its ELR is one less than in daytime" + (f": {p.get('printed')} → {p.get('elr')}" if p.get("elr") is not None
+                                                       else "") + f" ({p.get('rule')}).",
     "lvp-recorded": lambda p, name, v: f"{name(p.get('side'))}: Current-LVP {p.get('current_lvp')}, CG-LVP {p.get('cg_lvp')}.",
     "table-result": lambda p, name, v: f"{p.get('table_name')} ({name(p.get('side'))}): final {p.get('final')} → {p.get('result')}.",
     "results-entered": lambda p, name, v: f"You entered the results of {p.get('date')}{_where(p)}.",

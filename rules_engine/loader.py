@@ -1496,7 +1496,8 @@ def _scenario_rolls(
     in_scenario = tuple(s.ref for s in steps if s.in_scenario)
     for p, m in c.entries(
         value, path, ("id", "ref", "name", "dice", "roller", "when"),
-        ("threshold", "outcomes", "table", "modifiers", "sides", "from_turn", "night_only", "step", "rule", "note"),
+        ("threshold", "outcomes", "table", "modifiers", "sides", "from_turn", "night_only", "step", "rule", "note",
+         "roller_role", "requires_rg", "not_in_initial_scenario"),
         label="id",
     ):
         ident = c.ident(m["id"], f"{p}.id", "scenario roll id")
@@ -1543,11 +1544,24 @@ def _scenario_rolls(
             if "step" in m else None
         rule = c.ref(m["rule"], f"{p}.rule", tuple(r.id for r in rules), "special rule") if "rule" in m else None
         note = c.text(m["note"], f"{p}.note") if "note" in m else None
+        role = c.choice(m["roller_role"], f"{p}.roller_role", ("attacker", "defender")) if "roller_role" in m else None
+        requires_rg = bool(c.boolean(m["requires_rg"], f"{p}.requires_rg")) if "requires_rg" in m else False
+        if requires_rg and rule is None:
+            c.error(f"{p}.requires_rg", "a roll that needs an RG bought names the special rule of that RG (`rule:`)")
+        not_initial = (c.text(m["not_in_initial_scenario"], f"{p}.not_in_initial_scenario")
+                       if "not_in_initial_scenario" in m else None)
+        role = c.choice(m["roller_role"], f"{p}.roller_role", ("attacker", "defender")) if "roller_role" in m else None
+        requires_rg = bool(c.boolean(m["requires_rg"], f"{p}.requires_rg")) if "requires_rg" in m else False
+        if requires_rg and rule is None:
+            c.error(f"{p}.requires_rg", "a roll that needs an RG bought names the special rule of that RG (`rule:`)")
+        not_initial = (c.text(m["not_in_initial_scenario"], f"{p}.not_in_initial_scenario")
+                       if "not_in_initial_scenario" in m else None)
         if ident:
             ids.append((f"{p}.id", ident))
         if ident and ref and name and dice and roller and when and (threshold is not None or table is not None):
             out.append(ScenarioRoll(ident, ref, name, DiceKind(dice), roller, when, outcomes, threshold, table,
-                                    modifiers, sides, from_turn, night_only, step, rule, note))
+                                    modifiers, sides, from_turn, night_only, step, rule, note, role, requires_rg,
+                                    not_initial))
     c.unique(ids, "scenario roll id")
     return tuple(out)
 

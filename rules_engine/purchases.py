@@ -223,6 +223,18 @@ def _mode_refused(system: System, chart: RgChart, row: RgRow, mode: str) -> Viol
     return None
 
 
+def rule_rg_ids(system: System, side: SideId, rule_id: str) -> frozenset[str]:
+    """The ids of the side's RG rows a special rule governs (ER CG18: the FPF Barrage rows)."""
+    rule = next((r for r in system.special_rules if r.id == rule_id), None)
+    try:
+        chart = system.rg_chart(side)
+    except UnknownNameError:
+        return frozenset()
+    if rule is None:
+        return frozenset()
+    return frozenset(row.id for row in chart.rows if _matches_rule_row(rule, chart, row))
+
+
 # ---------------------------------------------------------------------------------------------------------------------
 # Costs
 # ---------------------------------------------------------------------------------------------------------------------

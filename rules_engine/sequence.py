@@ -1464,15 +1464,47 @@ def _scenario_start(system: SystemLike, state: CampaignState) -> tuple[CampaignS
     """At the start of a scenario every SAN is known at the board (the opponent's rolls activate a side's Sniper):
     a SAN increase bought in secret and not yet announced (no announcing step, e.g. before the Initial Scenario) is
     announced now."""
+    state, night = _night_elr(system, state)
     state, changed = _fold_all(system, state)
     if not changed:
-        return state, ()
+        return state, night
     payload: dict[str, JSON] = {
         "date": state.date_id, "step": state.phase_ref,
         "tracks": {s: {k: v for k, v in state.tracks.get(s, {}).items() if k == "san"} for s in state.sides},
     }
     event = Event("announced", Visibility.PUBLIC, None, payload)
-    return _record(state, event), (event,)
+    return _record(state, event), night + (event,)
+
+
+def _night_elr(system: SystemLike, state: CampaignState) -> tuple[CampaignState, Events]:
+    """ER/KGP CG4 "the Scenario Defender's ELR at night is one less than it would be in a daytime scenario": at the
+    start of a night scenario, the side(s) not attacking (CG5: the Idle chit) play it at the printed ELR − 1."""
+    calendar = system.calendar
+    if not 0 <= state.date_index < len(calendar) or not getattr(calendar[state.date_index], "night", False):
+        return state, ()
+    rule = next((r for r in getattr(system, "special_rules", ())
+                 if isinstance(r.params.get("night_scenario_defender_elr_drm"), int)), None)
+    if rule is None:
+        return state, ()
+    drm = int(rule.params["night_scenario_defender_elr_drm"])
+    if state.step == INITIAL_SCENARIO or state.phase_ref == INITIAL_MARK:
+        roles = initial_roles(system)
+        attackers = roles.attackers if roles is not None else ()
+    else:
+        last = state.last_round
+        attackers = tuple(s for s, c in last.chits.items() if c is Chit.ATTACK) \
+            if last is not None and last.date_index == state.date_index else ()
+    events: list[Event] = []
+    for side in state.sides:
+        if not attackers or side in attackers:
+            continue
+        printed = state.tracks.get(side, {}).get("elr")
+        event = Event("night-elr", Visibility.PUBLIC, None, {
+            "date": state.date_id, "side": side, "rule": rule.ref, "drm": drm, "printed": printed,
+            "elr": printed + drm if printed is not None else None})
+        state = _record(state, event)
+        events.append(event)
+    return state, tuple(events)
 
 
 def _move_order(system: SystemLike, state: CampaignState, dice: Dice) -> tuple[CampaignState, Events]:
