@@ -150,3 +150,32 @@ def test_er_special_rules_from_the_system_file_with_a_values_only_card(monkeypat
     assert (play.roster("us", "D1 Night").lvp_current, play.roster("japanese", "D1 Night").lvp_current) == (2, 6)
     assert (play.state.tracks["us"]["lvp"], play.state.tracks["japanese"]["lvp"]) == (2, 6)
     assert dice.remaining == 0
+
+
+def test_rules_in_use_lists_each_er_special_rule_with_its_summary_and_where_refit_applies_it(monkeypatch: Any) -> None:
+    import html as htmllib
+    import re
+
+    from django.urls import reverse
+
+    from tests.campaigns_app.conftest import client_for
+
+    play = Play(monkeypatch, "er", "us", ScriptedDice(), card=CARD)
+    for side in ("us", "japanese"):  # both players read the same page
+        page = client_for(play.users[side]).get(reverse("campaign_rules", args=[play.public_id])).content.decode()
+        table = page[page.index('id="rules-special-table"'):]
+        table = table[:table.index("</table>")]
+        rows = {re.sub(r"<[^>]+>", " ", m).split()[0]: " ".join(htmllib.unescape(re.sub(r"<[^>]+>", " ", m)).split())
+                for m in re.findall(r"<tr><th scope=\"row\">(.*?)</tr>", table)}
+        # seed 002 CG18, first sentence; enforced at the card's purchase step and by the scenario roll forms
+        assert rows["CG18"].startswith("CG18 FPF Barrage A FPF Barrage is a special type of 60+mm HE (only) Barrage RG")
+        assert rows["CG18"].endswith("Refit Enforced at 1.518 (RG purchase); roll form in the scenario: FPF Barrage "
+                                     "accuracy dr (the U.S. player); FPF Barrage removal dr (the U.S. player)")
+        assert rows["CG15"].endswith("Refit Enforced at 1.518 (RG purchase)")
+        assert rows["CG16"] == ("CG16 Jungle Paths Both sides have Jungle Paths as an available FPP purchase. "
+                                "Refit Enforced at 1.520 (Fortification purchase)")
+        assert rows["CG4"].endswith("Refit Applied at the start of each night scenario")
+        assert rows["CG21"].endswith("Refit Roll form in the scenario: Game End dr (the Attacker)")
+        assert rows["CG17"] == ("CG17 Wire When determining the MF required to move below a Wire counter, subtract 2 "
+                                "from the dr. On the board (the players apply it)")
+        assert "Chits sealed at 1.518, revealed together at 1.522" in rows["CG5,"]
