@@ -1905,9 +1905,35 @@ def with_player_settings(
                 c.error(setting.id, "not chosen, and it has no default", setting_allowed(setting))
     if c.errors:
         raise DefinitionErrors(c.errors)
-    if not chosen:
-        return system
-    return replace(system, settings_values={**system.settings_values, **chosen})
+    chosen_system = replace(system, settings_values={**system.settings_values, **chosen}) if chosen else system
+    return _map_groups_of_the_cg(c, chosen_system)
+
+
+def _map_groups_of_the_cg(c: _Checker, system: System) -> System:
+    """KGP 8.2 "the "Ch" Map Group (used in CGII)", CG21 "off the "Lg" Map Group during CG III": the chosen CG names
+    its Map Groups (a rule's ``params.map_groups_by_setting``). A card that names none plays them; a card that names
+    others is refused, saying which the rule gives."""
+    for rule in system.special_rules:
+        spec = rule.params.get("map_groups_by_setting")
+        if not isinstance(spec, Mapping):
+            continue
+        setting_id, groups = spec.get("setting"), spec.get("groups")
+        choice = system.settings_values.get(str(setting_id))
+        wanted = groups.get(str(choice)) if isinstance(groups, Mapping) else None
+        if not isinstance(wanted, list) or not wanted:
+            continue
+        named = set(system.map_groups_in_play) | {g for entry in system.calendar for g in entry.map_groups}
+        if not named:
+            return replace(system, map_groups_in_play=tuple(str(g) for g in wanted))
+        if named != {str(g) for g in wanted}:
+            choices = next((s.choices for s in system.settings if s.id == setting_id), ())
+            fits = [str(k) for k in choices if not isinstance(groups.get(str(k)), list)
+                    or {str(g) for g in groups[str(k)]} == named] if isinstance(groups, Mapping) else []
+            c.error(str(setting_id), f"CG {choice} is played on the {', '.join(map(str, wanted))} Map Group "
+                    f"({spec.get('as_written', rule.ref)}), but this CG Card plays {', '.join(sorted(named))}",
+                    ", ".join(fits) or None)
+            raise DefinitionErrors(c.errors)
+    return system
 
 
 def _supply(c: _Checker, value: object, path: str, system: System) -> dict[str, DiceTable]:

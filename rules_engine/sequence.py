@@ -242,6 +242,11 @@ def _next(system: SystemLike, state: CampaignState) -> CampaignState:
     return _goto(system, state, "cycle", RESULTS_MARK)
 
 
+def settled(system: SystemLike, state: CampaignState) -> CampaignState:
+    """The state with the cursor moved on after a non-idle chit reveal (the scenario pass), as the panels read it."""
+    return _settle(system, state)
+
+
 def _settle(system: SystemLike, state: CampaignState) -> CampaignState:
     """Follow up ``initiative.submit_chit`` (which sets the spine step SCENARIO after a non-idle reveal)."""
     lay = layout(system)
