@@ -265,7 +265,8 @@ def _describe_event(system: Any, record: EventRecord, viewer: str) -> dict[str, 
         "detail": detail,
         "choices": choices,
         "dice": dice,
-        "secret": record.visibility != EventRecord.Visibility.PUBLIC,
+        # "Only you" on the viewer's own secret records; the opponent's, seen after CG end, are revealed, not his own
+        "secret": record.visibility != EventRecord.Visibility.PUBLIC and record.side == viewer,
         "created": record.created,
     }
 
@@ -664,7 +665,7 @@ def _describe_record(system: Any, event: dict[str, Any], side: str) -> dict[str,
     """One step result of this date as the viewer may see it (view_for already dropped what it may not)."""
     payload = event.get("payload") or {}
     kind = event["kind"]
-    own_secret = event.get("visibility") != "public"
+    own_secret = event.get("visibility") != "public" and (event.get("side") in (None, "", side))
     who = engine.side_name(system, payload.get("side") or event.get("side") or "")
     base = {"kind": kind, "secret": own_secret, "step": payload.get("step"), "side_name": who}
     if kind == "table-result":

@@ -39,9 +39,15 @@ def allowed(system: SystemLike, rule: SpecialRule) -> int | None:
     return per_cg if isinstance(per_cg, int) and not isinstance(per_cg, bool) else None
 
 
+def _counted(state: CampaignState, side: str, rule: SpecialRule) -> tuple[str, ...]:
+    """Whose declarations count: the side's own for a one-side rule (CG14), both sides' for a rule either side records
+    (ER CG4 Massacre: once recorded, it lasts for the CG)."""
+    return (side,) if isinstance(rule.params.get("side"), str) else tuple(state.sides)
+
+
 def used(state: CampaignState, side: str, rule: SpecialRule) -> int:
-    """How many times ``side`` declared the rule in this CG."""
-    return state.tracks.get(side, {}).get(COUNT + rule.id, 0)
+    """How many times the rule was declared in this CG (by ``side``, or by either side for a rule without one)."""
+    return sum(state.tracks.get(s, {}).get(COUNT + rule.id, 0) for s in _counted(state, side, rule))
 
 
 def _scenario_key(rule: SpecialRule, state: CampaignState, group: str | None) -> str:
@@ -49,8 +55,9 @@ def _scenario_key(rule: SpecialRule, state: CampaignState, group: str | None) ->
 
 
 def declared_now(state: CampaignState, side: str, rule: SpecialRule, group: str | None = None) -> bool:
-    """Whether ``side`` declared the rule for the scenario being played (on ``group``)."""
-    return bool(state.tracks.get(side, {}).get(_scenario_key(rule, state, group)))
+    """Whether the rule was declared for the scenario being played (on ``group``)."""
+    key = _scenario_key(rule, state, group)
+    return any(state.tracks.get(s, {}).get(key) for s in _counted(state, side, rule))
 
 
 def validate_declaration(system: SystemLike, state: CampaignState, side: str, rule_id: object,
@@ -82,8 +89,9 @@ def validate_declaration(system: SystemLike, state: CampaignState, side: str, ru
     most = allowed(system, rule)
     have = used(state, side, rule)
     if most is not None and have >= most:
-        raise SubmissionError(f"{rule.ref} {rule.name}: at most {most} CG scenario{'s' if most != 1 else ''} in this "
-                              f"CG; it was declared for {have} already ({rule.ref}).", rule.ref)
+        raise SubmissionError(f"{rule.ref} {rule.name}: declared at most {most} time{'s' if most != 1 else ''} in "
+                              f"this CG; it was declared {have} time{'s' if have != 1 else ''} already ({rule.ref}).",
+                              rule.ref)
     return rule, group_id
 
 
@@ -100,7 +108,7 @@ def declare(system: SystemLike, state: CampaignState, side: str, rule_id: object
     mine[_scenario_key(rule, state, group)] = 1
     most = allowed(system, rule)
     payload: dict[str, JSON] = {"date": state.date_id, "side": side, "rule": rule.id, "ref": rule.ref,
-                                "name": rule.name, "count": mine[COUNT + rule.id], "of": most}
+                                "name": rule.name, "count": used(replace(state, tracks=tracks), side, rule), "of": most}
     if group is not None:
         payload["map_group"] = group
     event = Event("declared", Visibility.PUBLIC, None, payload)

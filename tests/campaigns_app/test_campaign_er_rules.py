@@ -143,6 +143,14 @@ def test_er_special_rules_from_the_system_file_with_a_values_only_card(monkeypat
     roll(play, "us", "fpf-accuracy")()
     assert last_roll(play)["result"] == "the Barrage lands accurately"
 
+    # CG4 "if a Massacre (A20.4) occurs during any CG scenario/RePh, all effects … for the remainder of the CG":
+    # recorded once, by either side, for both to see
+    services.declaration_submit(user=play.users["japanese"], public_id=play.public_id, rule_id="cg-massacre")
+    [massacre] = play.records("declared")
+    assert (massacre.payload["side"], massacre.payload["ref"], massacre.visibility) == ("japanese", "CG4", "public")
+    refused(play, lambda: services.declaration_submit(user=play.users["us"], public_id=play.public_id,
+                                                      rule_id="cg-massacre"),
+            "Massacre is already declared for the scenario of D1 Night (CG4).")
     play.both_done()
     play.results(cvp={"us": 6, "japanese": 3}, attacked={"us": False, "japanese": True}, lvp={"us": 2, "japanese": 6})
     # the last CG Date: the CG ends, and the LVP typed reach the roster and the CG end totals
@@ -150,6 +158,37 @@ def test_er_special_rules_from_the_system_file_with_a_values_only_card(monkeypat
     assert (play.roster("us", "D1 Night").lvp_current, play.roster("japanese", "D1 Night").lvp_current) == (2, 6)
     assert (play.state.tracks["us"]["lvp"], play.state.tracks["japanese"]["lvp"]) == (2, 6)
     assert dice.remaining == 0
+
+    # issue 15 item 7: the Initial Scenario had no Initiative chit → its roster column stays empty; D1 Night's is the chit
+    assert (play.roster("us", "D1 AM").initiative, play.roster("us", "D1 Night").initiative) == (None, "idle")
+    from django.urls import reverse
+
+    from tests.campaigns_app.conftest import client_for
+
+    japanese = client_for(play.users["japanese"])
+    page = japanese.get(reverse("campaign_detail", args=[play.public_id])).content.decode()
+    assert "Ended on D1 Night (the last CG Date)." in page
+    # after CG end the U.S. side's secret records are revealed to the Japanese, not badged "Only you"
+    history = japanese.get(reverse("campaign_history", args=[play.public_id])).content.decode()
+    own_secret = EventRecord.objects.filter(campaign__public_id=play.public_id, side="japanese").exclude(
+        visibility="public").count()
+    assert own_secret > 0 and history.count(">Only you</span>") == own_secret
+    assert "The U.S. side" in history or "U.S." in history
+
+
+def test_the_invitation_page_shows_the_dice_seed_commitment(monkeypatch: Any) -> None:
+    from django.contrib.auth.models import User
+    from django.urls import reverse
+
+    from tests.campaigns_app.campaign_script import PASSWORD, load_system
+    from tests.campaigns_app.conftest import client_for
+
+    load_system("rr")
+    user = User.objects.create_user("inviter", "inviter@example.org", PASSWORD)
+    campaign = services.campaign_create(user=user, system_id="rr", side="german", name="Invite")
+    page = client_for(user).get(reverse("campaign_invite", args=[campaign.public_id])).content.decode()
+    commitment = page[page.index('id="invite-commitment"'):]
+    assert len(campaign.seed_commitment) == 64 and campaign.seed_commitment in commitment[:400]
 
 
 def test_rules_in_use_lists_each_er_special_rule_with_its_summary_and_where_refit_applies_it(monkeypatch: Any) -> None:
@@ -165,17 +204,18 @@ def test_rules_in_use_lists_each_er_special_rule_with_its_summary_and_where_refi
         page = client_for(play.users[side]).get(reverse("campaign_rules", args=[play.public_id])).content.decode()
         table = page[page.index('id="rules-special-table"'):]
         table = table[:table.index("</table>")]
-        rows = {re.sub(r"<[^>]+>", " ", m).split()[0]: " ".join(htmllib.unescape(re.sub(r"<[^>]+>", " ", m)).split())
+        rows = {" ".join(re.sub(r"<[^>]+>", " ", m).split()[:2]): " ".join(htmllib.unescape(re.sub(r"<[^>]+>", " ", m)).split())
                 for m in re.findall(r"<tr><th scope=\"row\">(.*?)</tr>", table)}
         # seed 002 CG18, first sentence; enforced at the card's purchase step and by the scenario roll forms
-        assert rows["CG18"].startswith("CG18 FPF Barrage A FPF Barrage is a special type of 60+mm HE (only) Barrage RG")
-        assert rows["CG18"].endswith("Refit Enforced at 1.518 (RG purchase); roll form in the scenario: FPF Barrage "
+        assert rows["CG18 FPF"].startswith("CG18 FPF Barrage A FPF Barrage is a special type of 60+mm HE (only) Barrage RG")
+        assert rows["CG18 FPF"].endswith("Refit Enforced at 1.518 (RG purchase); roll form in the scenario: FPF Barrage "
                                      "accuracy dr (the U.S. player); FPF Barrage removal dr (the U.S. player)")
-        assert rows["CG15"].endswith("Refit Enforced at 1.518 (RG purchase)")
-        assert rows["CG16"] == ("CG16 Jungle Paths Both sides have Jungle Paths as an available FPP purchase. "
+        assert rows["CG15 Pre-Game"].endswith("Refit Enforced at 1.518 (RG purchase)")
+        assert rows["CG16 Jungle"] == ("CG16 Jungle Paths Both sides have Jungle Paths as an available FPP purchase. "
                                 "Refit Enforced at 1.520 (Fortification purchase)")
-        assert rows["CG4"].endswith("Refit Applied at the start of each night scenario")
-        assert rows["CG21"].endswith("Refit Roll form in the scenario: Game End dr (the Attacker)")
-        assert rows["CG17"] == ("CG17 Wire When determining the MF required to move below a Wire counter, subtract 2 "
+        assert rows["CG4 ELR/Massacre"].endswith("Refit Applied at the start of each night scenario")
+        assert rows["CG4 Massacre"].endswith("Refit Declared in the scenario (a form on the scenario panel)")
+        assert rows["CG21 Game"].endswith("Refit Roll form in the scenario: Game End dr (the Attacker)")
+        assert rows["CG17 Wire"] == ("CG17 Wire When determining the MF required to move below a Wire counter, subtract 2 "
                                 "from the dr. On the board (the players apply it)")
-        assert "Chits sealed at 1.518, revealed together at 1.522" in rows["CG5,"]
+        assert "Chits sealed at 1.518, revealed together at 1.522" in rows["CG5, CG15,"]
