@@ -1911,8 +1911,8 @@ def with_player_settings(
 
 def _map_groups_of_the_cg(c: _Checker, system: System) -> System:
     """KGP 8.2 "the "Ch" Map Group (used in CGII)", CG21 "off the "Lg" Map Group during CG III": the chosen CG names
-    its Map Groups (a rule's ``params.map_groups_by_setting``). A card that names none plays them; a card that names
-    others is refused, saying which the rule gives."""
+    Map Groups it plays (a rule's ``params.map_groups_by_setting``). A card that names none plays them; a card whose
+    Map Groups leave one out is refused, saying which the rule gives."""
     for rule in system.special_rules:
         spec = rule.params.get("map_groups_by_setting")
         if not isinstance(spec, Mapping):
@@ -1925,13 +1925,13 @@ def _map_groups_of_the_cg(c: _Checker, system: System) -> System:
         named = set(system.map_groups_in_play) | {g for entry in system.calendar for g in entry.map_groups}
         if not named:
             return replace(system, map_groups_in_play=tuple(str(g) for g in wanted))
-        if named != {str(g) for g in wanted}:
+        if not {str(g) for g in wanted} <= named:
             choices = next((s.choices for s in system.settings if s.id == setting_id), ())
             fits = [str(k) for k in choices if not isinstance(groups.get(str(k)), list)
-                    or {str(g) for g in groups[str(k)]} == named] if isinstance(groups, Mapping) else []
+                    or {str(g) for g in groups[str(k)]} <= named] if isinstance(groups, Mapping) else []
             c.error(str(setting_id), f"CG {choice} is played on the {', '.join(map(str, wanted))} Map Group "
-                    f"({spec.get('as_written', rule.ref)}), but this CG Card plays {', '.join(sorted(named))}",
-                    ", ".join(fits) or None)
+                    f"({spec.get('as_written', rule.ref)}), which this CG Card does not play (it plays "
+                    f"{', '.join(sorted(named))})", ", ".join(fits) or None)
             raise DefinitionErrors(c.errors)
     return system
 

@@ -102,8 +102,8 @@ def test_cg_ii_is_refused_with_a_card_that_plays_st_because_8_2_gives_it_the_ch_
         services.campaign_create(user=user, system_id="kgp", side="german", name="CG II", card_id=card.id,
                                  player_settings={"kgp_cg": "II"})
     text = str(caught.value.problems if hasattr(caught.value, "problems") else caught.value)
-    assert ("CG II is played on the Ch Map Group (8.2 \"the \"Ch\" Map Group (used in CGII)\"; CG21 \"exited off the "
-            "\"Lg\" Map Group during CG III\"), but this CG Card plays St (allowed: I)") in text
+    assert ("CG II is played on the Ch Map Group (8.2 \"the \"Ch\" Map Group (used in CGII)\"), which this CG Card "
+            "does not play (it plays St) (allowed: I, III)") in text
     assert Campaign.objects.count() == before and not EventRecord.objects.exists()
 
 
@@ -118,7 +118,7 @@ def test_the_chosen_cg_names_the_map_group_when_the_card_names_none_and_cg_ii_de
     card = parse_card(text, "card.yaml", base)
     assert card.map_groups_in_play == ()
     cg3 = with_player_settings(card, {"kgp_cg": "III"}, complete=True)
-    assert [g.id for g in cg3.map_groups_on(0)] == ["Lg"]  # CG21 "the "Lg" Map Group during CG III"
+    assert cg3.map_groups_on(0) == ()  # CG III's Map Groups are not named in the seed: the card must say
     cg2 = with_player_settings(card, {"kgp_cg": "II"}, complete=True)
     assert [g.id for g in cg2.map_groups_on(0)] == ["Ch"]  # 8.2 "the "Ch" Map Group (used in CGII)"
     fanaticism = next(r for r in cg2.special_rules if r.id == "fanaticism")

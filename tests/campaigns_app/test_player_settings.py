@@ -74,7 +74,7 @@ def test_the_players_choice_wins_over_the_cards_balance(monkeypatch: Any) -> Non
     # halved FRD → 4 → 35 − 4 = 31; German DR 6+3 = 9, not halved → 45 − 9 = 36.
     dice = ScriptedDice(4, 5, 6, 3)
     play = Play(monkeypatch, "kgp", US, dice, card=CARDS / "kgp-map-groups-test.yaml",
-                player_settings={"balance": "us", "kgp_cg": "II"})
+                player_settings={"balance": "us", "kgp_cg": "I"})  # CG II would be refused: 8.2 gives it Ch
     assert play.system.settings_values["balance"] == "us"
     play.order(GE)
     play.order(US)
