@@ -75,6 +75,15 @@ def test_kgp_rules_from_the_system_file_with_a_values_only_card(monkeypatch: Any
     play.chit("german", "attack")
     play.chit("us", "idle")
     assert play.until("@scenario") == ["8.624"]
+    # the scenario panel offers the declaration to the German only, with his count (1 of 2 used)
+    from django.urls import reverse
+
+    from tests.campaigns_app.conftest import client_for
+
+    pages = {side: client_for(play.users[side]).get(reverse("campaign_detail", args=[play.public_id])).content.decode()
+             for side in ("german", "us")}
+    assert 'id="declare-fanaticism-St"' in pages["german"] and "1 of 2 used in this CG" in pages["german"]
+    assert "declare-fanaticism" not in pages["us"]
     declare(play, "german")()
     assert [r.payload["count"] for r in play.records("declared")] == [1, 2]
     play.both_done()
