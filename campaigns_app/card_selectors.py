@@ -15,6 +15,7 @@ from django.db.models import Count, Q, QuerySet
 from campaigns_app import engine
 from campaigns_app.models import Campaign, CgCard, CgSystem
 from rules_engine.loader import player_setting_start, player_settings
+from rules_engine.rules_in_use import rules_in_use
 from rules_engine.model import VERIFY_NOTE, Cell, DiceTable, Setting, System
 
 # Parts a system must have before a campaign can start; without them it needs a CG Card.
@@ -486,6 +487,7 @@ def campaign_rules(campaign: Campaign) -> dict[str, Any]:
         "system_sha256": campaign.system.sha256,
         "card": None,
         "report": system_report(system),
+        "special_rules": [vars(r) for r in rules_in_use(engine.system_for(campaign))],
     }
     if campaign.card_sha256:
         out["card"] = {

@@ -323,6 +323,14 @@ def board_roll(
     return board.board_roll(system, state, side, at, kind, count, purpose, dice, map_group)
 
 
+def declare(system: Any, state: Any, side: str, rule_id: str, map_group: str | None = None
+            ) -> tuple[Any, tuple[Event, ...]]:
+    """A declaration made at the board during the scenario (KGP CG14 German Fanaticism), counted and public."""
+    from rules_engine import declarations
+
+    return declarations.declare(system, state, side, rule_id, map_group)
+
+
 def scenario_roll(
     system: Any, state: Any, side: str, roll_id: str, threshold: Any, turn: Any, answers: Mapping[int, int | bool],
     dice: Any, map_group: str | None = None,

@@ -11,6 +11,7 @@ urlpatterns = [
     path("phase/roll/", views.roll_submit, name="phase_roll"),
     path("phase/board-roll/", views.board_roll_submit, name="phase_board_roll"),
     path("phase/scenario-roll/", views.scenario_roll_submit, name="phase_scenario_roll"),
+    path("phase/declare/", views.declare_submit, name="phase_declare"),
     path("phase/results/", views.results_submit, name="phase_results"),
     path("phase/supply/", views.supply_submit, name="phase_supply"),
     path("phase/cg-end/", views.cg_end, name="phase_cg_end"),

@@ -246,6 +246,8 @@ def _choices_by_date(state: Any) -> dict[str, dict[str, str]]:
     """Each date's revealed Attack/Idle choices (public once revealed), from the campaign history."""
     out: dict[str, dict[str, str]] = {}
     for record in state.history:
+        if record.kind == "initial" and record.label == "initial":
+            continue  # the Initial Scenario: no Initiative chit was chosen (its roles come from the scenario card)
         if record.choices:
             out[record.date_id] = {side: str(choice) for side, choice in record.choices.items()}
     return out
@@ -428,8 +430,9 @@ def _purchase_cell(column: Column, line: Mapping[str, Any]) -> str:
         return _text(line.get("oba_ammo"))
     if cid in _NOTES_IDS:
         notes = [str(line.get("notes") or "")]
-        if line.get("initial_ob"):
-            notes.insert(0, "Initial Scenario OB (not counted toward the maxima)")
+        if line.get("initial_ob"):  # said once, whatever the line's own note begins with
+            notes = ["Initial Scenario OB (not counted toward the maxima)",
+                     notes[0].removeprefix("Initial Scenario OB").lstrip(";, ")]
         if line.get("extra"):
             notes.append(f"+{line['extra']} extra")
         if line.get("cost") not in (None, ""):

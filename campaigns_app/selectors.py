@@ -273,7 +273,8 @@ def _describe_event(system: Any, record: EventRecord, viewer: str) -> dict[str, 
         "detail": detail,
         "choices": choices,
         "dice": dice,
-        "secret": record.visibility != EventRecord.Visibility.PUBLIC,
+        # "Only you" on the viewer's own secret records; the opponent's, seen after CG end, are revealed, not his own
+        "secret": record.visibility != EventRecord.Visibility.PUBLIC and record.side == viewer,
         "created": record.created,
     }
 
@@ -330,6 +331,12 @@ PHASE_EVENT_TEXT: dict[str, Any] = {
         str(p[k]) for k in ("ec", "weather", "moon") if p.get(k) and p.get(k) != "-") + ".",
     "san-adjusted": lambda p, name, v: f"{name(p.get('side'))} SAN {p.get('before')} → {p.get('after')} ({p.get('step')}).",
     "elr-changed": lambda p, name, v: f"{name(p.get('side'))} ELR {p.get('before')} → {p.get('after')} ({p.get('step')}).",
+    "night-elr": lambda p, name, v: f"Night scenario ({p.get('date')}): the {name(p.get('side'))} side is the Scenario "
+    f"Defender; its ELR is one less than in daytime" + (f": {p.get('printed')} → {p.get('elr')}" if p.get("elr") is not None
+                                                       else "") + f" ({p.get('rule')}).",
+    "declared": lambda p, name, v: f"The {name(p.get('side'))} side declared {p.get('name')} ({p.get('ref')}) for the "
+    f"scenario of {p.get('date')}" + (f" on {p.get('map_group')}" if p.get("map_group") else "")
+    + (f": {p.get('count')} of {p.get('of')} in this CG." if p.get("of") is not None else "."),
     "lvp-recorded": lambda p, name, v: f"{name(p.get('side'))}: Current-LVP {p.get('current_lvp')}, CG-LVP {p.get('cg_lvp')}.",
     "table-result": lambda p, name, v: f"{p.get('table_name')} ({name(p.get('side'))}): final {p.get('final')} → {p.get('result')}.",
     "results-entered": lambda p, name, v: f"You entered the results of {p.get('date')}{_where(p)}.",
@@ -666,7 +673,7 @@ def _describe_record(system: Any, event: dict[str, Any], side: str) -> dict[str,
     """One step result of this date as the viewer may see it (view_for already dropped what it may not)."""
     payload = event.get("payload") or {}
     kind = event["kind"]
-    own_secret = event.get("visibility") != "public"
+    own_secret = event.get("visibility") != "public" and (event.get("side") in (None, "", side))
     who = engine.side_name(system, payload.get("side") or event.get("side") or "")
     base = {"kind": kind, "secret": own_secret, "step": payload.get("step"), "side_name": who}
     if kind == "table-result":
@@ -1069,6 +1076,9 @@ def phase_context(campaign: Campaign, seat: Seat, system: Any, state: Any, view:
     if panel == "scenario" and both_seated:
         context["in_scenario_steps"] = [s for s in system.steps if s.in_scenario]
         context["scenario_rolls"] = _scenario_roll_forms(system, board_view.get("scenario_rolls") or [], side)
+        from rules_engine.declarations import for_view
+
+        context["declarations"] = for_view(system, state, side)
         if context.get("scenario_groups") and context.get("board"):
             # KGP 8.2: each Map Group's scenario has its own rolls (CG23: a Turn Record Chart on each Map Group)
             rolling = set(board_view.get("map_groups") or [])

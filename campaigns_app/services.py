@@ -567,6 +567,16 @@ def board_roll_submit(
 
 
 @transaction.atomic
+def declaration_submit(
+    *, user: AbstractBaseUser, public_id: str, rule_id: str, token: str | None = None, map_group: str | None = None,
+) -> Campaign:
+    """A side declares a special rule for the scenario being played (KGP CG14 German Fanaticism)."""
+    return _phase_action(
+        user=user, public_id=public_id, token=token, purpose="board" if token is not None else None,
+        action=lambda system, state, side, dice: engine.declare(system, state, side, rule_id, map_group),
+    )
+
+
 def scenario_roll_submit(
     *, user: AbstractBaseUser, public_id: str, roll_id: str, threshold: Any = None, turn: Any = None,
     answers: dict[int, int | bool] | None = None, token: str | None = None, map_group: str | None = None,

@@ -607,6 +607,18 @@ def scenario_roll_submit(request: HttpRequest, seat: Seat) -> HttpResponse:
 
 @seated
 @require_POST
+def declare_submit(request: HttpRequest, seat: Seat) -> HttpResponse:
+    """A declaration made at the board (KGP CG14 German Fanaticism): counted, and shown to both sides."""
+    rule_id = str(request.POST.get("rule", ""))
+    token = str(request.POST.get("token", ""))
+    map_group = str(request.POST.get("map_group", "")).strip() or None
+    return _run_phase(request, seat, lambda: services.declaration_submit(
+        user=request.user, public_id=seat.campaign.public_id, rule_id=rule_id, token=token, map_group=map_group),
+        "Declared.")
+
+
+@seated
+@require_POST
 def results_submit(request: HttpRequest, seat: Seat) -> HttpResponse:
     """The side's entry of the scenario results (both must agree)."""
     system = engine.system_for(seat.campaign)

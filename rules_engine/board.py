@@ -272,6 +272,7 @@ def validate_scenario_roll(
     if found.sides and side not in found.sides:
         names = " or ".join(side_name(system, s) for s in found.sides)
         raise SubmissionError(f"{found.ref} {found.name}: made by the {names} side only.", found.ref)
+    _check_roller(system, state, side, found)
     number = None
     if found.threshold is not None:
         if threshold is None or threshold == "":
@@ -289,6 +290,52 @@ def validate_scenario_roll(
             raise SubmissionError(f"{found.ref} {found.name} is made from Turn {found.from_turn} on ({found.when}); "
                                   f"this is Turn {game_turn}.", found.ref)
     return found, number, game_turn, scenario_group(system, state, map_group)
+
+
+def scenario_attackers(system: SystemLike, state: CampaignState) -> tuple[str, ...] | None:
+    """The sides attacking in the scenario being played: those whose Attack chit was revealed for this date (ER CG5
+    "The side selecting an Attack chit is considered the Scenario Attacker"), or the Initial Scenario's attacker from
+    the data; None when the data do not say."""
+    from rules_engine.sequence import initial_roles
+
+    if state.step == INITIAL_SCENARIO:
+        roles = initial_roles(system)
+        return roles.attackers if roles is not None and roles.attackers else None
+    last = state.last_round
+    if last is None or last.date_index != state.date_index:
+        return None
+    return tuple(s for s, chit in last.chits.items() if str(chit) == "attack")
+
+
+def _check_roller(system: SystemLike, state: CampaignState, side: str, found: ScenarioRoll) -> None:
+    """Who makes the roll, as the rule says: the scenario's Attacker/Defender (ER CG21, CG5), a side that bought the RG
+    (ER CG18 FPF Barrage), not in the Initial Scenario (ER CG13)."""
+    if found.not_in_initial_scenario and state.step == INITIAL_SCENARIO:
+        raise SubmissionError(f"{found.ref} {found.name} is not made in the Initial Scenario: "
+                              f"{found.not_in_initial_scenario} ({found.ref}).", found.ref)
+    if found.roller_role is not None:
+        attackers = scenario_attackers(system, state)
+        if attackers is not None:
+            names = ", ".join(side_name(system, s) for s in attackers)
+            if found.roller_role == "attacker" and side not in attackers:
+                raise SubmissionError(f"{found.ref} {found.name} is made by {found.roller}; the "
+                                      f"{side_name(system, side)} side is not the Attacker in this scenario "
+                                      f"(Attacker: {names or 'none'}) ({found.ref}).", found.ref)
+            if found.roller_role == "defender" and side in attackers:
+                raise SubmissionError(f"{found.ref} {found.name} is made by {found.roller}; the "
+                                      f"{side_name(system, side)} side attacks in this scenario ({found.ref}).",
+                                      found.ref)
+    if found.requires_rg and found.rule is not None:
+        from rules_engine.purchases import rule_rg_ids
+
+        ids = rule_rg_ids(_system(system), side, found.rule)
+        ledger = state.ledgers.get(side)
+        bought = ledger is not None and any(p.rg_id in ids for p in ledger.purchases)
+        if not bought:
+            rule = next((r for r in _system(system).special_rules if r.id == found.rule), None)
+            what = rule.name if rule is not None else found.rule
+            raise SubmissionError(f"{found.ref} {found.name}: the {side_name(system, side)} side has bought no "
+                                  f"{what} RG, so it makes no such dr ({found.ref}).", found.ref)
 
 
 def _purpose(found: ScenarioRoll, threshold: int | None, turn: int | None, group: MapGroup | None = None) -> str:

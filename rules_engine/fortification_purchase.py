@@ -311,13 +311,27 @@ def apply_fortifications(
         assert row is not None
         cost = fortification_cost(system, order)
         line = FortificationLine(ledger.next_fortification_line, date_id, row.type, order.quantity, cost,
-                                 table.currency, order.describe())
+                                 table.currency, order.describe(), markers_note(system, row.type, order.quantity))
         ledger = replace(ledger, fortifications=(*ledger.fortifications, line)).adjust(table.currency, -cost)
         roster = ledger.roster_line(date_id)
         if roster is not None:
             label = row.type if order.quantity == 1 else f"{row.type} ×{order.quantity}"
             ledger = ledger.with_roster_line(replace(roster, fortifications=(*roster.fortifications, label)))
     return ledger
+
+
+def markers_note(system: System, fort_type: str, quantity: int) -> str:
+    """ER CG16 "Each purchase allows the player to place 3 path markers on map during the RePh (step 1.520) … any that
+    are not placed during RePh step 1.520 are lost": the markers a purchase of a rule's fortification type gives."""
+    for rule in system.special_rules:
+        wanted = rule.params.get("fortification_type")
+        per = rule.params.get("markers_per_purchase")
+        if isinstance(wanted, str) and _strip(wanted) == _strip(fort_type) and isinstance(per, int):
+            step = rule.params.get("placed_at_step")
+            when = f" during step {step}" if isinstance(step, str) else ""
+            lost = "; any not placed then are lost" if rule.params.get("unused_lost") is True else ""
+            return f"{per * quantity} path markers to place{when}{lost} ({rule.ref})"
+    return ""
 
 
 def forfeited_currencies(system: System) -> tuple[tuple[str, str], ...]:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Hashable, Iterable, Iterator, Mapping
+from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -1508,7 +1508,8 @@ def _scenario_rolls(
     in_scenario = tuple(s.ref for s in steps if s.in_scenario)
     for p, m in c.entries(
         value, path, ("id", "ref", "name", "dice", "roller", "when"),
-        ("threshold", "outcomes", "table", "modifiers", "sides", "from_turn", "night_only", "step", "rule", "note"),
+        ("threshold", "outcomes", "table", "modifiers", "sides", "from_turn", "night_only", "step", "rule", "note",
+         "roller_role", "requires_rg", "not_in_initial_scenario"),
         label="id",
     ):
         ident = c.ident(m["id"], f"{p}.id", "scenario roll id")
@@ -1555,11 +1556,24 @@ def _scenario_rolls(
             if "step" in m else None
         rule = c.ref(m["rule"], f"{p}.rule", tuple(r.id for r in rules), "special rule") if "rule" in m else None
         note = c.text(m["note"], f"{p}.note") if "note" in m else None
+        role = c.choice(m["roller_role"], f"{p}.roller_role", ("attacker", "defender")) if "roller_role" in m else None
+        requires_rg = bool(c.boolean(m["requires_rg"], f"{p}.requires_rg")) if "requires_rg" in m else False
+        if requires_rg and rule is None:
+            c.error(f"{p}.requires_rg", "a roll that needs an RG bought names the special rule of that RG (`rule:`)")
+        not_initial = (c.text(m["not_in_initial_scenario"], f"{p}.not_in_initial_scenario")
+                       if "not_in_initial_scenario" in m else None)
+        role = c.choice(m["roller_role"], f"{p}.roller_role", ("attacker", "defender")) if "roller_role" in m else None
+        requires_rg = bool(c.boolean(m["requires_rg"], f"{p}.requires_rg")) if "requires_rg" in m else False
+        if requires_rg and rule is None:
+            c.error(f"{p}.requires_rg", "a roll that needs an RG bought names the special rule of that RG (`rule:`)")
+        not_initial = (c.text(m["not_in_initial_scenario"], f"{p}.not_in_initial_scenario")
+                       if "not_in_initial_scenario" in m else None)
         if ident:
             ids.append((f"{p}.id", ident))
         if ident and ref and name and dice and roller and when and (threshold is not None or table is not None):
             out.append(ScenarioRoll(ident, ref, name, DiceKind(dice), roller, when, outcomes, threshold, table,
-                                    modifiers, sides, from_turn, night_only, step, rule, note))
+                                    modifiers, sides, from_turn, night_only, step, rule, note, role, requires_rg,
+                                    not_initial))
     c.unique(ids, "scenario roll id")
     return tuple(out)
 
@@ -1715,6 +1729,10 @@ def _build_system(c: _Checker, doc: object, card: CardInfo | None = None) -> Sys
     missing = _missing_parts(c, m["missing_parts"], "missing_parts") if "missing_parts" in m else ()
     if c.errors or not (ident and name and source) or len(sides) != 2:
         return None
+    if initiative is not None and initiative.chosen_at is None and initiative.mode == "chit":
+        early = _chits_chosen_at(special, steps)
+        if early is not None and early != initiative.ref:
+            initiative = replace(initiative, chosen_at=early)
     return System(
         ident, "system", name, source, (sides[0], sides[1]), time_unit, between, currencies, calendar, steps, idle,
         tables, rg_charts, setup_costs, forts, initiative, limits, forms, settings, special, missing, card,
@@ -1748,6 +1766,37 @@ def definition_kind(text: str, filename: str) -> tuple[str, str | None]:
     if kind not in ("system", "cg-card"):
         raise DefinitionErrors([DefinitionError(filename, "kind", f"unknown kind {kind!r}", "system, cg-card")])
     return str(kind), extends if isinstance(extends, str) else None
+
+
+def _steps_over_system(card_steps: object, system_steps: object) -> object:
+    """A card's step list over the system's: a card step keeps what the system file says of the same ref (its part,
+    markers, action, params, note) unless the card gives that key itself; the card decides the order and which steps
+    run (KGP 8.6031 "CG-Scenario End" stays in the post-scenario part whatever the card lists)."""
+    if not isinstance(card_steps, list) or not isinstance(system_steps, list):
+        return copy.deepcopy(card_steps)
+    by_ref = {str(s.get("ref")): s for s in system_steps if isinstance(s, dict) and "ref" in s}
+    out: list[object] = []
+    for step in card_steps:
+        base = by_ref.get(str(step.get("ref"))) if isinstance(step, dict) and "ref" in step else None
+        if base is None or not isinstance(step, dict):
+            out.append(copy.deepcopy(step))
+            continue
+        merged = {**copy.deepcopy(base), **copy.deepcopy(step)}
+        base_params, card_params = base.get("params"), step.get("params")
+        if isinstance(base_params, dict) and isinstance(card_params, dict):
+            merged["params"] = {**copy.deepcopy(base_params), **copy.deepcopy(card_params)}
+        out.append(merged)
+    return out
+
+
+def _chits_chosen_at(special: Sequence[SpecialRule], steps: Sequence[Step]) -> str | None:
+    """The step at which a system's special rule seals the Initiative chits (ER CG15/CG18: Bombardment and the FPF
+    Barrage are bought "when selecting" the Attack/Idle chit: ``params.chits_chosen_at_action: purchase-rg``)."""
+    for rule in special:
+        action = rule.params.get("chits_chosen_at_action")
+        if isinstance(action, str):
+            return next((s.ref for s in steps if s.action == action), None)
+    return None
 
 
 def parse_card(text: str, filename: str, base: System) -> System:
@@ -1787,6 +1836,8 @@ def parse_card(text: str, filename: str, base: System) -> System:
                 else:
                     tables.append(copy.deepcopy(table))
             merged["tables"] = tables
+        elif part == "steps":
+            merged[part] = _steps_over_system(m[part], merged.get("steps"))
         else:
             merged[part] = copy.deepcopy(m[part])
     raw_card_tables = m.get("tables")
@@ -1902,9 +1953,35 @@ def with_player_settings(
                 c.error(setting.id, "not chosen, and it has no default", setting_allowed(setting))
     if c.errors:
         raise DefinitionErrors(c.errors)
-    if not chosen:
-        return system
-    return replace(system, settings_values={**system.settings_values, **chosen})
+    chosen_system = replace(system, settings_values={**system.settings_values, **chosen}) if chosen else system
+    return _map_groups_of_the_cg(c, chosen_system)
+
+
+def _map_groups_of_the_cg(c: _Checker, system: System) -> System:
+    """KGP 8.2 "the "Ch" Map Group (used in CGII)", CG21 "off the "Lg" Map Group during CG III": the chosen CG names
+    Map Groups it plays (a rule's ``params.map_groups_by_setting``). A card that names none plays them; a card whose
+    Map Groups leave one out is refused, saying which the rule gives."""
+    for rule in system.special_rules:
+        spec = rule.params.get("map_groups_by_setting")
+        if not isinstance(spec, Mapping):
+            continue
+        setting_id, groups = spec.get("setting"), spec.get("groups")
+        choice = system.settings_values.get(str(setting_id))
+        wanted = groups.get(str(choice)) if isinstance(groups, Mapping) else None
+        if not isinstance(wanted, list) or not wanted:
+            continue
+        named = set(system.map_groups_in_play) | {g for entry in system.calendar for g in entry.map_groups}
+        if not named:
+            return replace(system, map_groups_in_play=tuple(str(g) for g in wanted))
+        if not {str(g) for g in wanted} <= named:
+            choices = next((s.choices for s in system.settings if s.id == setting_id), ())
+            fits = [str(k) for k in choices if not isinstance(groups.get(str(k)), list)
+                    or {str(g) for g in groups[str(k)]} <= named] if isinstance(groups, Mapping) else []
+            c.error(str(setting_id), f"CG {choice} is played on the {', '.join(map(str, wanted))} Map Group "
+                    f"({spec.get('as_written', rule.ref)}), which this CG Card does not play (it plays "
+                    f"{', '.join(sorted(named))})", ", ".join(fits) or None)
+            raise DefinitionErrors(c.errors)
+    return system
 
 
 def _supply(c: _Checker, value: object, path: str, system: System) -> dict[str, DiceTable]:

@@ -677,6 +677,9 @@ class ScenarioRoll:
     step: str | None = None  # the in-scenario step it belongs to (PL 2.9)
     rule: str | None = None  # the special rule it applies
     note: str | None = None
+    roller_role: str | None = None  # "attacker" | "defender": only the scenario's Attacker/Defender makes it (ER CG21, CG5)
+    requires_rg: bool = False  # only a side that bought an RG its ``rule`` governs (ER CG18 FPF Barrage)
+    not_in_initial_scenario: str | None = None  # why it is not made in the Initial Scenario (ER CG13: one Sniper each)
 
 
 @dataclass(frozen=True)

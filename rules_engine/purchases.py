@@ -177,7 +177,10 @@ def _params_list(value: object) -> tuple[str, ...]:
 
 
 def _reserve_rules(system: System) -> tuple[SpecialRule, ...]:
-    return tuple(r for r in system.special_rules if "reserve" in r.id and r.params)
+    """The special rules that govern In Reserve set-up (ER CG7a, KGP CG7a; KGP CG7c "U.S. RG cannot be set up in
+    Reserve": ``params.reserve_allowed: false``)."""
+    return tuple(r for r in system.special_rules
+                 if r.params and ("reserve" in r.id or "reserve_allowed" in r.params))
 
 
 def _setup_rule_value(system: System, key: str) -> tuple[int, str] | None:
@@ -200,6 +203,38 @@ def _matches_rule_row(rule: SpecialRule, chart: RgChart, row: RgRow) -> bool:
     return any(w.casefold() in text for w in wanted)
 
 
+def _mode_refused(system: System, chart: RgChart, row: RgRow, mode: str) -> Violation | None:
+    """ER CG7: the ±1 CPP set-up applies to RU that set up; an RG a special rule names (CG12 OBA, CG15 Bombardment,
+    CG18 FPF Barrage: ``params.setup_modes``) or one that buys points (a Fortification row giving FPP) has no
+    on-map/In Reserve set-up."""
+    words = {"on-map": "on-map", "reserve": "In Reserve"}
+    for rule in system.special_rules:
+        allowed = _params_list(rule.params.get("setup_modes"))
+        if allowed and mode not in allowed and _matches_rule_row(rule, chart, row):
+            return Violation(rule.ref, f"{_row_label(row)}: {rule.name} is not set up {words.get(mode, mode)} "
+                                       f"(allowed: {', '.join(allowed)}) ({rule.ref})")
+    if row.gives:
+        for rule in system.special_rules:
+            if rule.enforced and rule.params.get("applies_to") == "units":
+                given = ", ".join(row.gives)
+                return Violation(rule.ref, f"{_row_label(row)} buys {given}, not a unit: it is not set up "
+                                           f"{words.get(mode, mode)} and {rule.name} does not apply (allowed: entry) "
+                                           f"({rule.ref})")
+    return None
+
+
+def rule_rg_ids(system: System, side: SideId, rule_id: str) -> frozenset[str]:
+    """The ids of the side's RG rows a special rule governs (ER CG18: the FPF Barrage rows)."""
+    rule = next((r for r in system.special_rules if r.id == rule_id), None)
+    try:
+        chart = system.rg_chart(side)
+    except UnknownNameError:
+        return frozenset()
+    if rule is None:
+        return frozenset()
+    return frozenset(row.id for row in chart.rows if _matches_rule_row(rule, chart, row))
+
+
 # ---------------------------------------------------------------------------------------------------------------------
 # Costs
 # ---------------------------------------------------------------------------------------------------------------------
@@ -213,6 +248,10 @@ def _setup_modifier(system: System, chart: RgChart, side: SideId, row: RgRow, mo
     if mode not in SETUP_MODES:
         return Decimal(0), [Violation(ref, f"{_row_label(row)}: unknown set-up mode {mode!r} "
                                            f"(allowed: {', '.join(SETUP_MODES)}) ({ref})")]
+    if mode != "entry":
+        refused = _mode_refused(system, chart, row, mode)
+        if refused is not None:
+            return Decimal(0), [refused]
     if mode == "entry":
         cell = modes["entry"].by_type.get(row.type) if "entry" in modes else None
         if cell is None:
@@ -457,6 +496,7 @@ def _check_rg(
             violations.append(Violation(rule.ref, f"{_row_label(row)}: {rule.name} may be bought only when "
                                                   f"selecting the {needs.capitalize()} chit, not {chit.capitalize()} "
                                                   f"({rule.ref})"))
+    violations.extend(_module_limit(system, chart, ledger, side, date_id, row, batch, entry_index))
     # infantry platoons (PL 2.3): the limit names the RG types it counts
     for limit in system.limits:
         if limit.id != "infantry-platoons" or row.type not in limit.rg_types:
@@ -482,6 +522,43 @@ def _check_rg(
                 if not cell.missing and cell.value is not None:
                     batch.gives[code] = batch.gives.get(code, Decimal(0)) + to_decimal(cell.number)
     return violations
+
+
+def _is_module(rule: SpecialRule, chart: RgChart, side: SideId, row: RgRow) -> bool:
+    """KGP CG15: an RG row counts as an OBA module (its group types) unless the rule excludes it (U.S. "O3"; a
+    Bombardment RG is not a module)."""
+    excluded = rule.params.get("excluded_rg")
+    if isinstance(excluded, Mapping) and row.id in _params_list(excluded.get(side)):
+        return False
+    text = f"{row.group_type} {row.description or ''}".casefold()
+    if any(w.casefold() in text for w in _params_list(rule.params.get("excluded_group_types"))):
+        return False
+    return _matches_rule_row(rule, chart, row)
+
+
+def _module_limit(system: System, chart: RgChart, ledger: SideLedger, side: SideId, date_id: str, row: RgRow,
+                  batch: _Batch, entry_index: int | None) -> list[Violation]:
+    """KGP CG15 "a maximum of two … modules per Map Group per CG Date": the modules bought on this CG Date, at most
+    max_modules × the Map Groups in play that date."""
+    found: list[Violation] = []
+    for rule in system.special_rules:
+        most = rule.params.get("max_modules")
+        if not rule.enforced or not isinstance(most, int) or not _is_module(rule, chart, side, row):
+            continue
+        groups = system.map_groups_on(entry_index) if entry_index is not None else ()
+        allowed = most * max(len(groups), 1)
+        key = f"module:{rule.id}"
+        have = sum(1 for p in ledger.purchases if p.date_id == date_id and not p.initial_ob
+                   and p.rg_id in {r.id for r in chart.rows if _is_module(rule, chart, side, r)})
+        have += batch.date_counts.get(key, 0)
+        batch.date_counts[key] = batch.date_counts.get(key, 0) + 1
+        if have + 1 > allowed:
+            where = (f"{len(groups)} Map Group{'s' if len(groups) != 1 else ''} in play ({', '.join(g.id for g in groups)})"
+                     if groups else "one scenario")
+            found.append(Violation(rule.ref, f"{_row_label(row)}: at most {most} OBA modules per Map Group per CG "
+                                             f"Date — {allowed} on {date_id} with {where}; {have} already bought "
+                                             f"({rule.ref})"))
+    return found
 
 
 def _row_type(chart: RgChart, rg_id: str) -> str | None:

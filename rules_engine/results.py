@@ -157,9 +157,17 @@ def _close_date(
     result = record.result
     assert result is not None
     new = replace(new, history=state.history + (record,))
+    tracks = {s: dict(v) for s, v in new.tracks.items()}
+    # the Initial Scenario has no Initiative chit (its roles come from the scenario): the roster column stays empty
+    chosen = {} if record.kind == "initial" and record.label == "initial" else dict(record.choices)
     for s in state.sides:
+        lvp = result.lvp.get(s)
+        more: dict[str, object] = {"lvp_current": lvp} if lvp is not None else {}
         new = roster_update(new, s, state.date_id, main_currency(system), cvp_amassed=result.cvp.get(s),
-                            cvp_suffered=result.cvp.get(state.other(s)), initiative=record.choices.get(s))
+                            cvp_suffered=result.cvp.get(state.other(s)), initiative=chosen.get(s), **more)
+        if lvp is not None:  # the LVP typed in the results: the side's Current-LVP Total (a 2.5032-style step may add)
+            tracks.setdefault(s, {})["lvp"] = lvp
+    new = replace(new, tracks=tracks) if tracks != {s: dict(v) for s, v in new.tracks.items()} else new
     event = Event("results-confirmed", Visibility.PUBLIC, None, {
         "date": state.date_id, "kind": record.kind, "result": result.to_json(), **extra})
     return move_on(system, new), event

@@ -133,7 +133,12 @@ def layout(system: SystemLike) -> Layout:
 def _layout(steps: tuple[Step, ...]) -> Layout:
     declared = [PART_WORDS.get(str(step.params.get("part"))) for step in steps]
     parts: list[str] = []
-    if NEW not in declared:
+    if NEW not in declared and POST in declared:
+        # only a post-scenario step is declared (KGP 8.6031 "CG-Scenario End"): the steps up to the last one so
+        # declared follow the scenario, the rest start the new date
+        last = max(i for i, word in enumerate(declared) if word == POST)
+        parts = [POST if i <= last else NEW for i in range(len(steps))]
+    elif NEW not in declared:
         parts = [NEW] * len(steps)
     else:
         current = POST
@@ -236,6 +241,11 @@ def _next(system: SystemLike, state: CampaignState) -> CampaignState:
         return _goto(system, state, state.pass_kind or "initial", entries[index + 1])
     # the end of a pass: the Initial Scenario or a scenario was played → results and the post-scenario part
     return _goto(system, state, "cycle", RESULTS_MARK)
+
+
+def settled(system: SystemLike, state: CampaignState) -> CampaignState:
+    """The state with the cursor moved on after a non-idle chit reveal (the scenario pass), as the panels read it."""
+    return _settle(system, state)
 
 
 def _settle(system: SystemLike, state: CampaignState) -> CampaignState:
@@ -1465,15 +1475,47 @@ def _scenario_start(system: SystemLike, state: CampaignState) -> tuple[CampaignS
     """At the start of a scenario every SAN is known at the board (the opponent's rolls activate a side's Sniper):
     a SAN increase bought in secret and not yet announced (no announcing step, e.g. before the Initial Scenario) is
     announced now."""
+    state, night = _night_elr(system, state)
     state, changed = _fold_all(system, state)
     if not changed:
-        return state, ()
+        return state, night
     payload: dict[str, JSON] = {
         "date": state.date_id, "step": state.phase_ref,
         "tracks": {s: {k: v for k, v in state.tracks.get(s, {}).items() if k == "san"} for s in state.sides},
     }
     event = Event("announced", Visibility.PUBLIC, None, payload)
-    return _record(state, event), (event,)
+    return _record(state, event), night + (event,)
+
+
+def _night_elr(system: SystemLike, state: CampaignState) -> tuple[CampaignState, Events]:
+    """ER/KGP CG4 "the Scenario Defender's ELR at night is one less than it would be in a daytime scenario": at the
+    start of a night scenario, the side(s) not attacking (CG5: the Idle chit) play it at the printed ELR − 1."""
+    calendar = system.calendar
+    if not 0 <= state.date_index < len(calendar) or not getattr(calendar[state.date_index], "night", False):
+        return state, ()
+    rule = next((r for r in getattr(system, "special_rules", ())
+                 if isinstance(r.params.get("night_scenario_defender_elr_drm"), int)), None)
+    if rule is None:
+        return state, ()
+    drm = int(rule.params["night_scenario_defender_elr_drm"])
+    if state.step == INITIAL_SCENARIO or state.phase_ref == INITIAL_MARK:
+        roles = initial_roles(system)
+        attackers = roles.attackers if roles is not None else ()
+    else:
+        last = state.last_round
+        attackers = tuple(s for s, c in last.chits.items() if c is Chit.ATTACK) \
+            if last is not None and last.date_index == state.date_index else ()
+    events: list[Event] = []
+    for side in state.sides:
+        if not attackers or side in attackers:
+            continue
+        printed = state.tracks.get(side, {}).get("elr")
+        event = Event("night-elr", Visibility.PUBLIC, None, {
+            "date": state.date_id, "side": side, "rule": rule.ref, "drm": drm, "printed": printed,
+            "elr": printed + drm if printed is not None else None})
+        state = _record(state, event)
+        events.append(event)
+    return state, tuple(events)
 
 
 def _move_order(system: SystemLike, state: CampaignState, dice: Dice) -> tuple[CampaignState, Events]:

@@ -49,6 +49,9 @@ def test_er_through_two_cg_dates_with_a_test_card(monkeypatch: Any) -> None:
     assert replenished == {"us": ("23", "cg-end"), "japanese": ("16", "cg-end")}
     weather = play.records("weather", date="D1 PM")
     assert [r.payload["weather"] for r in weather] == ["Rain"]
+    # CG15/CG18 (fixtures/er.yaml): the chits are sealed at the purchase step (1.518 on this card), revealed at 1.522
+    play.chit("us", "attack")
+    play.chit("japanese", "idle")
     # 1.518 with CG7: U.S. I1 on map 9 + 1 = 10 → 23 − 10 = 13; Japanese I1 In Reserve 7 − 1 = 6 → 16 − 6 = 10
     play.order("us", rg("I1", "on-map"))
     play.order("japanese", rg("I1", "reserve"))
@@ -56,12 +59,10 @@ def test_er_through_two_cg_dates_with_a_test_card(monkeypatch: Any) -> None:
     us_i1, jp_i1 = play.ledger("us").purchases[0], play.ledger("japanese").purchases[0]
     assert (us_i1.cost, us_i1.leaders, jp_i1.cost, jp_i1.leaders) == (Decimal(10), ("8-0",), Decimal(6), ("9-1",))
     # 1.522: U.S. Attack, Japanese Idle → "U.S. Attack" (card matrix): the Japanese set up first, the U.S. moves first
-    assert play.at() == ("D1 PM", "initiative", "1.522")
-    play.chit("us", "attack")
-    play.chit("japanese", "idle")
+    assert play.at() == ("D1 PM", "phase", "1.5232")
     assert [(r.payload["label"], r.payload["setup_first"], r.payload["moves_first"])
             for r in play.records("chits-revealed", date="D1 PM")] == [("U.S. Attack", "japanese", "us")]
-    assert play.until("@scenario") == ["1.5232"]
+    assert play.until("@scenario") == ["1.5232"]  # 1.522 revealed the chits sealed at 1.518
     line = play.roster("us", "D1 PM")
     assert (line.start, line.replenished, line.purchased, line.spent, line.left) == (
         Decimal(0), Decimal(23), (("I1", Decimal(10)),), Decimal(10), Decimal(13))

@@ -74,7 +74,7 @@ def test_the_players_choice_wins_over_the_cards_balance(monkeypatch: Any) -> Non
     # halved FRD → 4 → 35 − 4 = 31; German DR 6+3 = 9, not halved → 45 − 9 = 36.
     dice = ScriptedDice(4, 5, 6, 3)
     play = Play(monkeypatch, "kgp", US, dice, card=CARDS / "kgp-map-groups-test.yaml",
-                player_settings={"balance": "us", "kgp_cg": "II"})
+                player_settings={"balance": "us", "kgp_cg": "I"})  # CG II would be refused: 8.2 gives it Ch
     assert play.system.settings_values["balance"] == "us"
     play.order(GE)
     play.order(US)
@@ -101,11 +101,11 @@ def test_the_system_cache_tells_campaigns_apart_by_their_choices(kgp_card: CgCar
 
 
 def test_the_choices_stay_as_created_through_the_join_and_play(kgp_card: CgCard, alice: User, bob: User) -> None:
-    campaign = create_kgp(alice, kgp_card, balance="us", kgp_cg="II")
+    campaign = create_kgp(alice, kgp_card, balance="us", kgp_cg="III")
     services.campaign_join(user=bob, token=campaign.invitations.get().token)
     services.phase_mark_done(user=alice, public_id=campaign.public_id)  # any later write
     campaign.refresh_from_db()
-    assert campaign.player_settings == {"balance": "us", "kgp_cg": "II"}
+    assert campaign.player_settings == {"balance": "us", "kgp_cg": "III"}
     assert engine.system_for(campaign).settings_values["balance"] == "us"
 
 
@@ -146,9 +146,9 @@ def test_an_invalid_choice_on_the_create_form_answers_400_with_the_message_and_c
     assert 'class="field-error" role="alert">CG Balance (8.31): unknown value' in balance
     assert not Campaign.objects.exists()
 
-    response = client.post(reverse("campaign_create"), {**data, "setting-balance": "german", "setting-kgp_cg": "II"})
+    response = client.post(reverse("campaign_create"), {**data, "setting-balance": "german", "setting-kgp_cg": "III"})
     assert response.status_code == 302
-    assert Campaign.objects.get().player_settings == {"balance": "german", "kgp_cg": "II"}
+    assert Campaign.objects.get().player_settings == {"balance": "german", "kgp_cg": "III"}
 
 
 # ------------------------------------------------------------------------------------------------ the create page
@@ -198,7 +198,7 @@ def test_a_system_without_players_settings_shows_no_choices(alice: User, rr: Any
 
 
 def test_the_join_page_shows_the_choices_before_joining(kgp_card: CgCard, alice: User, bob: User) -> None:
-    campaign = create_kgp(alice, kgp_card, balance="german", kgp_cg="II")
+    campaign = create_kgp(alice, kgp_card, balance="german", kgp_cg="III")
     link = reverse("campaign_join", args=[campaign.invitations.get().token])
     for client in (client_for(bob), client_for(None)):
         text = page(client.get(link))
@@ -207,7 +207,7 @@ def test_the_join_page_shows_the_choices_before_joining(kgp_card: CgCard, alice:
         balance = rules.split('id="choice-balance"')[1].split("</div>")[0]
         assert "CG Balance (8.31)" in balance and '<strong class="choice-value">German</strong>' in balance
         kgp_cg = rules.split('id="choice-kgp_cg"')[1].split("</div>")[0]
-        assert "KGP Campaign Game (8.51-.53)" in kgp_cg and '<strong class="choice-value">II</strong>' in kgp_cg
+        assert "KGP Campaign Game (8.51-.53)" in kgp_cg and '<strong class="choice-value">III</strong>' in kgp_cg
     invite = page(client_for(alice).get(reverse("campaign_invite", args=[campaign.public_id])))
     assert '<strong class="choice-value">German</strong>' in invite
 

@@ -12,12 +12,14 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
+from decimal import Decimal
 
 import pytest
 
 from rules_engine import board, sequence
 from rules_engine.dice import CommittedDice, FixedDice
 from rules_engine.errors import DefinitionErrors, SubmissionError
+from rules_engine.ledger import PurchaseLine, new_ledger
 from rules_engine.loader import parse_card, parse_system
 from rules_engine.model import System
 from rules_engine.state import CampaignState, new_campaign
@@ -275,6 +277,8 @@ def test_er_cg21_ends_on_a_dr_equal_to_the_circled_number() -> None:
 ])
 def test_the_sniper_choice_dr_gives_each_of_two_snipers_an_equal_chance(sys_name: str, die: int, result: str) -> None:
     sys_, state = playing(kgp() if sys_name == "kgp" else er())
+    if sys_name == "er":  # ER CG13: one Sniper each in the Initial Scenario → the dr is made in a later scenario
+        state = replace(state, step="scenario", pass_kind="scenario", phase_ref="@scenario")
     _, (event,) = board.scenario_roll(sys_, state, sys_.sides[0].id, "sniper-choice", dice=FixedDice(die))
     assert event.payload["result"] == result
     assert "equal-chance assignment" in event.payload["caution"]
@@ -284,6 +288,15 @@ def test_the_fpf_barrage_drs_are_the_us_players_only() -> None:
     sys_, state = playing(er())
     with pytest.raises(SubmissionError, match="made by the U.S. side only"):
         board.scenario_roll(sys_, state, "japanese", "fpf-accuracy", dice=FixedDice(1))
+    # CG18: only a U.S. side that bought an FPF Barrage RG rolls for it (this card's chart has none: a line by hand)
+    with pytest.raises(SubmissionError, match="the U.S. side has bought no FPF Barrage RG"):
+        board.scenario_roll(sys_, state, "us", "fpf-duration", answers={0: True}, dice=FixedDice(5))
+    sys_ = replace(sys_, rg_charts=tuple(
+        replace(chart, rows=(*chart.rows, replace(chart.rows[0], id="O9", group_type="FPF Barrage")))
+        if chart.side == "us" else chart for chart in sys_.rg_charts))
+    us = state.ledgers.get("us") or new_ledger("us")
+    state = replace(state, ledgers={**state.ledgers, "us": replace(us, purchases=(
+        PurchaseLine(1, state.date_id, "O9", "FPF Barrage", Decimal(4)),))})
     _, (event,) = board.scenario_roll(sys_, state, "us", "fpf-duration", answers={0: True}, dice=FixedDice(5))
     # CG18: "On a dr ≥ 5, the Barrage is removed"; the dr on the fourth turn receives a -1 drm → 4
     assert (event.payload["final"], event.payload["result"]) == (4, "Otherwise, all Barrage rules apply")

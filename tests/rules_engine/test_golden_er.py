@@ -18,8 +18,8 @@ def er() -> System:
     return parse_system((ROOT / "fixtures/er.yaml").read_text(), "fixtures/er.yaml")
 
 
-def _rule(system: System, ref: str) -> dict[str, object]:
-    [rule] = [r for r in system.special_rules if r.ref == ref]
+def _rule(system: System, ref: str, rule_id: str | None = None) -> dict[str, object]:
+    [rule] = [r for r in system.special_rules if r.ref == ref and (rule_id is None or r.id == rule_id)]
     return dict(rule.params)
 
 
@@ -69,7 +69,7 @@ def test_jungle_path_fpp_cost_is_missing_not_invented(er: System) -> None:
 
 
 def test_elr_is_fixed_and_the_night_scenario_defender_has_one_less(er: System) -> None:
-    params = _rule(er, "CG4")
+    params = _rule(er, "CG4", "cg-elr")
     assert params["elr"] == "fixed-from-initial-scenario"
     assert params["night_scenario_defender_elr_drm"] == -1
 
