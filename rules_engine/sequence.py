@@ -45,7 +45,7 @@ from rules_engine.lost_values import (
     value_json,
     with_cells,
 )
-from rules_engine import map_groups
+from rules_engine import map_groups, patrols
 from rules_engine.model import Cell, DiceTable, MapGroup, Row, Step, System
 from rules_engine.state import (
     DUAL_ATTACK,
@@ -417,6 +417,8 @@ def _played(state: CampaignState) -> list[DateRecord]:
 
 def resolve_order(system: SystemLike, state: CampaignState, step: Step) -> tuple[str, ...] | None:
     """The sides of an ordered step in turn (sides not named act last); None when a role is not known."""
+    if patrols.resolved_item(step) is not None and step.params.get("order_chooser"):
+        return patrols.order(state, step, order_chooser(system, state, step))  # PL 2.74: the buyers, as chosen
     sides = side_ids(system)
     other = {sides[0]: sides[1], sides[1]: sides[0]}
     in_scenario_pass = state.pass_kind == "scenario" or (state.pass_kind == "initial" and state.step != INITIAL_SCENARIO)
@@ -447,6 +449,29 @@ def resolve_order(system: SystemLike, state: CampaignState, step: Step) -> tuple
         if side not in order:
             order.append(side)
     return tuple(order) + tuple(s for s in sides if s not in order)
+
+
+def order_chooser(system: SystemLike, state: CampaignState, step: Step) -> str | None:
+    """The side that chooses the order of a ``resolves`` step (``params.order_chooser``: role words, the first one
+    known wins: PL 2.74 the Defender in the most recent firefight), or None."""
+    words = step.params.get("order_chooser")
+    for word in ([words] if isinstance(words, str) else words if isinstance(words, list) else []):
+        found = resolve_order(system, state, replace(step, order=(str(word),), params={}))
+        if found:
+            return found[0]
+    return None
+
+
+def choose_resolution_order(system: SystemLike, state: CampaignState, side: str, first: str
+                            ) -> tuple[CampaignState, Events]:
+    """PL 2.74: the side the rule names chooses which side resolves its Patrols first."""
+    check_side(system, side)
+    state = _settle(system, state)
+    step = _current_step(system, state)
+    if step is None or patrols.resolved_item(step) is None:
+        raise SubmissionError(f"There is no order of resolution to choose now (step: {state.phase_ref or state.step}).")
+    new, events = patrols.choose_first(system, state, step, side, order_chooser(system, state, step), first)
+    return _record(new, *events), events
 
 
 def _waiting_for(system: SystemLike, state: CampaignState, step: Step, side: str) -> str | None:
@@ -1430,7 +1455,8 @@ def enter_idle(system: SystemLike, state: CampaignState) -> tuple[CampaignState,
     event = Event("idle", Visibility.PUBLIC, None, {
         "date": state.date_id, "label": last.label if last else "idle", "loop": list(entries),
         "note": idle.note if idle is not None else None})
-    return new, (event,)
+    lost = patrols.lost_on_idle(system, state)  # PL 2.41: Patrols bought for it are lost
+    return _record(new, *lost), (event, *lost)
 
 
 def _new_date(system: SystemLike, state: CampaignState) -> tuple[CampaignState, Events]:
@@ -1531,6 +1557,13 @@ def advance(system: SystemLike, state: CampaignState, dice: Dice) -> tuple[Campa
             state, more = _resolve_initiative(system, state, step, dice)
             events.extend(more)
             continue
+        if patrols.resolved_item(step) is not None:
+            state, more = patrols.skip_non_buyers(system, state, step)  # PL 2.7: only the sides that bought some
+            events.extend(more)
+            if state.done >= set(state.sides):
+                events.append(Event("step-resolved", Visibility.PUBLIC, None, {"date": state.date_id, "step": step.ref}))
+                state = _next(system, state)
+                continue
         if step_kind(system, step) != AUTOMATIC or any(needs(system, state, s) for s in state.sides):
             break
         part = PARTS.get(step.action or "")
@@ -1600,6 +1633,13 @@ def validate_mark_done(system: SystemLike, state: CampaignState, side: str, map_
             f"revealed at {ini.ref}", step.ref)
     if side in state.done:
         raise SubmissionError(f"You have already finished {step.ref} {step.name}; waiting for the other side.", step.ref)
+    if patrols.needs_choice(state, step):
+        chooser = order_chooser(system, state, step)
+        if patrols.chosen_first(state, chooser) is None:
+            who = "you choose" if chooser == side else \
+                f"the {side_name(system, chooser)} side chooses" if chooser else "the order is chosen"
+            raise SubmissionError(f"{step.ref} {step.name}: both sides resolve here; first {who} which side goes "
+                                  "first", step.ref)
     waiting = _waiting_for(system, state, step, side)
     if waiting is not None:
         raise SubmissionError(
@@ -1854,6 +1894,10 @@ def owes(system: SystemLike, state: CampaignState, side: str) -> tuple[str, ...]
         return (f"{_label(step)}: supply {', '.join(n.id for n in wanted)}",) if wanted else ()
     if side in state.done or _waiting_for(system, state, step, side) is not None:
         return ()
+    if patrols.needs_choice(state, step):
+        chooser = order_chooser(system, state, step)
+        if patrols.chosen_first(state, chooser) is None:
+            return (f"{_label(step)}: choose which side resolves first",) if chooser == side else ()
     if kind == INPUT:
         return (f"{_label(step)}: submit your order (or finish with none)",)
     if kind == ASSISTED:
