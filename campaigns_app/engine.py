@@ -269,6 +269,12 @@ def phase_submit_order(system: Any, state: Any, side: str, orders: list[Any]) ->
     return sequence.submit_order(system, state, side, orders)
 
 
+def phase_choose_order(system: Any, state: Any, side: str, first: str) -> tuple[Any, tuple[Event, ...]]:
+    from rules_engine import sequence
+
+    return sequence.choose_resolution_order(system, state, side, first)
+
+
 def phase_submit_recon(system: Any, state: Any, side: str, extra: int | None, dice: Any) -> tuple[Any, tuple[Event, ...]]:
     from rules_engine import sequence
 
@@ -363,8 +369,8 @@ def _need_dict(need: Any) -> dict[str, Any]:
             label += f", column {data['column_label']}"
         help_text = text[:1].upper() + text[1:] + "."
     elif kind == "fact":
-        label = need_id.replace("_", " ").capitalize() + "?" if shape == "yes-no" else need_id.replace("_", " ").capitalize()
-        help_text = text[:1].upper() + text[1:]
+        label = text[:1].upper() + text[1:]  # the table's own words for the DRM (never the internal key)
+        help_text = ""
     inputs = {"number": "number", "yes-no": "fact"}
     return {"id": need_id, "kind": kind, "shape": shape, "label": label or need_id, "text": help_text,
             "input": inputs.get(shape, "text"), **data}

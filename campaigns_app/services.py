@@ -509,6 +509,16 @@ def order_submit(
 
 
 @transaction.atomic
+def resolution_order_submit(*, user: AbstractBaseUser, public_id: str, first: str, token: str | None = None
+                            ) -> Campaign:
+    """PL 2.74: the side the rule names chooses which side resolves its Patrols first (both bought some)."""
+    return _phase_action(
+        user=user, public_id=public_id, token=token, purpose="first" if token is not None else None,
+        action=lambda system, state, side, dice: engine.phase_choose_order(system, state, side, first),
+    )
+
+
+@transaction.atomic
 def recon_submit(*, user: AbstractBaseUser, public_id: str, extra: int | None, token: str | None = None) -> Campaign:
     """RR 2.521 Purchasing Reconnaissance: None = no Recon; else 3 CPP + ``extra`` CPP and the secret Recon dr."""
     return _phase_action(

@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from campaigns_app import card_selectors, engine, fragments, live, selectors, services
+from campaigns_app import card_selectors, engine, fragments, live, order_forms, selectors, services
 from campaigns_app.forms import CampaignCreateForm, ChitForm, PlayerSeedForm, SignupForm
 from campaigns_app.models import Invitation, Seat
 
@@ -436,6 +436,29 @@ def _rg_orders(request: HttpRequest, seat: Seat, problems: list[str]) -> list[di
     return orders
 
 
+def _currency(seat: Seat) -> str | None:
+    from rules_engine.sequence import main_currency
+
+    return main_currency(engine.system_for(seat.campaign))
+
+
+POINTS_MAX = 999
+
+
+def _points_orders(request: HttpRequest, seat: Seat, problems: list[str]) -> list[dict[str, Any]]:
+    """PL 2.38 / PHD C5.35: the points the fortification form buys with another currency (FP with CP, DSP with TP)."""
+    if "points" not in request.POST:
+        return []
+    state = engine.load_state(seat.campaign.state)
+    offer = order_forms.points_purchase(engine.system_for(seat.campaign), seat.side, state.ledgers.get(seat.side))
+    if offer is None:
+        return []
+    high = POINTS_MAX if offer["problem"] else offer["max_now"]
+    amount = _int_field(request, "points", f"{offer['code']} to buy with {offer['paid_with']} (allowed: 0 to "
+                                           f"{high})", problems, 0, 0, high) or 0
+    return [{"type": "points", "currency": offer["code"], "amount": amount}] if amount else []
+
+
 def _fort_orders(request: HttpRequest, seat: Seat, problems: list[str]) -> list[dict[str, Any]]:
     system = engine.system_for(seat.campaign)
     table = getattr(system, "fortifications", None)
@@ -471,12 +494,17 @@ def order_submit(request: HttpRequest, seat: Seat) -> HttpResponse:
     problems: list[str] = []
     orders: list[dict[str, Any]] = []
     if request.POST.get("nothing") != "yes":
-        orders = _rg_orders(request, seat, problems) + _fort_orders(request, seat, problems)
+        orders = _points_orders(request, seat, problems) + _rg_orders(request, seat, problems) \
+            + _fort_orders(request, seat, problems)
         if request.POST.get("attack_option") == "yes":
             orders.append({"type": "attack-option"})
-        patrols = _int_field(request, "patrols", "Patrols", problems, 0, 0, 20) or 0
-        if patrols:
-            orders.append({"type": "patrol", "count": patrols})
+        if "patrols" in request.POST:
+            most = order_forms.patrol_purchase(engine.system_for(seat.campaign), engine.load_state(seat.campaign.state),
+                                               seat.side, _currency(seat))["most"]
+            high = most if most is not None else 20
+            patrols = _int_field(request, "patrols", f"Patrols (allowed: 0 to {high})", problems, 0, 0, high) or 0
+            if patrols:
+                orders.append({"type": "patrol", "count": patrols})
         if not orders and not problems:
             problems.append("Your order is empty. Enter a quantity for what you buy, or choose “Buy nothing this time”.")
     if problems:
@@ -485,6 +513,20 @@ def order_submit(request: HttpRequest, seat: Seat) -> HttpResponse:
     return _run_phase(request, seat, lambda: services.order_submit(
         user=request.user, public_id=seat.campaign.public_id, orders=orders, token=token),
         "Your order is recorded (secret).")
+
+
+@seated
+@require_POST
+def resolution_order_submit(request: HttpRequest, seat: Seat) -> HttpResponse:
+    """PL 2.74: the chooser names the side that resolves its Patrols first."""
+    first = str(request.POST.get("first", "")).strip()
+    sides = engine.side_ids(engine.system_for(seat.campaign))
+    if first not in sides:
+        return _phase_response(request, seat, 422, phase_errors=["Choose which side resolves its Patrols first."])
+    token = str(request.POST.get("token", ""))
+    return _run_phase(request, seat, lambda: services.resolution_order_submit(
+        user=request.user, public_id=seat.campaign.public_id, first=first, token=token),
+        "The order of resolution is recorded.")
 
 
 @seated

@@ -540,6 +540,11 @@ def facts_for(system: SystemLike, state: CampaignState, side: str) -> dict[str, 
     own = state.sealed.get(side)
     if own is not None:
         facts["attack_option_purchased_now"] = own is Chit.ATTACK
+    ledger = state.ledgers.get(side)
+    if ledger is not None and hasattr(system, "rg_chart"):
+        from rules_engine.record_facts import platoons_purchased
+
+        facts.update(platoons_purchased(_system(system), ledger, side, state.date_id))  # PL 3.47, from the record
     facts.update(state.facts_supplied.get(side, {}))
     return facts
 
@@ -695,6 +700,19 @@ def _fact_shape(system: SystemLike, step: Step, side: str, fact: str) -> str:
     return "number" if any(m.per is not None and m.per.fact == fact for m in table.modifiers) else "yes-no"
 
 
+def _fact_words(system: SystemLike, step: Step, side: str, fact: str, shape: str) -> str:
+    """The question for a DRM fact, in the words of the table's modifier ("–2 per Friendly Elite Infantry Pltn …")."""
+    try:
+        table = _step_table(system, step, side)
+    except RulesError:
+        table = None
+    for modifier in table.modifiers if table is not None else ():
+        if (modifier.per is not None and modifier.per.fact == fact) or modifier.when == fact:
+            reason = str(modifier.reason).strip().rstrip(".")
+            return f"How many? {reason}" if shape == "number" else f"Does this apply? {reason}"
+    return fact.replace("_", " ")
+
+
 def _table_need(system: SystemLike, state: CampaignState, side: str, pending: Mapping[str, JSON]) -> Need:
     """The "table-value" Need of a side's paused roll."""
     key = str(pending["cell"])
@@ -749,7 +767,8 @@ def needs(system: SystemLike, state: CampaignState, side: str) -> tuple[Need, ..
         out.append(Need(track, "track", side, text, "number", step.ref))
     for fact in _missing_facts(system, state, step, side):
         shape = _fact_shape(system, step, side, fact)
-        out.append(Need(fact, "fact", side, f"{fact.replace('_', ' ')} ({step.ref})", shape, step.ref))
+        out.append(Need(fact, "fact", side, f"{_fact_words(system, step, side, fact, shape)} ({step.ref})", shape,
+                        step.ref))
     return tuple(out)
 
 
