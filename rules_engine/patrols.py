@@ -53,7 +53,7 @@ def skip_non_buyers(system: SystemLike, state: CampaignState, step: Step) -> tup
         done.add(side)
         events.append(Event("nothing-to-resolve", Visibility.PUBLIC, side, {
             "date": state.date_id, "step": step.ref, "side": side, "item": item,
-            "text": f"{step.ref} {step.name}: the {side_name(system, side)} side has no {item}s to resolve"}))
+            "text": f"{step.ref} {step.name}: {side_name(system, side)} has no {item}s to resolve"}))
     if not events:
         return state, ()
     return replace(state, done=frozenset(done)), tuple(events)
@@ -62,7 +62,7 @@ def skip_non_buyers(system: SystemLike, state: CampaignState, step: Step) -> tup
 def needs_choice(state: CampaignState, step: Step) -> bool:
     """True when both sides resolve at ``step`` and its order is chosen by a side (``params.order_chooser``)."""
     item = resolved_item(step)
-    return item is not None and isinstance(step.params.get("order_chooser"), str) and len(buyers(state, item)) == 2
+    return item is not None and bool(step.params.get("order_chooser")) and len(buyers(state, item)) == 2
 
 
 def chosen_first(state: CampaignState, chooser: str | None) -> str | None:
@@ -98,8 +98,8 @@ def choose_first(system: SystemLike, state: CampaignState, step: Step, side: str
     if chooser is None:
         raise SubmissionError(f"{ref} {step.name}: the side that chooses the order is not known yet", ref)
     if side != chooser:
-        raise SubmissionError(f"{ref} {step.name}: the {side_name(system, chooser)} side (the Defender in the most "
-                              "recent firefight) chooses the order", ref)
+        raise SubmissionError(f"{ref} {step.name}: {side_name(system, chooser)} (the Defender in the most recent "
+                              "firefight) chooses the order", ref)
     if chosen_first(state, chooser) is not None:
         raise SubmissionError(f"{ref} {step.name}: the order is already chosen", ref)
     if first not in state.sides:
@@ -109,8 +109,7 @@ def choose_first(system: SystemLike, state: CampaignState, step: Step, side: str
     facts.setdefault(side, {})[FIRST] = first == side
     payload: dict[str, JSON] = {
         "date": state.date_id, "step": ref, "side": side, "first": first,
-        "text": f"{ref}: the {side_name(system, side)} side chose that the {side_name(system, first)} side resolves "
-                "its Patrols first"}
+        "text": f"{ref}: {side_name(system, side)} chose that {side_name(system, first)} resolves its Patrols first"}
     return replace(state, facts_supplied=facts), (Event("resolution-order", Visibility.PUBLIC, side, payload),)
 
 
@@ -118,6 +117,7 @@ def lost_on_idle(system: SystemLike, state: CampaignState) -> tuple[Event, ...]:
     """What the purchase steps marked ``lost_on_idle`` bought on this date is lost: the date is Idle (PL 2.41).
     Each side is told of its own loss only (the purchase was secret; both see it at CG end)."""
     events: list[Event] = []
+    idle = getattr(getattr(system, "idle", None), "name", None) or "Idle"
     for step in getattr(system, "steps", ()):
         if step.params.get("lost_on_idle") is not True:
             continue
@@ -129,6 +129,6 @@ def lost_on_idle(system: SystemLike, state: CampaignState) -> tuple[Event, ...]:
             if count:
                 events.append(Event("items-lost", Visibility.CG_END, side, {
                     "date": state.date_id, "step": step.ref, "side": side, "item": item, "count": count,
-                    "text": f"{step.ref}: the {count} {step.name} the {side_name(system, side)} side bought for "
-                            f"this firefight {'is' if count == 1 else 'are'} lost: no firefight is played (Idle)"}))
+                    "text": f"{step.ref} {step.name}: {count} bought by {side_name(system, side)} for this "
+                            f"firefight lost: {idle}"}))
     return tuple(events)

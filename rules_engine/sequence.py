@@ -1656,7 +1656,7 @@ def validate_mark_done(system: SystemLike, state: CampaignState, side: str, map_
         chooser = order_chooser(system, state, step)
         if patrols.chosen_first(state, chooser) is None:
             who = "you choose" if chooser == side else \
-                f"the {side_name(system, chooser)} side chooses" if chooser else "the order is chosen"
+                f"{side_name(system, chooser)} chooses" if chooser else "the order is chosen"
             raise SubmissionError(f"{step.ref} {step.name}: both sides resolve here; first {who} which side goes "
                                   "first", step.ref)
     waiting = _waiting_for(system, state, step, side)
