@@ -257,9 +257,12 @@ def advance(system: Any, state: Any, dice: Any) -> tuple[Any, tuple[Event, ...]]
     return sequence.advance(system, state, dice)
 
 
-def phase_mark_done(system: Any, state: Any, side: str, map_group: str | None = None) -> tuple[Any, tuple[Event, ...]]:
+def phase_mark_done(system: Any, state: Any, side: str, map_group: str | None = None, run: bool = False
+                    ) -> tuple[Any, tuple[Event, ...]]:
     from rules_engine import sequence
 
+    if run:
+        return sequence.mark_run_done(system, state, side)
     return sequence.mark_done(system, state, side, map_group)
 
 

@@ -1033,6 +1033,9 @@ def phase_context(campaign: Campaign, seat: Seat, system: Any, state: Any, view:
              "token": services.form_token(campaign, seat, state, "done", group["id"])}
             for group in groups
         ]
+    if panel == "on-board" and both_seated:
+        context["run_steps"] = [{"ref": s.ref, "name": s.name} for s in sequence.board_run(system, state)]
+        context["run_label"] = f"Mark these {len(context['run_steps'])} steps finished"
     if panel in ("order", "fortifications", "recon", "patrols"):
         context["order_token"] = services.form_token(campaign, seat, state, "recon" if panel == "recon" else "order")
     if panel == "order" and step is not None:

@@ -408,9 +408,12 @@ def phase_done(request: HttpRequest, seat: Seat) -> HttpResponse:
     token = str(request.POST.get("token", ""))
     step_ref = str(request.POST.get("step", ""))
     map_group = str(request.POST.get("map_group", "")).strip() or None  # KGP 8.2: the Map Group's scenario
+    run = request.POST.get("run") == "yes"  # a run of on-the-board steps in one click
     return _run_phase(request, seat, lambda: services.phase_mark_done(
-        user=request.user, public_id=seat.campaign.public_id, token=token, step_ref=step_ref, map_group=map_group),
-        f"The scenario on {map_group} is marked finished." if map_group else "Marked finished.",
+        user=request.user, public_id=seat.campaign.public_id, token=token, step_ref=step_ref, map_group=map_group,
+        run=run),
+        f"The scenario on {map_group} is marked finished." if map_group else
+        "These steps are marked finished." if run else "Marked finished.",
         replayed=STEP_ALREADY_FINISHED)
 
 

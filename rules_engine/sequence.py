@@ -1484,7 +1484,7 @@ def _new_date(system: SystemLike, state: CampaignState) -> tuple[CampaignState, 
     if index >= len(system.calendar):
         return end_cg(system, state, "last-date")
     date_id = system.calendar[index].id
-    new = replace(state, date_index=index, date_id=date_id, initial=False, sealed={}, records=())
+    new = replace(state, date_index=index, date_id=date_id, initial=False, sealed={}, records=(), run_done={})
     new = _next(system, new)
     return new, (Event("date-advanced", Visibility.PUBLIC, None, {"date": date_id, "date_index": index, "step": new.step}),)
 
@@ -1576,6 +1576,12 @@ def advance(system: SystemLike, state: CampaignState, dice: Dice) -> tuple[Campa
             state, more = _resolve_initiative(system, state, step, dice)
             events.extend(more)
             continue
+        if step_kind(system, step) == ON_BOARD:
+            state, more = _auto_run(system, state, step)  # a run of on-the-board steps confirmed in one click
+            events.extend(more)
+            if more and state.done >= set(state.sides):
+                state = _next(system, state)
+                continue
         if patrols.resolved_item(step) is not None:
             state, more = patrols.skip_non_buyers(system, state, step)  # PL 2.7: only the sides that bought some
             events.extend(more)
@@ -1676,6 +1682,58 @@ def mark_done(system: SystemLike, state: CampaignState, side: str, map_group: st
     if groups:
         return _finish_group(system, state, side, groups, map_groups.pick(groups, map_group, state.date_id, ""))
     return _finish(system, state, side)
+
+
+def _run_key(state: CampaignState, ref: str) -> str:
+    return f"{state.date_id}|{state.pass_kind}|{ref}"
+
+
+def board_run(system: SystemLike, state: CampaignState) -> tuple[Step, ...]:
+    """The run of consecutive on-the-board steps from the current one (each done by both sides in any order, none
+    ordered, none played during the scenario): a side confirms them all in one click (``mark_run_done``)."""
+    state = _settle(system, state)
+    if state.step != PHASE or state.phase_ref is None or state.phase_ref in MARKS:
+        return ()
+    entries = current_program(system, state)
+    if state.phase_ref not in entries:
+        return ()
+    run: list[Step] = []
+    for entry in entries[entries.index(state.phase_ref):]:
+        if entry in MARKS:
+            break
+        step = _step(system, entry)
+        if step_kind(system, step) != ON_BOARD or step.sides == "ordered" or step.in_scenario \
+                or patrols.resolved_item(step) is not None:
+            break
+        run.append(step)
+    return tuple(run)
+
+
+def mark_run_done(system: SystemLike, state: CampaignState, side: str) -> tuple[CampaignState, Events]:
+    """A side finishes the current on-the-board step and every one after it in its run (``board_run``); each is still
+    finished one by one, and listed, as the other side finishes it too."""
+    validate_mark_done(system, state, side)
+    state = _settle(system, state)
+    run = board_run(system, state)
+    if not run:
+        step = _current_step(system, state)
+        what = f"{step.ref} {step.name}" if step is not None else state.step
+        raise SubmissionError(f"{what} is not done on the board alone; finish it on its own.", state.phase_ref)
+    keys = tuple(k for k in state.run_done.get(side, ()) if k.startswith(f"{state.date_id}|"))
+    keys += tuple(_run_key(state, step.ref) for step in run[1:])
+    state = replace(state, run_done={**state.run_done, side: keys})
+    return _finish(system, state, side)
+
+
+def _auto_run(system: SystemLike, state: CampaignState, step: Step) -> tuple[CampaignState, Events]:
+    """Sides that confirmed a run holding the current step (``mark_run_done``) finish it now."""
+    key = _run_key(state, step.ref)
+    finished = [s for s in state.sides if s not in state.done and key in state.run_done.get(s, ())]
+    if not finished:
+        return state, ()
+    events = tuple(Event("step-done", Visibility.PUBLIC, s, {"date": state.date_id, "step": step.ref, "side": s,
+                                                            "run": True}) for s in finished)
+    return replace(state, done=state.done | frozenset(finished)), events
 
 
 def _finish_group(system: SystemLike, state: CampaignState, side: str, groups: Sequence[MapGroup], group: MapGroup

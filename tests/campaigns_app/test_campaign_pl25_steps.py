@@ -237,3 +237,34 @@ def test_fp_through_the_service_and_a_card_without_an_fp_price_says_so(monkeypat
     assert "The CP price of FP is not in the rule text and the CG Card gives none" in page(play, "axis")
     with pytest.raises(services.RefusedOrder, match="supply fp_price in a CG Card"):
         play.order("axis", {"type": "points", "currency": "FP", "amount": 1})
+
+
+# --------------------------------------------------------------------- RePh: a run of on-the-board steps in one click
+
+
+def test_a_run_of_on_the_board_steps_is_finished_in_one_click_per_side_and_each_stays_listed(monkeypatch: Any) -> None:
+    play = Play(monkeypatch, "pl25", "allied", ScriptedDice(), card=EXAMPLE_CARD)
+    play.order("allied")
+    play.order("axis")
+    play.until("@initial-scenario")
+    play.both_done()
+    play.results(cvp={"allied": 0, "axis": 0}, attacked={"allied": True, "axis": False}, winner="axis")
+    play.until("3.12")
+    # 3.12 … 3.2: twelve on-the-board steps in a row (3.214 is done in order, Attacker then Defender: the run ends)
+    html = page(play, "allied")
+    run = html[html.index('id="run-steps"'):]
+    run = run[:run.index("</div>")]
+    assert re.findall(r"<li>([0-9.]+) ", run) == ["3.12", "3.121", "3.13", "3.131", "3.14", "3.15", "3.16", "3.17",
+                                                   "3.171", "3.18", "3.19", "3.2"]
+    assert "Mark these 12 steps finished" in run
+    response = post(play, "allied", "phase_done", {"token": token_in(run, "run-steps"), "step": "3.12", "run": "yes"})
+    assert response.status_code == 200
+    assert play.at() == ("1", "phase", "3.12")  # the Axis has not finished 3.12 yet
+    for ref in ("3.12", "3.121", "3.13", "3.131", "3.14", "3.15", "3.16", "3.17", "3.171", "3.18", "3.19"):
+        play.done("axis")  # the Axis finishes each on its own; the Allied side is already done with each
+        assert play.state.done == frozenset({"allied"}), ref
+    play.done("axis")  # 3.2
+    assert play.at() == ("1", "phase", "3.214")
+    finished = [r.payload["step"] for r in play.records("step-done", date="1", side="allied")]
+    assert finished[-12:] == ["3.12", "3.121", "3.13", "3.131", "3.14", "3.15", "3.16", "3.17", "3.171", "3.18",
+                              "3.19", "3.2"]
