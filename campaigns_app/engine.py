@@ -363,7 +363,8 @@ def _need_dict(need: Any) -> dict[str, Any]:
     else:
         need_id, kind, shape, text = str(need.id), str(need.kind), str(need.shape), str(need.text)
         data = {name: getattr(need, name, None) for name in ("table", "table_ref", "table_name", "final", "row",
-                                                             "column", "column_label", "step", "public")}
+                                                             "column", "column_label", "step", "public", "low",
+                                                             "high")}
         data["examples"] = list(getattr(need, "examples", ()) or ())
     label, help_text = TRACK_LABELS.get(need_id, ("", "")) if kind == "track" else ("", "")
     if kind == "table-value":

@@ -257,7 +257,7 @@ def _describe_event(system: Any, record: EventRecord, viewer: str) -> dict[str, 
         text = f"The Campaign Game ended after {payload.get('date')}."
     elif kind in PHASE_EVENT_TEXT:
         text = PHASE_EVENT_TEXT[kind](payload, name, viewer)
-    elif kind in ("items-lost", "nothing-to-resolve", "resolution-order") and payload.get("text"):
+    elif kind in ("items-lost", "nothing-to-resolve", "resolution-order", "leaders-generated") and payload.get("text"):
         text = str(payload["text"]) + "."  # rules_engine.patrols words them
     else:
         text = kind.replace("-", " ").capitalize() + "."

@@ -45,7 +45,7 @@ from rules_engine.lost_values import (
     value_json,
     with_cells,
 )
-from rules_engine import map_groups, patrols
+from rules_engine import leader_generation, map_groups, patrols
 from rules_engine.model import Cell, DiceTable, MapGroup, Row, Step, System
 from rules_engine.state import (
     DUAL_ATTACK,
@@ -765,6 +765,9 @@ def needs(system: SystemLike, state: CampaignState, side: str) -> tuple[Need, ..
             text = (f"your current SAN ({step.ref}), without the {bought:+d} of the Sniper RG you bought: "
                     "the app adds it")
         out.append(Need(track, "track", side, text, "number", step.ref))
+    generate = leader_generation.need(state, step, side) if leader_generation.params(step) is not None else None
+    if generate is not None:
+        out.append(generate)
     for fact in _missing_facts(system, state, step, side):
         shape = _fact_shape(system, step, side, fact)
         out.append(Need(fact, "fact", side, f"{_fact_words(system, step, side, fact, shape)} ({step.ref})", shape,
@@ -802,6 +805,10 @@ def supply(
     if not values:
         raise SubmissionError(f"Nothing supplied (needed: {ids})")
     by_id = {n.id: n for n in wanted}
+    if leader_generation.NEED in values and leader_generation.NEED in by_id:
+        if len(values) > 1:
+            raise SubmissionError("Say how many leaders you Generate on its own", state.phase_ref)
+        return _generate_leaders(system, state, side, values[leader_generation.NEED], dice)
     for key, given in values.items():
         found = by_id.get(key)
         if found is None:
@@ -830,6 +837,37 @@ def supply(
     if public:
         events.append(Event("track-set", Visibility.PUBLIC, None, {"side": side, "values": dict(public)}))
     return new, tuple(events)
+
+
+def _generate_leaders(system: SystemLike, state: CampaignState, side: str, value: object, dice: Dice | None
+                      ) -> tuple[CampaignState, Events]:
+    """PL 3.45: ``side`` Generates this many leaders, each a secret DR on the leader table (the step's
+    ``params.generate``: table, column by nationality) with its DRM (Leader DRM, Historical DRM from the card)."""
+    step = _current_step(system, state)
+    assert step is not None
+    count = leader_generation.chosen(state, step, side, value)
+    if count and dice is None:
+        raise NeedDice(f"{step.ref}: rolling the generated leaders needs the dice")
+    spec = leader_generation.params(step) or {}
+    table = _system(system).table(str(spec.get("table", "leader")))
+    column = table_column(system, replace(step, params=dict(spec)), table, side)
+    visibility = _visibility(step, table)
+    events: list[Event] = []
+    leaders: list[JSON] = []
+    for number in range(1, count + 1):
+        assert dice is not None
+        roll = _roll(dice, table, f"{step.ref} generated leader {number} of {count} ({side_name(system, side)})",
+                     side, visibility)
+        resolution = roll_on(table, roll, column, facts_for(system, state, side), {}, side_settings(system, side))
+        state, more = _result_events(state, step, side, resolution, visibility, generated=number)
+        events.extend(more)
+        leaders.append(resolution.cell.text)
+    state = leader_generation.recorded(state, side, count)
+    text = (f"{step.ref}: {side_name(system, side)} Generates {count} leader{'s' if count != 1 else ''}"
+            + (f" on the {table.ref} table: {', '.join(str(x) for x in leaders)}" if count else ""))
+    summary = Event("leaders-generated", visibility, side, {"date": state.date_id, "step": step.ref, "side": side,
+                                                            "count": count, "leaders": leaders, "text": text})
+    return _record(state, summary), (*events, summary)
 
 
 def _coerce(shape: str, given: object) -> object:
@@ -1592,11 +1630,18 @@ def advance(system: SystemLike, state: CampaignState, dice: Dice) -> tuple[Campa
         if step_kind(system, step) != AUTOMATIC or any(needs(system, state, s) for s in state.sides):
             break
         part = PARTS.get(step.action or "")
-        if part is not None:
+        generating = leader_generation.params(step) is not None
+        if generating and leader_generation.started(state):
+            pass  # PL 3.45: the dr are made and every side has said how many leaders it Generates
+        elif part is not None:
             state, more, finished = _run_parts(system, state, step, part, dice)
             events.extend(more)
             if not finished:
                 break  # a side's roll fell on a value lost in the rule text: it types it (needs / supply)
+            if generating:
+                state = leader_generation.start(state, step)
+                if any(leader_generation.pending(state, s) for s in state.sides):
+                    continue  # each side says how many it Generates (needs / supply)
         else:
             state, more = AUTO_HANDLERS[step.action or ""](system, state, step, dice)
             events.extend(more)

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from django.conf import settings
 
+from campaigns_app import services
 from tests.campaigns_app.campaign_script import Play, ScriptedDice
 
 pytestmark = pytest.mark.django_db
@@ -95,7 +96,11 @@ def test_pl25_example_card_through_three_firefights_with_an_idle_firefight(monke
 
     # --- RePh: 3.11 … 3.461 on the board; 3.44/3.45/3.47 roll by themselves (3.44/3.45 secret; 3.47 counts the
     # Elite / 1st Line infantry platoons from the RG Purchase Record: none bought for the Initial Firefight)
-    assert play.until("3.52")[:2] == ["3.11", "3.12"]
+    assert play.until("3.45")[:2] == ["3.11", "3.12"]
+    # 3.45: the Allied dr allows 2 leaders to Battle Harden and/or Generate; it Generates none (Axis: 0, not asked)
+    assert [n.id for n in services.engine.needs(play.system, play.state, "axis")] == []
+    play.supply("allied", "leaders_generated", 0)
+    play.until("3.52")
     assert tables(play, "1", "3.44") == {"allied": (4, 3, "2"), "axis": (6, 5, "1")}
     assert tables(play, "1", "3.45") == {"allied": (2, 3, "2"), "axis": (5, 7, "0")}
     assert {r.visibility for r in play.records("table-result", date="1", step="3.44")} == {"side"}
@@ -177,6 +182,8 @@ def test_pl25_example_card_through_three_firefights_with_an_idle_firefight(monke
     play.results(cvp={"allied": 31, "axis": 12}, attacked={"allied": True, "axis": False}, winner="allied")
 
     # --- RePh after Firefight 3
+    play.until("3.45")
+    play.supply("axis", "leaders_generated", 0)  # the Axis result 2 allows it to Generate; it Generates none
     play.until("3.52")
     assert tables(play, "3", "3.44") == {"allied": (1, -1, "4"), "axis": (4, 4, "1")}
     assert tables(play, "3", "3.45") == {"allied": (6, 7, "0"), "axis": (1, 3, "2")}
@@ -214,6 +221,9 @@ def test_pl25_san_is_clamped_to_two_to_four_before_any_cp_expenditure(monkeypatc
     play.until("@initial-scenario")
     play.both_done()
     play.results(cvp={"allied": 0, "axis": 0}, attacked={"allied": True, "axis": False}, winner="axis")
+    play.until("3.45")  # 3.45 results: Allied 3 + 2 = 5 → 1; Axis 3 + 2 − 1 (won) = 4 → 1: each Generates none
+    play.supply("allied", "leaders_generated", 0)
+    play.supply("axis", "leaders_generated", 0)
     play.until("3.52")
     assert play.at() == ("1", "phase", "3.52")
     san = {r.payload["side"]: (r.payload["before"], r.payload["after"]) for r in play.records("san-adjusted", date="1")}

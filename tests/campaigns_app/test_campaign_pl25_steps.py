@@ -268,3 +268,38 @@ def test_a_run_of_on_the_board_steps_is_finished_in_one_click_per_side_and_each_
     finished = [r.payload["step"] for r in play.records("step-done", date="1", side="allied")]
     assert finished[-12:] == ["3.12", "3.121", "3.13", "3.131", "3.14", "3.15", "3.16", "3.17", "3.171", "3.18",
                               "3.19", "3.2"]
+
+
+# ---------------------------------------------------------------------------------- 3.45 leaders rolled on the 2.361
+
+
+def test_generated_leaders_are_rolled_on_the_2_361_table_in_secret(monkeypatch: Any) -> None:
+    # 3.44: Allied dr 4 −1 (won) = 3 → 2 MMC; Axis dr 6 −1 (23 CVP: one 20) = 5 → 1
+    # 3.45: Allied dr 2 −1 (won) +2 = 3 → "2-3" → 2 leaders; Axis dr 5 +2 = 7 → ">6" → 0
+    # Allied lost 2 leaders: it may Generate one fewer, 1. It Generates 1: 2.361 DR 3+4 = 7, Leader DRM 0, Historical
+    # DRM 0 (card, Allied) → "7-8", All Except Jap and Finn (American) → "8-0*"
+    dice = ScriptedDice(4, 6, 2, 5, 3, 4)
+    play = Play(monkeypatch, "pl25", "allied", dice, card=EXAMPLE_CARD)
+    play.order("allied")
+    play.order("axis")
+    play.until("@initial-scenario")
+    play.both_done()
+    play.results(cvp={"allied": 14, "axis": 23}, attacked={"allied": True, "axis": False}, winner="allied",
+                 leaders_lost={"allied": 2, "axis": 0})
+    play.until("3.45")
+    assert play.at() == ("1", "phase", "3.45")
+    html = page(play, "allied")
+    assert "How many leaders do you Generate on the 2.361 table (0 to 1)?" in html
+    assert 'min="0" max="1"' in html
+    assert "Generate on the 2.361" not in page(play, "axis")  # the Axis result is 0: nothing to ask, nothing shown
+    refused = post(play, "allied", "phase_supply", {"need": "leaders_generated", "input": "number", "value": "2"})
+    assert refused.status_code == 422 and "must be a whole number from 0 to 1, got 2" in refused.content.decode()
+    accepted = post(play, "allied", "phase_supply", {"need": "leaders_generated", "input": "number", "value": "1"})
+    assert accepted.status_code == 200
+    rolled = [(r.payload["original"], r.payload["final"], r.payload["column"], r.payload["result"], r.visibility)
+              for r in play.records("table-result", date="1", step="3.45", generated=1)]
+    assert rolled == [(7, 7, "standard", "8-0*", "side")]
+    assert "Generates 1 leader on the 2.361 table: 8-0*" in page(play, "allied", "campaign_history")
+    assert "8-0*" not in page(play, "axis", "campaign_history")
+    assert play.at() == ("1", "phase", "3.46")  # 3.45 is over: the next step is at the board
+    assert dice.remaining == 0
