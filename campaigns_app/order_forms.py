@@ -100,3 +100,17 @@ def resolution_choice(system: Any, state: Any, step: Any, side: str) -> dict[str
         return None
     return {"you_choose": chooser == side, "chooser_name": side_name(system, chooser) if chooser else None,
             "sides": [{"id": s, "name": side_name(system, s), "you": s == side} for s in state.sides]}
+
+
+def chosen_option(system: Any, step: Any) -> dict[str, Any] | None:
+    """The players' choice a step plays by (``params.setting`` with ``params.describe``: PL 3.2 / 2.5 / 3.34 the
+    Redeployment Option), in words."""
+    if step is None:
+        return None
+    setting_id, words = step.params.get("setting"), step.params.get("describe")
+    if not isinstance(setting_id, str) or not hasattr(words, "get"):
+        return None
+    value = system.settings_values.get(setting_id)
+    if value is None:
+        return None
+    return {"label": _setting_label(system, setting_id), "value": str(value), "text": words.get(str(value)) or ""}

@@ -1034,8 +1034,10 @@ def phase_context(campaign: Campaign, seat: Seat, system: Any, state: Any, view:
             for group in groups
         ]
     if panel == "on-board" and both_seated:
-        context["run_steps"] = [{"ref": s.ref, "name": s.name} for s in sequence.board_run(system, state)]
+        context["run_steps"] = [{"ref": s.ref, "name": s.name, "option": order_forms.chosen_option(system, s)}
+                                for s in sequence.board_run(system, state)]
         context["run_label"] = f"Mark these {len(context['run_steps'])} steps finished"
+    context["chosen_option"] = order_forms.chosen_option(system, step)
     if panel in ("order", "fortifications", "recon", "patrols"):
         context["order_token"] = services.form_token(campaign, seat, state, "recon" if panel == "recon" else "order")
     if panel == "order" and step is not None:

@@ -37,6 +37,8 @@ def to_firefight_2(monkeypatch: Any, *more: int, card_text: str | None = None) -
     play.until("@initial-scenario")
     play.both_done()
     play.results(cvp={"allied": 14, "axis": 23}, attacked={"allied": True, "axis": False}, winner="allied")
+    play.until("3.45")
+    play.supply("allied", "leaders_generated", 0)  # 3.45 Allied result 2 (Axis 0): it Generates none
     play.until("2.3")
     assert play.at() == ("2", "phase", "2.3")
     assert (play.ledger("allied").balance("CP"), play.ledger("axis").balance("CP")) == (Decimal(23), Decimal(21))
@@ -257,6 +259,9 @@ def test_a_run_of_on_the_board_steps_is_finished_in_one_click_per_side_and_each_
     assert re.findall(r"<li>([0-9.]+) ", run) == ["3.12", "3.121", "3.13", "3.131", "3.14", "3.15", "3.16", "3.17",
                                                    "3.171", "3.18", "3.19", "3.2"]
     assert "Mark these 12 steps finished" in run
+    # the Redeployment Option the players chose (A, campaign_script's choice) is said in words at 3.2
+    assert "3.2 Redeployment Phase <span class=\"muted small\">— Redeployment Option A: Units stay where they ended " \
+        "the firefight" in run
     response = post(play, "allied", "phase_done", {"token": token_in(run, "run-steps"), "step": "3.12", "run": "yes"})
     assert response.status_code == 200
     assert play.at() == ("1", "phase", "3.12")  # the Axis has not finished 3.12 yet
@@ -303,3 +308,15 @@ def test_generated_leaders_are_rolled_on_the_2_361_table_in_secret(monkeypatch: 
     assert "8-0*" not in page(play, "axis", "campaign_history")
     assert play.at() == ("1", "phase", "3.46")  # 3.45 is over: the next step is at the board
     assert dice.remaining == 0
+
+
+def test_the_redeployment_option_chosen_for_the_campaign_is_described_at_2_5(monkeypatch: Any) -> None:
+    play, _ = to_firefight_2(monkeypatch)
+    play.order("allied", {"type": "attack-option"})
+    play.order("axis")
+    play.until("2.5")
+    html = page(play, "axis")  # the Defender redeploys first (Allied Assault: the Axis defends)
+    option = html[html.index('id="chosen-option"'):]
+    option = option[:option.index("</p>")]
+    assert "This campaign plays Redeployment Option A" in option
+    assert "each un-deployed Defender unit in a friendly MLR may attempt to redeploy" in option
