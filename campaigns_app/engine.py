@@ -272,6 +272,13 @@ def phase_submit_order(system: Any, state: Any, side: str, orders: list[Any]) ->
     return sequence.submit_order(system, state, side, orders)
 
 
+def phase_repair_roll(system: Any, state: Any, side: str, threshold: str, drm: int, purpose: str, dice: Any
+                      ) -> tuple[Any, tuple[Event, ...]]:
+    from rules_engine import board, sequence
+
+    return board.repair_roll(system, state, side, sequence.current_step(system, state), threshold, drm, purpose, dice)
+
+
 def phase_choose_order(system: Any, state: Any, side: str, first: str) -> tuple[Any, tuple[Event, ...]]:
     from rules_engine import sequence
 

@@ -114,3 +114,12 @@ def chosen_option(system: Any, step: Any) -> dict[str, Any] | None:
     if value is None:
         return None
     return {"label": _setting_label(system, setting_id), "value": str(value), "text": words.get(str(value)) or ""}
+
+
+def repair_rows(system: Any, step: Any) -> list[dict[str, Any]]:
+    """PL 3.46 / 3.461: what a repair roll may be for at this step, by the ``repair`` rule's thresholds."""
+    from rules_engine.board import repair_thresholds
+
+    return [{"id": str(t.get("id")), "item": str(t.get("item")), "most": t.get("success_max"),
+             "as_written": str(t.get("as_written") or ""), "drm": [str(d) for d in t.get("drm") or ()],
+             "failure": str(t.get("failure") or "")} for t in repair_thresholds(system, step)]

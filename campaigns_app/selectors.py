@@ -1038,6 +1038,14 @@ def phase_context(campaign: Campaign, seat: Seat, system: Any, state: Any, view:
                                 for s in sequence.board_run(system, state)]
         context["run_label"] = f"Mark these {len(context['run_steps'])} steps finished"
     context["chosen_option"] = order_forms.chosen_option(system, step)
+    if both_seated and step is not None and not view.get("ended"):
+        from rules_engine.board import PURPOSE_MAX, REPAIR_DRM
+
+        context["repair_rows"] = order_forms.repair_rows(system, step)
+        if context["repair_rows"]:
+            context["repair_token"] = services.form_token(campaign, seat, state, "board")
+            context["repair_drm"] = REPAIR_DRM
+            context["purpose_max"] = PURPOSE_MAX
     if panel in ("order", "fortifications", "recon", "patrols"):
         context["order_token"] = services.form_token(campaign, seat, state, "recon" if panel == "recon" else "order")
     if panel == "order" and step is not None:

@@ -510,6 +510,17 @@ def order_submit(
 
 
 @transaction.atomic
+def repair_roll_submit(*, user: AbstractBaseUser, public_id: str, threshold: str, drm: int, purpose: str,
+                       token: str | None = None) -> Campaign:
+    """PL 3.46 / 3.461: a public repair dr against one of the ``repair`` rule's thresholds, with the DRM typed."""
+    return _phase_action(
+        user=user, public_id=public_id, token=token, purpose="board" if token is not None else None,
+        action=lambda system, state, side, dice: engine.phase_repair_roll(system, state, side, threshold, drm,
+                                                                          purpose, dice),
+    )
+
+
+@transaction.atomic
 def resolution_order_submit(*, user: AbstractBaseUser, public_id: str, first: str, token: str | None = None
                             ) -> Campaign:
     """PL 2.74: the side the rule names chooses which side resolves its Patrols first (both bought some)."""

@@ -520,6 +520,23 @@ def order_submit(request: HttpRequest, seat: Seat) -> HttpResponse:
 
 @seated
 @require_POST
+def repair_roll_submit(request: HttpRequest, seat: Seat) -> HttpResponse:
+    """PL 3.46 / 3.461: a repair dr — what is repaired, the DRM the rule names (their total), what for."""
+    from rules_engine.board import REPAIR_DRM
+
+    problems: list[str] = []
+    low, high = REPAIR_DRM
+    drm = _int_field(request, "drm", f"The DRM (allowed: {low:+d} to {high:+d})", problems, 0, low, high)
+    if problems:
+        return _phase_response(request, seat, 422, phase_errors=problems)
+    token = str(request.POST.get("token", ""))
+    return _run_phase(request, seat, lambda: services.repair_roll_submit(
+        user=request.user, public_id=seat.campaign.public_id, threshold=str(request.POST.get("threshold", "")),
+        drm=drm or 0, purpose=str(request.POST.get("purpose", "")), token=token), "Rolled.")
+
+
+@seated
+@require_POST
 def resolution_order_submit(request: HttpRequest, seat: Seat) -> HttpResponse:
     """PL 2.74: the chooser names the side that resolves its Patrols first."""
     first = str(request.POST.get("first", "")).strip()

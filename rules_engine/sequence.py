@@ -1657,6 +1657,11 @@ def _current_step(system: SystemLike, state: CampaignState) -> Step | None:
     return _step(system, ref)
 
 
+def current_step(system: SystemLike, state: CampaignState) -> Step | None:
+    """The current between-scenario step (None at a mark: a scenario, its results, the date change)."""
+    return _current_step(system, _settle(system, state))
+
+
 def validate_mark_done(system: SystemLike, state: CampaignState, side: str, map_group: str | None = None) -> None:
     """SubmissionError unless ``side`` may mark the current step done now (phased campaigns); at a scenario played per
     Map Group (KGP 8.2), the scenario on ``map_group`` (which may be left out when only one is in play)."""

@@ -320,3 +320,38 @@ def test_the_redeployment_option_chosen_for_the_campaign_is_described_at_2_5(mon
     option = option[:option.index("</p>")]
     assert "This campaign plays Redeployment Option A" in option
     assert "each un-deployed Defender unit in a friendly MLR may attempt to redeploy" in option
+
+
+# ------------------------------------------------------------------------- 3.46 repair rolls by the `repair` thresholds
+
+
+def test_repair_rolls_use_the_thresholds_of_the_repair_rule(monkeypatch: Any) -> None:
+    # Firefight 2 is Idle (no Attack Option): its loop runs 3.46. Malfunctioned MMG: dr 5, no DRM → "dr <= 5" success;
+    # Disabled LMG with +1 DRM (Inexperience, as the player types it): dr 2 + 1 = 3 → "dr <= 2" failure
+    play, dice = to_firefight_2(monkeypatch, 5, 2)
+    play.until("3.46")
+    html = page(play, "allied")
+    form = html[html.index('id="repair-form"'):]
+    assert "Malfunctioned/Low Ammo (not Disabled) SW/Guns/MA possessed by non-Isolated units: success on a dr &lt;= 5" \
+        in form
+    assert "Disabled weapon other than MA: success on a dr &lt;= 2" in form
+    token = token_in(form, "repair-form")
+    refused = post(play, "allied", "phase_repair", {"token": token, "threshold": "malfunctioned", "drm": "1",
+                                                    "purpose": "MMG in 23Q5"})
+    assert refused.status_code == 422 and "the DRM must be 0 (the rule names no DRM for it)" in \
+        refused.content.decode()
+    too_big = post(play, "allied", "phase_repair", {"token": token, "threshold": "disabled", "drm": "9",
+                                                    "purpose": "LMG in 23Q6"})
+    assert too_big.status_code == 422 and "The DRM (allowed: -6 to +6): 9 is above 6." in too_big.content.decode()
+    ok = post(play, "allied", "phase_repair", {"token": token, "threshold": "malfunctioned", "drm": "0",
+                                               "purpose": "MMG in 23Q5"})
+    assert ok.status_code == 200
+    services.repair_roll_submit(user=play.users["allied"], public_id=play.public_id, threshold="disabled", drm=1,
+                                purpose="LMG in 23Q6")
+    texts = [e.payload["text"] for e in play.state.board_log]
+    assert texts == [
+        "3.46 Malfunctioned/Low Ammo (not Disabled) SW/Guns/MA possessed by non-Isolated units (MMG in 23Q5): dr 5 "
+        "→ success (needs dr <= 5)",
+        "3.46 Disabled weapon other than MA (LMG in 23Q6): dr 2 +1 = 3 → failure (needs dr <= 2)"]
+    assert "LMG in 23Q6): dr 2 +1 = 3 → failure" in page(play, "axis")  # public: the opponent is at the board
+    assert dice.remaining == 0
