@@ -60,8 +60,9 @@ def leaders_lost(state: CampaignState, side: str) -> int | None:
 
 
 def start(state: CampaignState, step: Step) -> CampaignState:
-    """After the dr: each side's most (the dr's result, and one fewer than the leaders it lost when entered); a side
-    that may Generate none is done at once."""
+    """After the dr: each side's most (the dr's result, and one fewer than the leaders it lost when entered). Only a
+    side whose entered losses (public) allow none is not asked: asking every other side, whatever its secret dr gave,
+    keeps the opponent from learning the dr from who is asked."""
     facts = {s: dict(v) for s, v in state.facts_supplied.items()}
     for side in state.sides:
         result = _result(state, step, side)
@@ -70,7 +71,7 @@ def start(state: CampaignState, step: Step) -> CampaignState:
         mine = facts.setdefault(side, {})
         mine[RESULT] = result
         mine[MOST] = most
-        if most == 0:
+        if lost is not None and lost <= 1:
             mine[NEED] = 0
     return replace(state, facts_supplied=facts)
 

@@ -97,9 +97,12 @@ def test_pl25_example_card_through_three_firefights_with_an_idle_firefight(monke
     # --- RePh: 3.11 … 3.461 on the board; 3.44/3.45/3.47 roll by themselves (3.44/3.45 secret; 3.47 counts the
     # Elite / 1st Line infantry platoons from the RG Purchase Record: none bought for the Initial Firefight)
     assert play.until("3.45")[:2] == ["3.11", "3.12"]
-    # 3.45: the Allied dr allows 2 leaders to Battle Harden and/or Generate; it Generates none (Axis: 0, not asked)
-    assert [n.id for n in services.engine.needs(play.system, play.state, "axis")] == []
+    # 3.45: the Allied dr allows 2 leaders to Battle Harden and/or Generate, the Axis dr none; both are asked (no
+    # leaders lost were entered), so neither learns the other's secret dr from who is asked; each Generates none
+    assert [n.id for n in services.engine.needs(play.system, play.state, "axis")] == ["leaders_generated"]
+    assert "(0 to 0)" in services.engine.needs(play.system, play.state, "axis")[0]["label"]
     play.supply("allied", "leaders_generated", 0)
+    play.supply("axis", "leaders_generated", 0)
     play.until("3.52")
     assert tables(play, "1", "3.44") == {"allied": (4, 3, "2"), "axis": (6, 5, "1")}
     assert tables(play, "1", "3.45") == {"allied": (2, 3, "2"), "axis": (5, 7, "0")}
@@ -183,7 +186,8 @@ def test_pl25_example_card_through_three_firefights_with_an_idle_firefight(monke
 
     # --- RePh after Firefight 3
     play.until("3.45")
-    play.supply("axis", "leaders_generated", 0)  # the Axis result 2 allows it to Generate; it Generates none
+    play.supply("allied", "leaders_generated", 0)  # Allied result 0, Axis 2: both asked; each Generates none
+    play.supply("axis", "leaders_generated", 0)
     play.until("3.52")
     assert tables(play, "3", "3.44") == {"allied": (1, -1, "4"), "axis": (4, 4, "1")}
     assert tables(play, "3", "3.45") == {"allied": (6, 7, "0"), "axis": (1, 3, "2")}

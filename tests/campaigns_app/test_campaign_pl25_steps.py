@@ -38,7 +38,8 @@ def to_firefight_2(monkeypatch: Any, *more: int, card_text: str | None = None) -
     play.both_done()
     play.results(cvp={"allied": 14, "axis": 23}, attacked={"allied": True, "axis": False}, winner="allied")
     play.until("3.45")
-    play.supply("allied", "leaders_generated", 0)  # 3.45 Allied result 2 (Axis 0): it Generates none
+    play.supply("allied", "leaders_generated", 0)  # 3.45 Allied result 2, Axis 0: both asked, each Generates none
+    play.supply("axis", "leaders_generated", 0)
     play.until("2.3")
     assert play.at() == ("2", "phase", "2.3")
     assert (play.ledger("allied").balance("CP"), play.ledger("axis").balance("CP")) == (Decimal(23), Decimal(21))
@@ -296,7 +297,8 @@ def test_generated_leaders_are_rolled_on_the_2_361_table_in_secret(monkeypatch: 
     html = page(play, "allied")
     assert "How many leaders do you Generate on the 2.361 table (0 to 1)?" in html
     assert 'min="0" max="1"' in html
-    assert "Generate on the 2.361" not in page(play, "axis")  # the Axis result is 0: nothing to ask, nothing shown
+    # the Axis entered no leader lost: one fewer than none is none, known to both — it is not asked
+    assert "Generate on the 2.361" not in page(play, "axis")
     refused = post(play, "allied", "phase_supply", {"need": "leaders_generated", "input": "number", "value": "2"})
     assert refused.status_code == 422 and "must be a whole number from 0 to 1, got 2" in refused.content.decode()
     accepted = post(play, "allied", "phase_supply", {"need": "leaders_generated", "input": "number", "value": "1"})
