@@ -99,7 +99,7 @@ def test_pl25_example_card_through_three_firefights_with_an_idle_firefight(monke
     assert play.until("3.45")[:2] == ["3.11", "3.12"]
     # 3.45: the Allied dr allows 2 leaders to Battle Harden and/or Generate, the Axis dr none; both are asked (no
     # leaders lost were entered), so neither learns the other's secret dr from who is asked; each Generates none
-    assert [n.id for n in services.engine.needs(play.system, play.state, "axis")] == ["leaders_generated"]
+    assert [n["id"] for n in services.engine.needs(play.system, play.state, "axis")] == ["leaders_generated"]
     assert "(0 to 0)" in services.engine.needs(play.system, play.state, "axis")[0]["label"]
     play.supply("allied", "leaders_generated", 0)
     play.supply("axis", "leaders_generated", 0)
