@@ -285,9 +285,12 @@ def advance(system: Any, state: Any, dice: Any) -> tuple[Any, tuple[Event, ...]]
     return sequence.advance(system, state, dice)
 
 
-def phase_mark_done(system: Any, state: Any, side: str, map_group: str | None = None) -> tuple[Any, tuple[Event, ...]]:
+def phase_mark_done(system: Any, state: Any, side: str, map_group: str | None = None, run: bool = False
+                    ) -> tuple[Any, tuple[Event, ...]]:
     from rules_engine import sequence
 
+    if run:
+        return sequence.mark_run_done(system, state, side)
     return sequence.mark_done(system, state, side, map_group)
 
 
@@ -295,6 +298,19 @@ def phase_submit_order(system: Any, state: Any, side: str, orders: list[Any]) ->
     from rules_engine import sequence
 
     return sequence.submit_order(system, state, side, orders)
+
+
+def phase_repair_roll(system: Any, state: Any, side: str, threshold: str, drm: int, purpose: str, dice: Any
+                      ) -> tuple[Any, tuple[Event, ...]]:
+    from rules_engine import board, sequence
+
+    return board.repair_roll(system, state, side, sequence.current_step(system, state), threshold, drm, purpose, dice)
+
+
+def phase_choose_order(system: Any, state: Any, side: str, first: str) -> tuple[Any, tuple[Event, ...]]:
+    from rules_engine import sequence
+
+    return sequence.choose_resolution_order(system, state, side, first)
 
 
 def phase_submit_recon(system: Any, state: Any, side: str, extra: int | None, dice: Any) -> tuple[Any, tuple[Event, ...]]:
@@ -390,7 +406,8 @@ def _need_dict(need: Any) -> dict[str, Any]:
     else:
         need_id, kind, shape, text = str(need.id), str(need.kind), str(need.shape), str(need.text)
         data = {name: getattr(need, name, None) for name in ("table", "table_ref", "table_name", "final", "row",
-                                                             "column", "column_label", "step", "public")}
+                                                             "column", "column_label", "step", "public", "low",
+                                                             "high")}
         data["examples"] = list(getattr(need, "examples", ()) or ())
     label, help_text = TRACK_LABELS.get(need_id, ("", "")) if kind == "track" else ("", "")
     if kind == "table-value":
@@ -399,8 +416,8 @@ def _need_dict(need: Any) -> dict[str, Any]:
             label += f", column {data['column_label']}"
         help_text = text[:1].upper() + text[1:] + "."
     elif kind == "fact":
-        label = need_id.replace("_", " ").capitalize() + "?" if shape == "yes-no" else need_id.replace("_", " ").capitalize()
-        help_text = text[:1].upper() + text[1:]
+        label = text[:1].upper() + text[1:]  # the table's own words for the DRM (never the internal key)
+        help_text = ""
     inputs = {"number": "number", "yes-no": "fact"}
     return {"id": need_id, "kind": kind, "shape": shape, "label": label or need_id, "text": help_text,
             "input": inputs.get(shape, "text"), **data}

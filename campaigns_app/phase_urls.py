@@ -7,6 +7,8 @@ from campaigns_app import views
 urlpatterns = [
     path("phase/done/", views.phase_done, name="phase_done"),
     path("phase/order/", views.order_submit, name="phase_order"),
+    path("phase/repair/", views.repair_roll_submit, name="phase_repair"),
+    path("phase/first/", views.resolution_order_submit, name="phase_first"),
     path("phase/recon/", views.recon_submit, name="phase_recon"),
     path("phase/roll/", views.roll_submit, name="phase_roll"),
     path("phase/board-roll/", views.board_roll_submit, name="phase_board_roll"),

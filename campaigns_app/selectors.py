@@ -12,7 +12,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 
-from campaigns_app import engine
+from campaigns_app import engine, order_forms
 from campaigns_app.models import Campaign, CgSystem, EventRecord, LiveConnection, Seat
 from rules_engine.errors import RulesError
 from rules_engine.vocabulary import Chit
@@ -265,6 +265,8 @@ def _describe_event(system: Any, record: EventRecord, viewer: str) -> dict[str, 
         text = f"The Campaign Game ended after {payload.get('date')}."
     elif kind in PHASE_EVENT_TEXT:
         text = PHASE_EVENT_TEXT[kind](payload, name, viewer)
+    elif kind in ("items-lost", "nothing-to-resolve", "resolution-order", "leaders-generated") and payload.get("text"):
+        text = str(payload["text"]) + "."  # rules_engine.patrols words them
     else:
         text = kind.replace("-", " ").capitalize() + "."
     return {
@@ -971,7 +973,8 @@ def phase_context(campaign: Campaign, seat: Seat, system: Any, state: Any, view:
         panel = "scenario"
     elif step is not None:
         if kind == "input":
-            panel = {"purchase-fortifications": "fortifications", "purchase-recon": "recon"}.get(step.action or "", "order")
+            panel = {"purchase-fortifications": "fortifications", "purchase-recon": "recon",
+                     "purchase-patrols": "patrols"}.get(step.action or "", "order")
         elif kind == "assisted":
             panel = "assisted"
         elif kind == "automatic":
@@ -1045,8 +1048,29 @@ def phase_context(campaign: Campaign, seat: Seat, system: Any, state: Any, view:
              "token": services.form_token(campaign, seat, state, "done", group["id"])}
             for group in groups
         ]
-    if panel in ("order", "fortifications", "recon"):
+    if panel == "on-board" and both_seated:
+        context["run_steps"] = [{"ref": s.ref, "name": s.name, "option": order_forms.chosen_option(system, s)}
+                                for s in sequence.board_run(system, state)]
+        context["run_label"] = f"Mark these {len(context['run_steps'])} steps finished"
+    context["chosen_option"] = order_forms.chosen_option(system, step)
+    if both_seated and step is not None and not view.get("ended"):
+        from rules_engine.board import PURPOSE_MAX, REPAIR_DRM
+
+        context["repair_rows"] = order_forms.repair_rows(system, step)
+        if context["repair_rows"]:
+            context["repair_token"] = services.form_token(campaign, seat, state, "board")
+            context["repair_drm"] = REPAIR_DRM
+            context["purpose_max"] = PURPOSE_MAX
+    if panel in ("order", "fortifications", "recon", "patrols"):
         context["order_token"] = services.form_token(campaign, seat, state, "recon" if panel == "recon" else "order")
+    if panel == "order" and step is not None:
+        context["attack_option"] = order_forms.attack_option(system, state, step, side, currency)
+    if panel == "patrols":
+        context["patrols"] = order_forms.patrol_purchase(system, state, side, currency)
+    if both_seated and step is not None and not view.get("ended"):
+        context["resolution_choice"] = order_forms.resolution_choice(system, state, step, side)
+        if context["resolution_choice"] and context["resolution_choice"]["you_choose"]:
+            context["first_token"] = services.form_token(campaign, seat, state, "first")
     if panel == "order" and step is not None:
         context["rg_rows"] = _rg_rows(system, side, ledger, state.date_id, state.date_index,
                                       initial=state.pass_kind == "initial", chit=state.sealed.get(side))
@@ -1064,6 +1088,7 @@ def phase_context(campaign: Campaign, seat: Seat, system: Any, state: Any, view:
         context["fort_ref"] = table.ref if table is not None else None
         context["fort_forfeit"] = bool(table and table.forfeit_unspent)
         context["fort_points"] = _balance(ledger, table.currency if table is not None else None)
+        context["points_purchase"] = order_forms.points_purchase(system, side, ledger)
     if panel == "recon" and step is not None:
         context["recon"] = _recon_context(system, state, step, side, currency)
     if panel == "assisted" and step is not None:

@@ -490,7 +490,7 @@ def current_step_ref(state: Any) -> str:
 @transaction.atomic
 def phase_mark_done(
     *, user: AbstractBaseUser, public_id: str, token: str | None = None, step_ref: str | None = None,
-    map_group: str | None = None,
+    map_group: str | None = None, run: bool = False,
 ) -> Campaign:
     """Finish the current step for the user's side (on-board, assisted, an input step with nothing bought, the
     Initial Scenario or a scenario — with Map Groups in play (KGP 8.2), the scenario on ``map_group``); ordered steps
@@ -498,7 +498,8 @@ def phase_mark_done(
 
     The form is bound to one step occurrence: ``token`` (form_token(..., "done", map_group)) and ``step_ref``
     (current_step_ref) as rendered. A stale page or a resent request (the step already finished, or another step
-    current) finishes nothing: ``campaign.replayed`` is True. None for both skips the check (scripts)."""
+    current) finishes nothing: ``campaign.replayed`` is True. None for both skips the check (scripts).
+    ``run``: finish the whole run of on-the-board steps from this one (sequence.board_run) in one click."""
     if step_ref is not None:
         campaign = _locked(public_id)
         if current_step_ref(engine.load_state(campaign.state)) != step_ref:
@@ -508,7 +509,7 @@ def phase_mark_done(
     return _phase_action(user=user, public_id=public_id, token=token, map_group=map_group,
                          purpose="done" if token is not None or step_ref is not None else None,
                          action=lambda system, state, side, dice: engine.phase_mark_done(system, state, side,
-                                                                                         map_group))
+                                                                                         map_group, run))
 
 
 @transaction.atomic
@@ -526,6 +527,27 @@ def order_submit(
 
     return _phase_action(user=user, public_id=public_id, action=action, token=token,
                          purpose="order" if token is not None else None)
+
+
+@transaction.atomic
+def repair_roll_submit(*, user: AbstractBaseUser, public_id: str, threshold: str, drm: int, purpose: str,
+                       token: str | None = None) -> Campaign:
+    """PL 3.46 / 3.461: a public repair dr against one of the ``repair`` rule's thresholds, with the DRM typed."""
+    return _phase_action(
+        user=user, public_id=public_id, token=token, purpose="board" if token is not None else None,
+        action=lambda system, state, side, dice: engine.phase_repair_roll(system, state, side, threshold, drm,
+                                                                          purpose, dice),
+    )
+
+
+@transaction.atomic
+def resolution_order_submit(*, user: AbstractBaseUser, public_id: str, first: str, token: str | None = None
+                            ) -> Campaign:
+    """PL 2.74: the side the rule names chooses which side resolves its Patrols first (both bought some)."""
+    return _phase_action(
+        user=user, public_id=public_id, token=token, purpose="first" if token is not None else None,
+        action=lambda system, state, side, dice: engine.phase_choose_order(system, state, side, first),
+    )
 
 
 @transaction.atomic

@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from campaigns_app import card_selectors, engine, fragments, live, lost_value_selectors, selectors, services
+from campaigns_app import card_selectors, engine, fragments, live, lost_value_selectors, order_forms, selectors, services
 from campaigns_app.forms import CampaignCreateForm, ChitForm, PlayerSeedForm, SignupForm
 from campaigns_app.models import Invitation, Seat
 
@@ -418,9 +418,12 @@ def phase_done(request: HttpRequest, seat: Seat) -> HttpResponse:
     token = str(request.POST.get("token", ""))
     step_ref = str(request.POST.get("step", ""))
     map_group = str(request.POST.get("map_group", "")).strip() or None  # KGP 8.2: the Map Group's scenario
+    run = request.POST.get("run") == "yes"  # a run of on-the-board steps in one click
     return _run_phase(request, seat, lambda: services.phase_mark_done(
-        user=request.user, public_id=seat.campaign.public_id, token=token, step_ref=step_ref, map_group=map_group),
-        f"The scenario on {map_group} is marked finished." if map_group else "Marked finished.",
+        user=request.user, public_id=seat.campaign.public_id, token=token, step_ref=step_ref, map_group=map_group,
+        run=run),
+        f"The scenario on {map_group} is marked finished." if map_group else
+        "These steps are marked finished." if run else "Marked finished.",
         replayed=STEP_ALREADY_FINISHED)
 
 
@@ -444,6 +447,29 @@ def _rg_orders(request: HttpRequest, seat: Seat, problems: list[str]) -> list[di
         }
         orders.extend(dict(order) for _ in range(count))
     return orders
+
+
+def _currency(seat: Seat) -> str | None:
+    from rules_engine.sequence import main_currency
+
+    return main_currency(engine.system_for(seat.campaign))
+
+
+POINTS_MAX = 999
+
+
+def _points_orders(request: HttpRequest, seat: Seat, problems: list[str]) -> list[dict[str, Any]]:
+    """PL 2.38 / PHD C5.35: the points the fortification form buys with another currency (FP with CP, DSP with TP)."""
+    if "points" not in request.POST:
+        return []
+    state = engine.load_state(seat.campaign.state)
+    offer = order_forms.points_purchase(engine.system_for(seat.campaign), seat.side, state.ledgers.get(seat.side))
+    if offer is None:
+        return []
+    high = POINTS_MAX if offer["problem"] else offer["max_now"]
+    amount = _int_field(request, "points", f"{offer['code']} to buy with {offer['paid_with']} (allowed: 0 to "
+                                           f"{high})", problems, 0, 0, high) or 0
+    return [{"type": "points", "currency": offer["code"], "amount": amount}] if amount else []
 
 
 def _fort_orders(request: HttpRequest, seat: Seat, problems: list[str]) -> list[dict[str, Any]]:
@@ -481,12 +507,17 @@ def order_submit(request: HttpRequest, seat: Seat) -> HttpResponse:
     problems: list[str] = []
     orders: list[dict[str, Any]] = []
     if request.POST.get("nothing") != "yes":
-        orders = _rg_orders(request, seat, problems) + _fort_orders(request, seat, problems)
+        orders = _points_orders(request, seat, problems) + _rg_orders(request, seat, problems) \
+            + _fort_orders(request, seat, problems)
         if request.POST.get("attack_option") == "yes":
             orders.append({"type": "attack-option"})
-        patrols = _int_field(request, "patrols", "Patrols", problems, 0, 0, 20) or 0
-        if patrols:
-            orders.append({"type": "patrol", "count": patrols})
+        if "patrols" in request.POST:
+            most = order_forms.patrol_purchase(engine.system_for(seat.campaign), engine.load_state(seat.campaign.state),
+                                               seat.side, _currency(seat))["most"]
+            high = most if most is not None else 20
+            patrols = _int_field(request, "patrols", f"Patrols (allowed: 0 to {high})", problems, 0, 0, high) or 0
+            if patrols:
+                orders.append({"type": "patrol", "count": patrols})
         if not orders and not problems:
             problems.append("Your order is empty. Enter a quantity for what you buy, or choose “Buy nothing this time”.")
     if problems:
@@ -495,6 +526,37 @@ def order_submit(request: HttpRequest, seat: Seat) -> HttpResponse:
     return _run_phase(request, seat, lambda: services.order_submit(
         user=request.user, public_id=seat.campaign.public_id, orders=orders, token=token),
         "Your order is recorded (secret).")
+
+
+@seated
+@require_POST
+def repair_roll_submit(request: HttpRequest, seat: Seat) -> HttpResponse:
+    """PL 3.46 / 3.461: a repair dr — what is repaired, the DRM the rule names (their total), what for."""
+    from rules_engine.board import REPAIR_DRM
+
+    problems: list[str] = []
+    low, high = REPAIR_DRM
+    drm = _int_field(request, "drm", f"The DRM (allowed: {low:+d} to {high:+d})", problems, 0, low, high)
+    if problems:
+        return _phase_response(request, seat, 422, phase_errors=problems)
+    token = str(request.POST.get("token", ""))
+    return _run_phase(request, seat, lambda: services.repair_roll_submit(
+        user=request.user, public_id=seat.campaign.public_id, threshold=str(request.POST.get("threshold", "")),
+        drm=drm or 0, purpose=str(request.POST.get("purpose", "")), token=token), "Rolled.")
+
+
+@seated
+@require_POST
+def resolution_order_submit(request: HttpRequest, seat: Seat) -> HttpResponse:
+    """PL 2.74: the chooser names the side that resolves its Patrols first."""
+    first = str(request.POST.get("first", "")).strip()
+    sides = engine.side_ids(engine.system_for(seat.campaign))
+    if first not in sides:
+        return _phase_response(request, seat, 422, phase_errors=["Choose which side resolves its Patrols first."])
+    token = str(request.POST.get("token", ""))
+    return _run_phase(request, seat, lambda: services.resolution_order_submit(
+        user=request.user, public_id=seat.campaign.public_id, first=first, token=token),
+        "The order of resolution is recorded.")
 
 
 @seated

@@ -11,6 +11,7 @@ import yaml
 
 from rules_engine.errors import DefinitionError, DefinitionErrors
 from rules_engine.model import (
+    RG_QUALITIES,
     BetweenPhase,
     BoughtWith,
     CalendarEntry,
@@ -1244,7 +1245,7 @@ def _rg_charts(c: _Checker, value: object, path: str, ctx: _Context) -> tuple[Rg
             f"{p}.rows",
             ("id", "type", "group_type", "cost"),
             ("date_max", "cg_max", "full", "depleted", "description", "company", "notes", "available_after",
-             "available_from", "gives", "sw", "note", "effects"),
+             "available_from", "gives", "sw", "note", "effects", "quality"),
             label="id",
         ):
             rid = c.text(rm["id"], f"{rp}.id", numbers=True)
@@ -1278,12 +1279,13 @@ def _rg_charts(c: _Checker, value: object, path: str, ctx: _Context) -> tuple[Rg
                     c.error(f"{rp}.sw", f"expected a mapping of weapons to counts, got {_kind_of(raw_sw)}")
             rnote = c.text(rm["note"], f"{rp}.note") if "note" in rm else None
             effects = _rg_effects(c, rm["effects"], f"{rp}.effects") if "effects" in rm else {}
+            quality = c.choice(rm["quality"], f"{rp}.quality", RG_QUALITIES) if "quality" in rm else None
             if rid:
                 ids.append((f"{rp}.id", rid))
             if rid and rtype and group and cost is not None:
                 rows.append(
                     RgRow(rid, rtype, group, cost, date_max, cg_max, full, depleted, desc, bool(company), rnotes,
-                          after, since, gives, sw, rnote, effects)
+                          after, since, gives, sw, rnote, effects, quality)
                 )
         c.unique(ids, "RG id")
         combined = []

@@ -55,6 +55,8 @@ class Need:
     column_label: str | None = None
     public: bool = False  # a public roll's Need is shown to both sides
     examples: tuple[str, ...] = ()  # values of the same column as printed in other rows (what a value looks like)
+    low: int | None = None  # a number's allowed range, when the rules bound it (PL 3.45: 0 to the most allowed)
+    high: int | None = None
 
     def to_json(self) -> dict[str, JSON]:
         """JSON-safe data (for the side that may see it)."""
@@ -62,7 +64,7 @@ class Need:
             "id": self.id, "kind": self.kind, "side": self.side, "text": self.text, "shape": self.shape,
             "step": self.step, "table": self.table, "table_ref": self.table_ref, "table_name": self.table_name,
             "final": self.final, "row": self.row, "column": self.column, "column_label": self.column_label,
-            "public": self.public, "examples": list(self.examples),
+            "public": self.public, "examples": list(self.examples), "low": self.low, "high": self.high,
         }
 
 
