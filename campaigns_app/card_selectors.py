@@ -479,7 +479,8 @@ def system_report(system: System) -> dict[str, Any]:
 def campaign_rules(campaign: Campaign) -> dict[str, Any]:
     """The rules a campaign plays by: system, card (its copied text), what the card supplies, what to verify and what is
     still missing. Shown to both seated players."""
-    system = engine.card_system_for(campaign)  # the card's own values: the players' choices are shown apart
+    # the card's own values (the players' choices are shown apart), with the lost values settled at creation
+    system = engine.with_values(engine.card_system_for(campaign), campaign.supplied_values or {})
     out: dict[str, Any] = {
         "choices": campaign_choices(campaign),
         "system_name": campaign.system.name,

@@ -186,9 +186,7 @@ def system_for(campaign: Campaign) -> Any:
     """The campaign's System: its base system with the CG Card copied into the campaign at creation (if any), the
     players' choices made at creation (``source: players`` settings) over it, and the lost values typed at creation
     filled in for both sides (``lost_values.with_cells``), cached by all of them."""
-    from rules_engine.lost_values import with_cells
-
-    return with_cells(_chosen_system_for(campaign), dict(campaign.supplied_values or {}))
+    return with_values(_chosen_system_for(campaign), dict(campaign.supplied_values or {}))
 
 
 def _chosen_system_for(campaign: Campaign) -> Any:
@@ -221,9 +219,9 @@ def settle_values(system: Any, raw: Mapping[str, object]) -> dict[str, Any]:
 
 def with_values(system: Any, values: Mapping[str, Any]) -> Any:
     """rules_engine.lost_values.with_cells: the system with settled lost values filled in."""
-    from rules_engine.lost_values import with_cells
+    from rules_engine.lost_values import SETTLED_NOTE, with_cells
 
-    return with_cells(system, dict(values))
+    return with_cells(system, dict(values), SETTLED_NOTE)
 
 
 def card_system_for(campaign: Campaign) -> Any:
