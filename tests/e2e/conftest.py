@@ -12,6 +12,10 @@ closes (closing one takes its player offline on the other pages). Each page coun
 is not processed yet (``settle`` waits for none, even when a websocket frame has already replaced the form that sent
 one) and can hold responses back (``hold_responses``) to land them after a newer frame. The play helpers below drive
 the live page as a player would.
+
+Accessibility: ``check_accessibility(page, label)`` runs axe-core (vendored, tests/e2e/vendor/) at 1280 and 390 px
+and fails on any serious or critical WCAG 2.1 AA violation; the ``screenshot`` fixture calls it for every picture, so
+a new test that photographs its pages is checked too (call it directly for a state it does not photograph).
 """
 from __future__ import annotations
 

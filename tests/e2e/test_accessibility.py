@@ -197,3 +197,30 @@ def test_keyboard_only_order_and_chit_flows_keep_focus_and_the_live_region_says_
     german_heard = announced(ger)
     reveal_at = next(i for i, line in enumerate(german_heard) if "revealed" in line)
     assert not any("Idle" in line for line in german_heard[:reveal_at]), german_heard
+
+
+def test_the_pages_around_the_live_page_pass_axe_at_both_widths(
+    new_player: Callable[[str], Player], live_url: str
+) -> None:
+    """The pages a player reaches from the menus and the campaign page's buttons, signed out and in, both sides."""
+    from playwright.sync_api import expect
+
+    ger, cdn = new_player("german"), new_player("canadian")
+    for path in ("/", "/accounts/login/", "/accounts/signup/", "/accounts/password_reset/"):
+        cdn.page.goto(path)  # type: ignore[attr-defined]
+        check_accessibility(cdn.page, f"signed out {path}")
+    campaign_path, link = create_campaign(ger, live_url, "Pages")
+    check_accessibility(ger.page, "german invitation")
+    join_campaign(cdn, link, live_url, campaign_path)
+    ger.page.goto(campaign_path)  # type: ignore[attr-defined]
+    for player in (ger, cdn):
+        expect(player.page.locator("#live-indicator")).to_have_attribute("data-state", "online")  # type: ignore[attr-defined]
+        check_accessibility(player.page, f"{player.side} live page")
+    pages = ("history/", "roster/", "purchases/", "dice/", "cg-end/", "rules/", "invite/")
+    for player in (ger, cdn):
+        for page in pages:
+            player.page.goto(campaign_path + page)  # type: ignore[attr-defined]
+            check_accessibility(player.page, f"{player.side} {page}")
+    for path in ("/campaigns/", "/cards/", "/cards/new/", "/accounts/password_change/"):
+        ger.page.goto(path)  # type: ignore[attr-defined]
+        check_accessibility(ger.page, f"signed in {path}")
