@@ -162,7 +162,7 @@ async def test_both_players_sockets_receive_the_roll() -> None:
     await database_sync_to_async(services.board_roll_submit)(
         user=german, public_id=campaign.public_id, at="2.504", kind="DR", count=1, purpose="1TC Encircled 4-6-7")
     for socket, who in ((german_socket, "You"), (canadian_socket, "German")):
-        seen = "".join(await drain(socket))
+        seen = "".join(await drain(socket, until="1TC Encircled 4-6-7"))
         assert "1TC Encircled 4-6-7" in seen and f'<span class="board-who">{who}</span>' in seen
     await german_socket.disconnect()
     await canadian_socket.disconnect()
