@@ -9,6 +9,7 @@ from typing import Any
 
 import yaml
 
+from rules_engine import yaml_limits
 from rules_engine.errors import DefinitionError, DefinitionErrors
 from rules_engine.model import (
     BetweenPhase,
@@ -166,10 +167,16 @@ def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode, deep: bool
 
 
 _StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+_StrictLoader.add_constructor("tag:yaml.org,2002:int", yaml_limits.safe_int)
+_StrictLoader.add_constructor("tag:yaml.org,2002:timestamp", yaml_limits.safe_timestamp)
 
 
 def _load_yaml(text: str, filename: str) -> object:
-    """Parse YAML safely (no object construction), reporting syntax errors and duplicate keys."""
+    """Parse YAML safely (no object construction) within fixed limits (``yaml_limits``: depth, expanded size, scalars),
+    reporting syntax errors and duplicate keys."""
+    too_big = yaml_limits.check(text)
+    if too_big is not None:
+        raise DefinitionErrors([DefinitionError(filename, "", f"refused: {too_big}")])
     loader = _StrictLoader(text)
     loader.duplicate_keys = []
     try:
