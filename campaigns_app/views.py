@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from campaigns_app import card_selectors, engine, form_numbers, fragments, live, selectors, services
+from campaigns_app import card_selectors, engine, form_numbers, fragments, live, notifications, selectors, services
 from campaigns_app.forms import CampaignCreateForm, ChitForm, PlayerSeedForm, SignupForm
 from campaigns_app.models import Invitation, Seat
 
@@ -68,6 +68,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
+        notifications.address_reused(request, user)  # the address's other account(s), told by e-mail only
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, f"Welcome to Refit, {user.get_username()}.")
         return redirect(_safe_next(request, reverse("campaign_list")))
@@ -257,6 +258,8 @@ def _chit_fields(request: HttpRequest, seat: Seat) -> tuple[str, str, str | None
     """The posted side and chit, and the first problem with them (form shape, then the rules)."""
     form = ChitForm(request.POST)
     side = str(request.POST.get("side", ""))
+    if len(request.POST.getlist("chit")) > 1 or len(request.POST.getlist("side")) > 1:
+        return side, "", "Choose one chit, Attack or Idle, once (the form sent more than one)."
     chit = str(request.POST.get("chit", "")).strip().lower()
     if not form.is_valid():
         if "chit" in form.errors and not request.POST.get("chit"):
