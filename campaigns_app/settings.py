@@ -92,6 +92,17 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {})["transaction_mode"] = "IMMEDIATE"
     DATABASES["default"]["OPTIONS"]["timeout"] = 20
 
+# PostgreSQL connection pool (Django's psycopg pool, docs/deploy.md): DB_POOL_MAX_SIZE connections at most per worker
+# process, so N workers × DB_POOL_MAX_SIZE stays below PostgreSQL's max_connections. Off when unset (tests, SQLite).
+_pool_max = int(os.environ.get("DB_POOL_MAX_SIZE", "0") or "0")
+if _pool_max and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps the connections; Django must not
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": int(os.environ.get("DB_POOL_MIN_SIZE", "2")),
+        "max_size": _pool_max,
+        "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "10")),  # seconds a request waits for a free connection
+    }
+
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CHANNEL_LAYERS = {
