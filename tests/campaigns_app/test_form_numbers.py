@@ -141,3 +141,12 @@ def test_whole_number_reads_only_short_ascii_numbers_within_their_range() -> Non
     assert form_numbers.whole_number("21", "Q", problems, None, 0, 20) is None
     assert problems[0] == "Q: “99999999999999999999…” is not allowed: enter a whole number from 0 to 20."
     assert problems[2] == "Q: 21 is out of range: enter a whole number from 0 to 20."
+
+
+def test_what_was_typed_comes_back_escaped(at_19pm_purchase: Campaign, users: Any) -> None:
+    campaign = at_19pm_purchase
+    response = post(users["gerd"], campaign, "phase_order", {"token": token_in(page(users["gerd"], campaign)),
+                                                             "nothing": "no", "qty-I1": '"><b id=x>1'})
+    body = response.content.decode()
+    assert response.status_code == 422
+    assert 'id="qty-I1"' in body and "<b id=x>" not in body and "&quot;&gt;&lt;b id=x&gt;1" in body
