@@ -486,7 +486,7 @@ def _order_typed(request: HttpRequest) -> dict[str, str]:
     typed: dict[str, str] = {}
     for key in list(request.POST.keys())[:400]:
         if key.startswith(ORDER_FIELDS) and len(key) <= 40:
-            typed[key] = str(request.POST.get(key, ""))[:20]
+            typed[key] = str(request.POST.get(key, ""))[:40]
     return typed
 
 
