@@ -9,6 +9,7 @@ from typing import Any
 
 import yaml
 
+from rules_engine import yaml_limits
 from rules_engine.errors import DefinitionError, DefinitionErrors
 from rules_engine.model import (
     RG_QUALITIES,
@@ -150,6 +151,7 @@ FORM_VISIBILITY = {"owner": Visibility.SIDE, "both": Visibility.PUBLIC, "cg-end"
 FORM_PER = ("date", "rg", "scenario", "item", "side")
 RG_TYPES = ("I", "V", "G", "HW", "O", "M", "F", "A")
 SETTING_TYPES = ("choice", "int", "bool", "text")
+INTEGER_MAX = 99_999  # the largest whole number a definition gives where nothing smaller is said (forms: the same)
 SETTING_SOURCES = ("cg-card", "players", "rules")
 ROUNDING = ("down", "up")
 FORT_COST_KINDS = ("by_capacity", "by_unit", "per_factor", "per_hexside", "formula", "multiplier", "as_per")
@@ -179,10 +181,16 @@ def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode, deep: bool
 
 
 _StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+_StrictLoader.add_constructor("tag:yaml.org,2002:int", yaml_limits.safe_int)
+_StrictLoader.add_constructor("tag:yaml.org,2002:timestamp", yaml_limits.safe_timestamp)
 
 
 def _load_yaml(text: str, filename: str) -> object:
-    """Parse YAML safely (no object construction), reporting syntax errors and duplicate keys."""
+    """Parse YAML safely (no object construction) within fixed limits (``yaml_limits``: depth, expanded size, scalars),
+    reporting syntax errors and duplicate keys."""
+    too_big = yaml_limits.check(text)
+    if too_big is not None:
+        raise DefinitionErrors([DefinitionError(filename, "", f"refused: {too_big}")])
     loader = _StrictLoader(text)
     loader.duplicate_keys = []
     try:
@@ -297,13 +305,17 @@ class _Checker:
             return None
         return text
 
-    def integer(self, value: object, path: str, minimum: int | None = None) -> int | None:
-        """A whole number (not a boolean)."""
+    def integer(self, value: object, path: str, minimum: int | None = None,
+                maximum: int = INTEGER_MAX) -> int | None:
+        """A whole number (not a boolean), at most ``maximum`` (every count a card gives fits the records)."""
         if isinstance(value, bool) or not isinstance(value, int):
             self.error(path, f"expected a whole number, got {_kind_of(value)}")
             return None
         if minimum is not None and value < minimum:
             self.error(path, f"{value} is below the minimum", f"{minimum} or more")
+            return None
+        if value > maximum:
+            self.error(path, f"{value} is above the maximum", f"{maximum} or less")
             return None
         return value
 
@@ -1626,8 +1638,8 @@ def _initial_ob(c: _Checker, value: object, path: str, ctx: _Context) -> Initial
             group = c.text(gm["group_type"], f"{gp}.group_type", numbers=True) if "group_type" in gm else None
             if count is not None and (rg_id or group):
                 groups.append(ObGroup(count, rg_id, group))
-        elr = c.integer(sm["elr"], f"{p}.elr", minimum=0) if "elr" in sm else None
-        san = c.integer(sm["san"], f"{p}.san", minimum=0) if "san" in sm else None
+        elr = c.integer(sm["elr"], f"{p}.elr", minimum=0, maximum=5) if "elr" in sm else None  # an ELR: 0 to 5
+        san = c.integer(sm["san"], f"{p}.san", minimum=0, maximum=12) if "san" in sm else None  # matched by a DR
         text = c.text(sm["text"], f"{p}.text") if "text" in sm else None
         sides[name] = SideOb(name, points, tuple(groups), elr, san, text)
     return InitialOb(ref, sides, note) if ref else None

@@ -91,6 +91,12 @@ ON_BOARD = "on-board"
 INPUT_ACTIONS = ("purchase-rg", "purchase", "purchase-patrols", "purchase-fortifications", "purchase-recon")
 ROLL_ACTIONS = ("roll-table", "roll-per-item", "free-rolls", "secret-roll")
 TRACKS = ("san", "elr", "lvp")  # values a side may have to supply (its current SAN, ELR, Current-LVP)
+TRACK_RANGES: Mapping[str, tuple[int, int, str]] = {
+    "san": (0, 12, "a SAN is matched against a Dice Roll, 2 to 12"),
+    "elr": (0, 5, "an ELR runs from 0 to 5"),
+    "lvp": (0, 99_999, "LVP are counted, never negative"),
+}
+"""The whole numbers a side may supply for each track: (lowest, highest, why)."""
 
 Events = tuple[Event, ...]
 
@@ -832,6 +838,11 @@ def supply(
         values = {**values, key: given}
         if found.shape == "number" and (isinstance(given, bool) or not isinstance(given, int)):
             raise SubmissionError(f"{key} must be a whole number, got {given!r}", state.phase_ref)
+        if key in TRACK_RANGES and isinstance(given, int) and not isinstance(given, bool):
+            low, high, why = TRACK_RANGES[key]
+            if not low <= given <= high:
+                raise SubmissionError(f"{key.upper()} must be a whole number from {low} to {high} ({why}); "
+                                      f"{given} is out of range", state.phase_ref)
         if found.shape == "yes-no" and not isinstance(given, bool):
             raise SubmissionError(f"{key} must be yes or no (true/false), got {given!r}", state.phase_ref)
     facts = {s: dict(v) for s, v in state.facts_supplied.items()}

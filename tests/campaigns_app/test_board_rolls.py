@@ -86,8 +86,8 @@ def test_a_form_posted_twice_rolls_once(rr: Any, users: Any) -> None:
 @pytest.mark.parametrize(("purpose", "count", "message"), [
     ("", "1", "Say what the roll is for"),
     ("x" * 81, "1", "The purpose is 81 characters long; at most 80 are allowed."),
-    ("1TC", "13", "How many rolls: 13 is above 12."),
-    ("1TC", "three", "How many rolls: “three” is not a whole number."),
+    ("1TC", "13", "How many rolls: 13 is out of range: enter a whole number from 1 to 12."),
+    ("1TC", "three", "How many rolls: “three” is not allowed: enter a whole number from 1 to 12."),
 ])
 def test_a_bad_roll_form_is_refused_with_what_is_allowed_and_nothing_is_saved(
     rr: Any, users: Any, purpose: str, count: str, message: str
