@@ -316,6 +316,7 @@ PHASE_EVENT_TEXT: dict[str, Any] = {
     "campaign-started": lambda p, name, v: f"The Campaign Game began on {p.get('date')}.",
     "step-done": _step_done_text,
     "step-resolved": lambda p, name, v: f"Step {p.get('step')} resolved by the app ({p.get('date')}).",
+    "board-part": lambda p, name, v: str(p.get("text") or f"Step {p.get('step')}: the rest is done on the board."),
     "order-recorded": lambda p, name, v: f"Your secret order at {p.get('step')} is recorded ({p.get('date')}).",
     "replenished": lambda p, name, v: str(p.get("text") or f"Replenished {p.get('amount')} {p.get('currency')}."),
     "weather": lambda p, name, v: f"Weather for {p.get('date')}: " + " · ".join(
@@ -686,6 +687,8 @@ def _describe_record(system: Any, event: dict[str, Any], side: str) -> dict[str,
                 f"{payload.get('amount')} {payload.get('currency')}")}
     if kind == "secret-dr":
         return {**base, "title": "Secret DR", "text": str(payload.get("text") or payload.get("final"))}
+    if kind == "board-part":  # issue 14 item 9: the app did its part; the rest is on the board
+        return {**base, "title": "Now on the board", "text": str(payload.get("text") or "")}
     if kind == "points-forfeited":
         return {**base, "title": "Points forfeited", "text": str(payload.get("text") or payload)}
     if kind == "announced":

@@ -45,7 +45,8 @@ from rules_engine.lost_values import (
     value_json,
     with_cells,
 )
-from rules_engine import map_groups
+from rules_engine import board_part, map_groups
+from rules_engine.step_kinds import INITIATIVE_ACTIONS, INPUT_ACTIONS, ROLL_ACTIONS
 from rules_engine.model import Cell, DiceTable, MapGroup, Row, Step, System
 from rules_engine.state import (
     DUAL_ATTACK,
@@ -66,7 +67,7 @@ from rules_engine.state import (
     side_name,
 )
 from rules_engine.tables import AppliedModifier, Fact, MissingFactError, modifiers_for, needed_facts, side_facts
-from rules_engine.vocabulary import Chit, DiceKind, Visibility
+from rules_engine.vocabulary import Automation, Chit, DiceKind, Visibility
 
 if TYPE_CHECKING:
     from rules_engine.purchases import RgOrder
@@ -80,15 +81,12 @@ MARKS = (RESULTS_MARK, NEW_DATE, SCENARIO_MARK, INITIAL_MARK)
 POST = "post-scenario"
 NEW = "new-date"
 PART_WORDS = {"post-scenario": POST, "new-date": NEW, "new-scenario": NEW}
-INITIATIVE_ACTIONS = ("initiative", "resolve-initiative")
 
 AUTOMATIC = "automatic"
 INPUT = "input"
 ASSISTED = "assisted"
 ON_BOARD = "on-board"
 
-INPUT_ACTIONS = ("purchase-rg", "purchase", "purchase-patrols", "purchase-fortifications", "purchase-recon")
-ROLL_ACTIONS = ("roll-table", "roll-per-item", "free-rolls", "secret-roll")
 TRACKS = ("san", "elr", "lvp")  # values a side may have to supply (its current SAN, ELR, Current-LVP)
 
 Events = tuple[Event, ...]
@@ -380,15 +378,15 @@ def start(
 
 
 def step_kind(system: SystemLike, step: Step) -> str:
-    """automatic | input | assisted | on-board (module docstring)."""
-    automatic = step.action in AUTO_HANDLERS or step.action in PARTS
-    if automatic and not step.params.get("optional"):
-        return AUTOMATIC
-    if step.action in INPUT_ACTIONS:
-        return INPUT
-    if step.tables or step.action in ROLL_ACTIONS or automatic:
-        return ASSISTED
-    return ON_BOARD
+    """automatic | input | assisted | on-board: the kind the loader derived (step_kinds); the initiative step runs
+    through the initiative flow and, outside it, is a board step (its tie-breaking rolls are made at the board)."""
+    return ON_BOARD if step.automation is Automation.INITIATIVE else step.automation.value
+
+
+def current_kind(system: SystemLike, state: CampaignState, step: Step) -> str:
+    """The kind of ``step`` now: an automatic step whose app part is done and whose board part is left to the players
+    (RR 2.5031, PHD C5.25 Booby Traps; rules_engine.board_part) is a board step until both mark it finished."""
+    return ON_BOARD if board_part.is_open(state, step) else step_kind(system, step)
 
 
 def _attacker(record: DateRecord | RevealedRound | None) -> str | None:
@@ -713,7 +711,7 @@ def needs(system: SystemLike, state: CampaignState, side: str) -> tuple[Need, ..
     if state.step != PHASE or state.phase_ref in MARKS or state.phase_ref is None:
         return tuple(out)
     step = _step(system, state.phase_ref)
-    if step_kind(system, step) != AUTOMATIC:
+    if current_kind(system, state, step) != AUTOMATIC:
         return tuple(out)
     for track in _missing_tracks(system, state, step, side):
         text = f"your current {track.upper()} ({step.ref})"
@@ -1531,7 +1529,7 @@ def advance(system: SystemLike, state: CampaignState, dice: Dice) -> tuple[Campa
             state, more = _resolve_initiative(system, state, step, dice)
             events.extend(more)
             continue
-        if step_kind(system, step) != AUTOMATIC or any(needs(system, state, s) for s in state.sides):
+        if current_kind(system, state, step) != AUTOMATIC or any(needs(system, state, s) for s in state.sides):
             break
         part = PARTS.get(step.action or "")
         if part is not None:
@@ -1542,6 +1540,10 @@ def advance(system: SystemLike, state: CampaignState, dice: Dice) -> tuple[Campa
         else:
             state, more = AUTO_HANDLERS[step.action or ""](system, state, step, dice)
             events.extend(more)
+        if board_part.text(step) is not None:
+            state, left = board_part.begin(state, step)
+            events.append(left)
+            break  # the players do the board part, then both mark the step finished
         events.append(Event("step-resolved", Visibility.PUBLIC, None, {"date": state.date_id, "step": step.ref}))
         state = _next(system, state)
     return state, tuple(events)
@@ -1587,7 +1589,7 @@ def validate_mark_done(system: SystemLike, state: CampaignState, side: str, map_
     if _open_pending(state, side) is not None:
         raise SubmissionError(f"{_label(step)}: your roll fell on a value lost in the rule text; type it first "
                               "(as printed on your chart)", step.ref)
-    kind = step_kind(system, step)
+    kind = current_kind(system, state, step)
     if kind == AUTOMATIC:
         raise SubmissionError(f"{step.ref} {step.name} is resolved by the app; there is nothing to mark.", step.ref)
     from rules_engine.initiative import choosing_early
@@ -1845,7 +1847,7 @@ def owes(system: SystemLike, state: CampaignState, side: str) -> tuple[str, ...]
     step = _current_step(system, state)
     if step is None:
         return ()
-    kind = step_kind(system, step)
+    kind = current_kind(system, state, step)
     wanted = needs(system, state, side)
     lost = [n for n in wanted if n.kind == "table-value"]
     if lost:
@@ -1886,7 +1888,8 @@ def checklist(system: SystemLike, state: CampaignState) -> list[dict[str, JSON]]
         step = _step(system, entry)
         order = resolve_order(system, state, step) if step.sides == "ordered" else None
         items.append({
-            "ref": step.ref, "name": step.name, "kind": step_kind(system, step), "status": status,
+            "ref": step.ref, "name": step.name,
+            "kind": current_kind(system, state, step) if status == "current" else step_kind(system, step), "status": status,
             "sides": step.sides, "order": list(order) if order else (list(step.order) or None),
             "secret": step.secret, "tables": list(step.tables), "note": step.note,
             "done": {s: (s in state.done) if status == "current" else status == "done" for s in state.sides},

@@ -126,7 +126,7 @@ def _phase_view(system: SystemLike, state: CampaignState, side: SideId) -> dict[
             "pass": state.pass_kind,
             "ref": ref,
             "name": step.name if step is not None else None,
-            "kind": sequence.step_kind(system, step) if step is not None else None,
+            "kind": sequence.current_kind(system, state, step) if step is not None else None,
             "checklist": sequence.checklist(system, state),
             "needs": [need.to_json() for need in sequence.needs(system, state, side)],
             "opponent_needs": [need.to_json() for need in sequence.public_needs(system, state, side)],

@@ -164,6 +164,12 @@ def test_an_idle_date_repeats_2_503_and_2_512_to_2_522_for_the_next_date() -> No
     ]
     # 2.503 on the Idle Date: no scenario changed control, the Current-LVP 7 carries; CG-LVP 7 + 7 = 14.
     assert [e.payload["cg_lvp"] for e in events if e.kind == "lvp-recorded"] == [14]
+    # 2.5031 Rally & Unloading is left to the players on the board (issue 14 item 9): 2.503 waits for both.
+    assert (state.phase_ref, sequence.current_kind(rr(), state, rr().step("2.503"))) == ("2.503", "on-board")
+    assert state.date_id == "19 PM"
+    state, _ = mark_step_done(rr(), state, CDN)
+    state, events = mark_step_done(rr(), state, GER)
+    state, _ = sequence.advance(rr(), state, dice)
     assert state.date_id == "19 Night"  # 2.512 began the next CG Date
     state, _ = drive(rr(), state, dice, lambda s: s.step == "initiative", (GER, CDN))
     # 2.5161 19 PM then 19 Night, each minus DR 1+1: Canadian (40 − 2) + (25 − 2) = 61, German (80 − 2) + (80 − 2) = 156.
