@@ -827,7 +827,7 @@ def _order_roll(c: _Checker, value: object, path: str, ctx: _Context) -> OrderRo
     items = c.seq(m["rows"], f"{path}.rows")
     for i, item in enumerate(items):
         p = f"{path}.rows[{i}]"
-        rm = c.mapping(item, p, ("result",), ("label", "min", "max", "edge", "verify"))
+        rm = c.mapping(item, p, ("result",), ("label", "min", "max", "edge", "verify", "note"))
         if rm is None or "result" not in rm:
             continue
         lo, hi = _roll_range(c, rm, p, i, len(items))
@@ -835,10 +835,12 @@ def _order_roll(c: _Checker, value: object, path: str, ctx: _Context) -> OrderRo
         edge = c.choice(rm.get("edge", "legible"), f"{p}.edge", ("legible", "interpreted"))
         verify = c.boolean(rm["verify"], f"{p}.verify") if "verify" in rm else False
         row_label = c.text(rm["label"], f"{p}.label", numbers=True) if "label" in rm else None
+        row_note = c.text(rm["note"], f"{p}.note") if "note" in rm else None
         if result is None:
             continue
         probe = Row(lo, hi, None, ())
-        rows.append(OrderRollRow(lo, hi, result, row_label or probe.range_text, edge == "interpreted", bool(verify)))
+        rows.append(OrderRollRow(lo, hi, result, row_label or probe.range_text, edge == "interpreted", bool(verify),
+                                 row_note))
     for i in range(1, len(rows)):
         prev, row = rows[i - 1], rows[i]
         if prev.max is not None and row.min is not None and row.min != prev.max + 1:
