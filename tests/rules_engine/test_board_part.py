@@ -57,3 +57,17 @@ def test_a_board_part_on_a_step_the_players_do_entirely_is_refused_by_the_loader
                                               "    automation: assisted\n    params: {board_part: rally}\n", 1)
     with pytest.raises(DefinitionErrors, match="only an automatic step has a board part"):
         parse_system(bad, "rr.yaml")
+
+
+def test_phd_c5_41_announces_both_sans_then_leaves_the_sniper_counters_to_the_players() -> None:
+    # C4.2 Initial OB: German SAN 3, US SAN 2; C5.41 "Each side announces its current SAN and places its Sniper Counter"
+    state, _ = sequence.start(phd(), FixedDice())
+    state, _ = drive(phd(), state, FixedDice(), lambda s: s.phase_ref == "C5.41", (GE, US))
+    state, _ = sequence.advance(phd(), state, FixedDice())
+    announced = [e.payload["tracks"] for e in state.records if e.kind == "announced"]
+    assert announced == [{GE: {"san": 3, "elr": 3}, US: {"san": 2, "elr": 4}}]
+    assert [str(e.payload["text"]) for e in state.records if e.kind == "board-part"] == [
+        "C5.41: now on the board — Each side places its Sniper Counter on the map."]
+    state, _ = mark_step_done(phd(), state, GE)
+    state, _ = mark_step_done(phd(), state, US)
+    assert state.step == "initial-scenario"
