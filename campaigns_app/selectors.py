@@ -1001,6 +1001,7 @@ def phase_context(campaign: Campaign, seat: Seat, system: Any, state: Any, view:
         "opponent_done": opponent in state.done,
         "waiting_for": engine.side_name(system, waiting_for) if waiting_for else None,
         "needs": needs,
+        "roll_questions": list(phase.get("roll_questions") or []),  # this side's own (view_for)
         "needs_public": needs_public,
         "needs_public_names": " and ".join(str(n["id"]).upper() for n in needs if n["kind"] == "track"),
         "opponent_needs": engine.opponent_needs(system, state, side),

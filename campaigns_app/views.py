@@ -638,7 +638,20 @@ def supply_submit(request: HttpRequest, seat: Seat) -> HttpResponse:
     kind = str(request.POST.get("input", "number"))
     raw = str(request.POST.get("value", "")).strip()
     value: Any = raw
-    if kind == "fact":
+    if kind == "questions":  # issue 14 item 7: every question of the form at once; an unticked box is "no"
+        answers: dict[str, Any] = {}
+        for key in request.POST:
+            if key.startswith("tick:"):
+                answers[key.removeprefix("tick:")[:80]] = True
+            elif key.startswith("count:"):
+                try:
+                    answers[key.removeprefix("count:")[:80]] = int(str(request.POST.get(key, "")).strip())
+                except ValueError:
+                    return _phase_response(request, seat, 422, phase_errors=["Each count must be a whole number."])
+            if len(answers) > 200:
+                return _phase_response(request, seat, 422, phase_errors=["Too many answers."])
+        value = answers
+    elif kind == "fact":
         value = raw in ("yes", "true", "on", "1") if raw in ("yes", "no", "true", "false", "on", "1", "0") else raw
         if raw not in ("yes", "no"):
             try:

@@ -45,7 +45,7 @@ from rules_engine.lost_values import (
     value_json,
     with_cells,
 )
-from rules_engine import board_part, map_groups
+from rules_engine import board_part, map_groups, roll_questions
 from rules_engine.step_kinds import INITIATIVE_ACTIONS, INPUT_ACTIONS, ROLL_ACTIONS
 from rules_engine.model import Cell, DiceTable, MapGroup, Row, Step, System
 from rules_engine.state import (
@@ -723,7 +723,18 @@ def needs(system: SystemLike, state: CampaignState, side: str) -> tuple[Need, ..
     for fact in _missing_facts(system, state, step, side):
         shape = _fact_shape(system, step, side, fact)
         out.append(Need(fact, "fact", side, f"{fact.replace('_', ' ')} ({step.ref})", shape, step.ref))
+    asked = roll_questions.need(_system(system), state, step, side)  # PHD C5.33/C5.34 ticks (issue 14 item 7)
+    if asked is not None:
+        out.append(asked)
     return tuple(out)
+
+
+def roll_questions_for(system: SystemLike, state: CampaignState, side: str) -> tuple[roll_questions.Question, ...]:
+    """The DRM questions of ``side``'s own secret rolls at the current step, while it has not answered (its view only)."""
+    step = _current_step(system, _settle(system, state))
+    if step is None or roll_questions.answered(state, side):
+        return ()
+    return roll_questions.open_questions(_system(system), state, step, side)
 
 
 def public_needs(system: SystemLike, state: CampaignState, side: str) -> tuple[Need, ...]:
@@ -756,6 +767,11 @@ def supply(
     if not values:
         raise SubmissionError(f"Nothing supplied (needed: {ids})")
     by_id = {n.id: n for n in wanted}
+    if roll_questions.NEED_ID in values and roll_questions.NEED_ID in by_id:
+        if len(values) > 1:
+            raise SubmissionError("Send the answers of your secret rolls on their own", state.phase_ref)
+        step = _step(system, str(state.phase_ref))
+        return roll_questions.answer(_system(system), state, step, side, values[roll_questions.NEED_ID])
     for key, given in values.items():
         found = by_id.get(key)
         if found is None:
@@ -1132,7 +1148,8 @@ def _purchase_rolls(system: SystemLike, state: CampaignState, step: Step, side: 
             continue
         try:
             rolled, evs = roll_for_purchase(_system(system), line, side, dice, ledger=ledger,
-                                            facts=facts_for(system, state, side))
+                                            facts=facts_for(system, state, side),
+                                            answers=roll_questions.answers_for(_system(system), state, step, side, line))
         except RollMissingValueError as error:
             error.events = (*mine, *error.events)  # the earlier lines' rolls are kept with the lost one
             raise

@@ -130,6 +130,7 @@ def _phase_view(system: SystemLike, state: CampaignState, side: SideId) -> dict[
             "checklist": sequence.checklist(system, state),
             "needs": [need.to_json() for need in sequence.needs(system, state, side)],
             "opponent_needs": [need.to_json() for need in sequence.public_needs(system, state, side)],
+            "roll_questions": [q.to_json() for q in sequence.roll_questions_for(system, state, side)],  # own only
         },
         "records": [e.to_json() for e in state.records if e.visible_to(side, ended)],
         "results": {**_entries_view(state.results, side, other), "winner_allowed": has_vc, "no_winner_rule": vc_rule},

@@ -49,7 +49,11 @@ def drive(
         moved = False
         for side in sides:
             wanted = tuple(n.id for n in sequence.needs(system, state, side))
-            if wanted and supplies is not None and all(w in supplies for w in wanted):
+            if wanted == ("roll-answers",) and (supplies is None or "roll-answers" not in supplies):
+                state, more = sequence.supply(system, state, side, {"roll-answers": {}})  # no tick (issue 14 item 7)
+                events.extend(more)
+                moved = True
+            elif wanted and supplies is not None and all(w in supplies for w in wanted):
                 state, more = sequence.supply(system, state, side, {w: supplies[w] for w in wanted})
                 events.extend(more)
                 moved = True
