@@ -83,3 +83,25 @@ def test_an_unknown_question_is_refused_with_the_ones_allowed(monkeypatch: Any) 
     with pytest.raises(services.ServiceError, match=r"Unknown question\(s\) l99-us-oba-1 \(allowed: none\)"):
         play.supply("german", "roll-answers", {"l99-us-oba-1": True})
     assert selectors is not None
+
+
+def test_the_owner_answers_on_its_page_and_the_opponents_page_shows_no_question(monkeypatch: Any) -> None:
+    from django.urls import reverse
+
+    from tests.campaigns_app.conftest import client_for
+
+    play = at_c5_33(monkeypatch)
+    (question,) = sequence.roll_questions_for(play.system, play.state, "us")
+    url = reverse("campaign_detail", args=[play.public_id])
+    us_page = client_for(play.users["us"]).get(url).content.decode()
+    german_page = client_for(play.users["german"]).get(url).content.decode()
+    assert f'name="tick:{question.id}"' in us_page and "placed an FFE counter" in us_page
+    assert "placed an FFE counter" not in german_page and question.id not in german_page
+    assert "None of your rolls at this step asks anything" in german_page
+    # the US ticks the box through the page's form (an unticked box would be "no")
+    response = client_for(play.users["us"]).post(reverse("phase_supply", args=[play.public_id]), {
+        "need": "roll-answers", "input": "questions", f"tick:{question.id}": "yes"})
+    assert response.status_code in (200, 302)
+    assert play.state.facts_supplied["us"][question.id] is True
+    german_page = client_for(play.users["german"]).get(url).content.decode()
+    assert "placed an FFE counter" not in german_page and question.id not in german_page
