@@ -13,5 +13,6 @@ urlpatterns = [
     path("phase/scenario-roll/", views.scenario_roll_submit, name="phase_scenario_roll"),
     path("phase/results/", views.results_submit, name="phase_results"),
     path("phase/supply/", views.supply_submit, name="phase_supply"),
+    path("phase/losses/", views.losses_submit, name="phase_losses"),
     path("phase/cg-end/", views.cg_end, name="phase_cg_end"),
 ]

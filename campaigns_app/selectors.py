@@ -316,6 +316,7 @@ PHASE_EVENT_TEXT: dict[str, Any] = {
     "campaign-started": lambda p, name, v: f"The Campaign Game began on {p.get('date')}.",
     "step-done": _step_done_text,
     "step-resolved": lambda p, name, v: f"Step {p.get('step')} resolved by the app ({p.get('date')}).",
+    "losses-recorded": lambda p, name, v: str(p.get("text") or "Losses recorded."),
     "board-part": lambda p, name, v: str(p.get("text") or f"Step {p.get('step')}: the rest is done on the board."),
     "order-recorded": lambda p, name, v: f"Your secret order at {p.get('step')} is recorded ({p.get('date')}).",
     "replenished": lambda p, name, v: str(p.get("text") or f"Replenished {p.get('amount')} {p.get('currency')}."),
@@ -655,6 +656,12 @@ def _checklist(system: Any, view: dict[str, Any], side: str) -> list[dict[str, A
     return items
 
 
+def _records_losses(step: Any) -> bool:
+    from rules_engine.losses import records_losses
+
+    return records_losses(step)
+
+
 def _describe_record(system: Any, event: dict[str, Any], side: str) -> dict[str, Any] | None:
     """One step result of this date as the viewer may see it (view_for already dropped what it may not)."""
     payload = event.get("payload") or {}
@@ -687,6 +694,8 @@ def _describe_record(system: Any, event: dict[str, Any], side: str) -> dict[str,
                 f"{payload.get('amount')} {payload.get('currency')}")}
     if kind == "secret-dr":
         return {**base, "title": "Secret DR", "text": str(payload.get("text") or payload.get("final"))}
+    if kind == "losses-recorded":  # issue 14 item 6
+        return {**base, "title": "Losses", "text": str(payload.get("text") or "")}
     if kind == "board-part":  # issue 14 item 9: the app did its part; the rest is on the board
         return {**base, "title": "Now on the board", "text": str(payload.get("text") or "")}
     if kind == "points-forfeited":
@@ -1002,6 +1011,7 @@ def phase_context(campaign: Campaign, seat: Seat, system: Any, state: Any, view:
         "waiting_for": engine.side_name(system, waiting_for) if waiting_for else None,
         "needs": needs,
         "roll_questions": list(phase.get("roll_questions") or []),  # this side's own (view_for)
+        "records_losses": _records_losses(step),
         "needs_public": needs_public,
         "needs_public_names": " and ".join(str(n["id"]).upper() for n in needs if n["kind"] == "track"),
         "opponent_needs": engine.opponent_needs(system, state, side),

@@ -671,6 +671,19 @@ def supply_submit(request: HttpRequest, seat: Seat) -> HttpResponse:
 
 @seated
 @require_POST
+def losses_submit(request: HttpRequest, seat: Seat) -> HttpResponse:
+    """Record the CVP this side lost at the current step (PL 3.11, PHD C5.1)."""
+    raw = str(request.POST.get("cvp", "")).strip()
+    try:
+        cvp = int(raw)
+    except ValueError:
+        return _phase_response(request, seat, 422, phase_errors=[f"CVP lost must be a whole number from 1 to 999 (got “{raw[:20]}”)."])
+    return _run_phase(request, seat, lambda: services.losses_submit(
+        user=request.user, public_id=seat.campaign.public_id, cvp=cvp), "Recorded: both players see it.")
+
+
+@seated
+@require_POST
 def cg_end(request: HttpRequest, seat: Seat) -> HttpResponse:
     """Propose or withdraw the end of the CG by mutual agreement, or concede (asked to confirm first)."""
     action = str(request.POST.get("action", ""))
