@@ -118,6 +118,12 @@ def test_rr_campaign_through_five_cg_dates_with_an_idle_date(monkeypatch: Any) -
     assert play.at() == ("19 PM", "phase", "2.523")
     with pytest.raises(ServiceError, match="Canadian goes first"):
         play.done("german")  # 2.523 ordered: set-up first side (Canadian) first
+    # 2.5232 in its four parts: 2.52321 Isolated (Canadian, German), then 2.52322 non-Isolated (Canadian, German)
+    play.done("canadian")
+    play.done("german")
+    assert play.at() == ("19 PM", "phase", "2.52322")
+    with pytest.raises(ServiceError, match="Canadian goes first"):
+        play.done("german")
     play.until("@scenario")
 
     # German 19 PM roster: Start 0; Replenished 73; RG Purchased I1 28 and M3 Recon 3 + 1 extra = 4 (2.521 buys RG M3);

@@ -187,11 +187,14 @@ def test_an_assault_prepares_the_scenario_with_2_523_in_set_up_order_then_the_sc
     state, _ = drive(rr(), state, dice, lambda s: s.step == "initiative", (GER, CDN))
     state, _ = sequence.submit_chit(rr(), state, CDN, Chit.IDLE, dice)
     state, _ = sequence.submit_chit(rr(), state, GER, Chit.ATTACK, dice)  # German Assault: the Canadian sets up first
-    assert refs(rr(), state) == ["2.523", "2.524", "2.525", "@scenario"]
-    with pytest.raises(SubmissionError, match="Canadian goes first"):
-        mark_step_done(rr(), state, GER)
-    state, _ = mark_step_done(rr(), state, CDN)
-    state, _ = mark_step_done(rr(), state, GER)
+    assert refs(rr(), state) == ["2.523", "2.52322", "2.524", "2.525", "@scenario"]
+    # 2.5232 in four parts: Isolated (2.52321) Canadian then German, then non-Isolated (2.52322) Canadian then German
+    for part in ("2.523", "2.52322"):
+        assert state.phase_ref == part
+        with pytest.raises(SubmissionError, match="Canadian goes first"):
+            mark_step_done(rr(), state, GER)
+        state, _ = mark_step_done(rr(), state, CDN)
+        state, _ = mark_step_done(rr(), state, GER)
     assert state.phase_ref == "2.524"
     with pytest.raises(SubmissionError, match="German goes first"):  # 2.524: the German declares first
         mark_step_done(rr(), state, CDN)
