@@ -671,6 +671,15 @@ def supply_submit(request: HttpRequest, seat: Seat) -> HttpResponse:
 
 @seated
 @require_POST
+def recon_declare(request: HttpRequest, seat: Seat) -> HttpResponse:
+    """Declare one Recon Location in turn (RR 2.524, PHD C5.40)."""
+    location = str(request.POST.get("location", ""))[:40]
+    return _run_phase(request, seat, lambda: services.recon_declare(
+        user=request.user, public_id=seat.campaign.public_id, location=location), "Declared: both players see it.")
+
+
+@seated
+@require_POST
 def losses_submit(request: HttpRequest, seat: Seat) -> HttpResponse:
     """Record the CVP this side lost at the current step (PL 3.11, PHD C5.1)."""
     raw = str(request.POST.get("cvp", "")).strip()

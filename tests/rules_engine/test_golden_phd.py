@@ -333,7 +333,8 @@ def test_step_flags(phd: System) -> None:
     assert phd.step("C5.37").secret == "choice"
     assert phd.step("C5.12").initial_only is True
     assert phd.step("C5.14").order == ("attacker", "defender")
-    assert phd.step("C5.40").order == ("german", "us")
+    # C5.40 alternating, German first: one Location at a time (rules_engine.recon_turns, issue 14 item 8)
+    assert phd.step("C5.40").params["declare_first"] == "german"
 
 
 def test_a_lull_plays_no_scenario_and_repeats_the_conph(phd: System) -> None:

@@ -650,7 +650,6 @@ def test_steps_are_simultaneous_except_the_ordered_ones(rr: System) -> None:
         "2.501": ("attacker", "defender"),
         "2.523": ("setup-first", "setup-second"),
         "2.52322": ("setup-first", "setup-second"),
-        "2.524": ("german", "canadian"),
     }
 
 

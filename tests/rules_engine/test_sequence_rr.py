@@ -196,8 +196,27 @@ def test_an_assault_prepares_the_scenario_with_2_523_in_set_up_order_then_the_sc
         state, _ = mark_step_done(rr(), state, CDN)
         state, _ = mark_step_done(rr(), state, GER)
     assert state.phase_ref == "2.524"
-    with pytest.raises(SubmissionError, match="German goes first"):  # 2.524: the German declares first
-        mark_step_done(rr(), state, CDN)
+    # 2.524 "The sides take turns declaring one Location at a time, with the German player declaring first": with
+    # Recon 2 (German) and 3 (Canadian) on this date's roster lines the turns go G, C, G, C, C.
+    from rules_engine import recon_turns
+
+    state = sequence.roster_update(state, GER, state.date_id, recon=2)
+    state = sequence.roster_update(state, CDN, state.date_id, recon=3)
+    step = rr().step("2.524")
+    with pytest.raises(SubmissionError, match="the German declares now"):
+        recon_turns.declare(rr(), state, step, CDN, "K5")
+    state, _ = recon_turns.declare(rr(), state, step, GER, "K5")
+    with pytest.raises(SubmissionError, match="the Canadian declares now"):
+        recon_turns.declare(rr(), state, step, GER, "L6")
+    for side, where in ((CDN, "M7"), (GER, "N8"), (CDN, "O9")):
+        state, _ = recon_turns.declare(rr(), state, step, side, where)
+    assert GER in state.done and state.phase_ref == "2.524"  # the German's 2 are declared; the Canadian has one left
+    state, _ = recon_turns.declare(rr(), state, step, CDN, "P10")
+    declared = [(e.payload["side"], e.payload["location"]) for e in state.records if e.kind == "recon-declared"]
+    assert declared == [(GER, "K5"), (CDN, "M7"), (GER, "N8"), (CDN, "O9"), (CDN, "P10")]
+    assert state.phase_ref == "2.525"
+    with pytest.raises(SubmissionError, match="takes no Recon declarations"):
+        recon_turns.declare(rr(), state, rr().step("2.525"), CDN, "Q1")
 
 
 def test_the_phased_state_survives_a_json_round_trip() -> None:
