@@ -59,3 +59,13 @@ def test_tm6_mission_end_dr_against_the_circled_number_typed(monkeypatch: Any, d
     (made,) = [r for r in play.records("roll") if str(r.payload.get("purpose", "")).startswith("TM6")]
     assert made.payload["result"] == words
     assert "≤" in str(made.payload.get("caution"))
+
+
+def test_rules_in_use_states_the_one_reading_of_the_dual_attack_drs(monkeypatch: Any) -> None:
+    from django.urls import reverse
+
+    from tests.campaigns_app.conftest import client_for
+
+    play = Play(monkeypatch, "phd", "german", ScriptedDice(), card=CARDS / "phd-test.yaml")
+    page = client_for(play.users["us"]).get(reverse("campaign_rules", args=[play.public_id])).content.decode()
+    assert "Read as dr ≤3 (1-3)" in page and "Read as dr ≥4 (4-6)" in page
