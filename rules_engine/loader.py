@@ -973,6 +973,10 @@ def _steps(c: _Checker, value: object, path: str, ctx: _Context) -> tuple[Step, 
         _balance_params(c, params, f"{p}.params", ctx)
         tables = c.refs(m["tables"], f"{p}.tables", ctx.tables, "table") if "tables" in m else ()
         derived = step_kinds.derive(action, tables, params)
+        if "declare_first" in params:  # RR 2.524 / PHD C5.40: alternating declarations (rules_engine.recon_turns)
+            c.ref(params["declare_first"], f"{p}.params.declare_first", ctx.side_ids, "side")
+        if "losses" in params and not isinstance(params["losses"], bool):
+            c.error(f"{p}.params.losses", f"expected true or false, got {_kind_of(params['losses'])}", "true, false")
         if "board_part" in params and derived is not Automation.AUTOMATIC:
             c.error(f"{p}.params.board_part", "only an automatic step has a board part left to the players "
                     f"(this step is {derived.value}: the players do all of it)", "leave `board_part:` out")

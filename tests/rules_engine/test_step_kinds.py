@@ -67,3 +67,10 @@ def test_the_steps_the_issue_names_say_what_the_app_does() -> None:
     # PHD C5.13/C5.14 likewise; C5.32 RG Set Up Cost is done on the board
     assert phd.step("C5.13").automation is Automation.ASSISTED
     assert phd.step("C5.32").automation is Automation.ON_BOARD
+
+
+def test_a_declare_first_naming_no_side_is_refused_with_the_sides_allowed() -> None:
+    rr = (ROOT / "fixtures" / "rr.yaml").read_text(encoding="utf-8")
+    bad = rr.replace("params: {declare_first: german}", "params: {declare_first: germans}", 1)
+    with pytest.raises(DefinitionErrors, match=r"declare_first: unknown side 'germans' \(allowed: canadian, german\)"):
+        parse_system(bad, "rr.yaml")
