@@ -162,7 +162,7 @@ def system_values(system: System) -> tuple[list[Value], list[Value], list[Value]
                 elif item.verify:
                     verify.append(Value(where, item.text, _verify_note(item, item.caution or VERIFY_NOTE)))
             else:
-                verify.append(Value(where, str(getattr(item, "label", "") or ""), VERIFY_NOTE))
+                verify.append(Value(where, str(getattr(item, "label", "") or ""), getattr(item, "note", None) or VERIFY_NOTE))
     return missing, verify, supplied
 
 

@@ -639,6 +639,29 @@ def scenario_roll_submit(
 
 
 @transaction.atomic
+def recon_declare(*, user: AbstractBaseUser, public_id: str, location: Any) -> Campaign:
+    """Declare one Location to reconnoitre, in turn (RR 2.524, PHD C5.40: one at a time, German first)."""
+    from rules_engine import losses, recon_turns
+
+    def act(system: Any, state: Any, side: str, dice: Any) -> Any:
+        step = losses.current_step(system, state)
+        if step is None:
+            raise ServiceError("No Recon Locations are declared now.")
+        return recon_turns.declare(system, state, step, side, location)
+
+    return _phase_action(user=user, public_id=public_id, action=act)
+
+
+@transaction.atomic
+def losses_submit(*, user: AbstractBaseUser, public_id: str, cvp: Any) -> Campaign:
+    """The side records the CVP it lost at this step (PL 3.11 / PHD C5.1: they count for the scenario just played)."""
+    from rules_engine import losses
+
+    return _phase_action(user=user, public_id=public_id,
+                         action=lambda system, state, side, dice: losses.record(system, state, side, cvp))
+
+
+@transaction.atomic
 def results_submit(*, user: AbstractBaseUser, public_id: str, entry: dict[str, Any],
                    map_group: str | None = None) -> Campaign:
     """The side's entry of the scenario's results (with Map Groups in play, KGP 8.2: of the scenario on

@@ -734,7 +734,20 @@ def supply_submit(request: HttpRequest, seat: Seat) -> HttpResponse:
             f"That value is {len(raw)} characters long; a value from a chart is at most {VALUE_TEXT_MAX}."])
     value: Any = raw
     problems: list[str] = []
-    if kind == "fact":
+    if kind == "questions":  # issue 14 item 7: every question of the form at once; an unticked box is "no"
+        answers: dict[str, Any] = {}
+        for key in list(request.POST)[:400]:
+            if key.startswith("tick:"):
+                answers[key.removeprefix("tick:")[:80]] = True
+            elif key.startswith("count:"):
+                count = form_numbers.whole_number(str(request.POST.get(key, "")), "Each count", problems, 0, 99)
+                if count is None:
+                    return _phase_response(request, seat, 422, phase_errors=problems)
+                answers[key.removeprefix("count:")[:80]] = count
+            if len(answers) > 200:
+                return _phase_response(request, seat, 422, phase_errors=["Too many answers (at most 200)."])
+        value = answers
+    elif kind == "fact":
         if raw in ("yes", "no"):
             value = raw == "yes"
         else:
@@ -751,6 +764,28 @@ def supply_submit(request: HttpRequest, seat: Seat) -> HttpResponse:
         return _phase_response(request, seat, 422, phase_errors=["Type the value as printed on your chart."])
     return _run_phase(request, seat, lambda: services.value_supply(
         user=request.user, public_id=seat.campaign.public_id, need_id=need_id, value=value), "Thank you; recorded.")
+
+
+@seated
+@require_POST
+def recon_declare(request: HttpRequest, seat: Seat) -> HttpResponse:
+    """Declare one Recon Location in turn (RR 2.524, PHD C5.40)."""
+    location = str(request.POST.get("location", ""))[:40]
+    return _run_phase(request, seat, lambda: services.recon_declare(
+        user=request.user, public_id=seat.campaign.public_id, location=location), "Declared: both players see it.")
+
+
+@seated
+@require_POST
+def losses_submit(request: HttpRequest, seat: Seat) -> HttpResponse:
+    """Record the CVP this side lost at the current step (PL 3.11, PHD C5.1)."""
+    raw = str(request.POST.get("cvp", "")).strip()
+    try:
+        cvp = int(raw)
+    except ValueError:
+        return _phase_response(request, seat, 422, phase_errors=[f"CVP lost must be a whole number from 1 to 999 (got “{raw[:20]}”)."])
+    return _run_phase(request, seat, lambda: services.losses_submit(
+        user=request.user, public_id=seat.campaign.public_id, cvp=cvp), "Recorded: both players see it.")
 
 
 @seated
