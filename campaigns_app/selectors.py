@@ -15,6 +15,7 @@ from django.utils import timezone
 from campaigns_app import engine
 from campaigns_app.models import Campaign, CgSystem, EventRecord, LiveConnection, Seat
 from rules_engine.errors import RulesError
+from rules_engine.state import IDLE as IDLE_RESULT
 from rules_engine.vocabulary import Chit
 
 HEARTBEAT_SECONDS = 25
@@ -432,10 +433,15 @@ def live_context(seat: Seat) -> dict[str, Any]:
         opponent_owes = _need_words(system, state, engine.other_side(system, seat.side), opponent_owes)
     last_round = view.get("last_round")
     current_round = last_round if last_round and last_round["date_index"] == view["date"]["index"] else None
+    if current_round is None and _idle_still_shown(last_round, view):
+        current_round = last_round  # an Idle Date jumps to the next date: its result stays until the next reveal
     revealed = None
     if current_round:
         revealed = {
-            "label": current_round["label"],
+            "label": _round_label(system, current_round),
+            "date_id": current_round["date_id"],
+            "date_name": date_name(system, current_round["date_id"]),
+            "earlier": current_round["date_index"] != view["date"]["index"],
             "result": current_round["result"],
             "chits": [
                 {"side_name": engine.side_name(system, side), "chit": str(current_round["chits"].get(side, "")).capitalize(),
@@ -478,6 +484,34 @@ def live_context(seat: Seat) -> dict[str, Any]:
         "phase": phase_context(campaign, seat, system, state, view, len(seats) == 2),
         "phase_oob": ",".join(f"#{fragment_id}" for fragment_id in PHASE_FRAGMENT_IDS),
     }
+
+
+def date_name(system: Any, date_id: str) -> str:
+    """A CG Date / Firefight / TM Scenario as players name it: the calendar's name ("Firefight 2: Hill 97"), else its id."""
+    try:
+        entry = system.calendar_entry(date_id)
+    except Exception:  # a date met only in the history (no calendar): its id is all there is
+        return str(date_id)
+    name = getattr(entry, "name", None)
+    if not name or name == date_id:
+        return str(date_id)
+    return str(name) if str(date_id) in str(name) else f"{date_id} ({name})"
+
+
+def _idle_still_shown(last_round: dict[str, Any] | None, view: dict[str, Any]) -> bool:
+    """RR 2.522 / PL 2.4 / PHD C5.37: an Idle Date (Idle Firefight, Lull) sends both sides into the idle loop of the next
+    date at once; its result stays on the page through that loop, until the players move on to the next reveal."""
+    return bool(last_round and last_round["result"] == IDLE_RESULT and not view.get("ended")
+                and last_round["date_index"] < view["date"]["index"])
+
+
+def _round_label(system: Any, revealed: dict[str, Any]) -> str:
+    """The matrix result as a player reads it; an Idle result says why: "Idle Date — both chose Idle"."""
+    label = str(revealed["label"])
+    chits = {str(chit) for chit in (revealed.get("chits") or {}).values()}
+    if revealed["result"] == IDLE_RESULT and chits == {"idle"}:
+        return f"{label} — both chose Idle"
+    return label
 
 
 def _need_words(system: Any, state: Any, side: str, items: list[str]) -> list[str]:
