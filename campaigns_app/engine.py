@@ -51,6 +51,18 @@ def side_name(system: Any, side_id: str) -> str:
     return side_id
 
 
+def date_name(system: Any, date_id: str) -> str:
+    """A CG Date / Firefight / TM Scenario as players name it: the calendar's name ("Firefight 2: Hill 97"), else its id."""
+    try:
+        entry = system.calendar_entry(date_id)
+    except Exception:  # a date met only in the history (no calendar): its id is all there is
+        return str(date_id)
+    name = getattr(entry, "name", None)
+    if not name or name == date_id:
+        return str(date_id)
+    return str(name) if str(date_id) in str(name) else f"{date_id} ({name})"
+
+
 def other_side(system: Any, side_id: str) -> str:
     first, second = side_ids(system)
     return second if side_id == first else first
@@ -327,12 +339,12 @@ def phase_submit_chit(system: Any, state: Any, side: str, chit: Chit, dice: Any)
 
 
 def cg_end_action(action: str, system: Any, state: Any, side: str, reason: str | None = None) -> tuple[Any, tuple[Event, ...]]:
-    """propose | withdraw | concede (PL 1.3 mutual agreement or CG objectives met, concession)."""
+    """propose | withdraw | decline | concede (PL 1.3 mutual agreement or CG objectives met, concession)."""
     from rules_engine import sequence
 
     if action == "propose":
         return sequence.propose_end(system, state, side, reason or "mutual-agreement")
-    handler = {"withdraw": sequence.withdraw_end, "concede": sequence.concede}[action]
+    handler = {"withdraw": sequence.withdraw_end, "decline": sequence.decline_end, "concede": sequence.concede}[action]
     return handler(system, state, side)
 
 

@@ -255,7 +255,7 @@ def _describe_event(system: Any, record: EventRecord, viewer: str) -> dict[str, 
     elif kind == "move-order":
         text = f"{name(payload.get('moves_first'))} moves first on {payload.get('date')}."
     elif kind == "cg-ended":
-        text = f"The Campaign Game ended after {payload.get('date')}."
+        text = cg_ended_text(system, payload)
     elif kind in PHASE_EVENT_TEXT:
         text = PHASE_EVENT_TEXT[kind](payload, name, viewer)
     else:
@@ -345,6 +345,9 @@ PHASE_EVENT_TEXT: dict[str, Any] = {
         else f"The {name(p.get('side'))} side says its CG objectives are met." if p.get("claimant") == p.get("side")
         else f"The {name(p.get('side'))} side confirms that the {name(p.get('claimant'))} side's CG objectives are met."),
     "end-withdrawn": lambda p, name, v: f"The {name(p.get('side'))} side withdrew its proposal to end the CG.",
+    "end-declined": lambda p, name, v: (
+        f"{'You' if p.get('side') == v else 'The ' + name(p.get('side')) + ' side'} declined the proposal to end the "
+        "CG: the CG goes on."),
     "initiative-assigned": lambda p, name, v: f"Initial Scenario roles: {p.get('label')}.",
     "initial-ob": lambda p, name, v: f"{p.get('text') or name(p.get('side')) + ' Initial OB'}.",
 }
@@ -431,6 +434,9 @@ def live_context(seat: Seat) -> dict[str, Any]:
     if len(seats) == 2 and state.phased:
         my_owes = _need_words(system, state, seat.side, my_owes)
         opponent_owes = _need_words(system, state, engine.other_side(system, seat.side), opponent_owes)
+    end_question = None
+    if len(seats) == 2 and state.phased and not view.get("ended"):
+        end_question, my_owes, opponent_owes = _end_proposal_moves(system, view, seat.side, my_owes, opponent_owes)
     last_round = view.get("last_round")
     current_round = last_round if last_round and last_round["date_index"] == view["date"]["index"] else None
     if current_round is None and _idle_still_shown(last_round, view):
@@ -440,7 +446,7 @@ def live_context(seat: Seat) -> dict[str, Any]:
         revealed = {
             "label": _round_label(system, current_round),
             "date_id": current_round["date_id"],
-            "date_name": date_name(system, current_round["date_id"]),
+            "date_name": engine.date_name(system, current_round["date_id"]),
             "earlier": current_round["date_index"] != view["date"]["index"],
             "result": current_round["result"],
             "chits": [
@@ -477,6 +483,8 @@ def live_context(seat: Seat) -> dict[str, Any]:
             else f"The scenario ({revealed['label']}) is finished" if revealed else "The scenario is finished"),
         "seeds_fixed": seeds_fixed(campaign, len(seats)),
         "revealed": revealed,
+        "end_question": end_question,
+        "cg_end_text": cg_ended_text(system, view["cg_end"]) if view.get("ended") and view.get("cg_end") else "",
         "can_mark_done": len(seats) == 2 and engine.can_mark_done(system, state, seat.side),
         "move_order_due": len(seats) == 2 and engine.move_order_due(system, state, seat.side),
         "history_latest": history(campaign, seat, latest=HISTORY_LATEST, state=state),
@@ -486,16 +494,71 @@ def live_context(seat: Seat) -> dict[str, Any]:
     }
 
 
-def date_name(system: Any, date_id: str) -> str:
-    """A CG Date / Firefight / TM Scenario as players name it: the calendar's name ("Firefight 2: Hill 97"), else its id."""
-    try:
-        entry = system.calendar_entry(date_id)
-    except Exception:  # a date met only in the history (no calendar): its id is all there is
-        return str(date_id)
-    name = getattr(entry, "name", None)
-    if not name or name == date_id:
-        return str(date_id)
-    return str(name) if str(date_id) in str(name) else f"{date_id} ({name})"
+END_HOW = {
+    "last-date": "the last CG Date was played",
+    "mutual-agreement": "both sides agreed to end it",
+}
+
+
+def cg_ended_text(system: Any, payload: dict[str, Any]) -> str:
+    """What happened, in words: "The Campaign Game ended on 19 PM: the German side conceded; the Canadian side wins."
+    ``payload``: a cg-ended event's, or the view's ``cg_end``."""
+    reason = str(payload.get("reason") or "")
+    side, victor = payload.get("side"), payload.get("victor")
+    if reason == "concession" and side:
+        how = f"the {engine.side_name(system, side)} side conceded"
+    elif reason == "objectives" and side:
+        how = f"the {engine.side_name(system, side)} side met its CG objectives"
+    else:
+        how = END_HOW.get(reason, "it ended")
+    if victor:
+        how += f"; the {engine.side_name(system, victor)} side wins"
+    date = payload.get("date_id") or payload.get("date")
+    return f"The Campaign Game ended on {engine.date_name(system, str(date))}: {how}."
+
+
+CG_END_DONE = {
+    "propose": "You proposed to end the CG. It ends when the {other} side agrees.",
+    "withdraw": "Your proposal to end the CG is withdrawn.",
+    "decline": "You declined the proposal to end the CG: the CG goes on.",
+    "concede": "You conceded the CG.",
+}
+
+
+def cg_end_message(campaign: Campaign, action: str) -> str:
+    """The message after a CG end action: what happened — the CG ended and how, or what is awaited now."""
+    system = engine.system_for(campaign)
+    view_end = engine.load_state(campaign.state).cg_end
+    if view_end is not None:
+        return cg_ended_text(system, view_end.to_json()) + " Everything is revealed to both sides."
+    seat_sides = engine.side_ids(system)
+    proposer = next((s for s in seat_sides if s in engine.load_state(campaign.state).end_proposals), None)
+    other = engine.side_name(system, engine.other_side(system, proposer)) if proposer else "other"
+    return CG_END_DONE.get(action, "Recorded.").format(other=other)
+
+
+def _end_proposal_moves(system: Any, view: dict[str, Any], side: str, mine: list[str], theirs: list[str]
+                        ) -> tuple[dict[str, Any] | None, list[str], list[str]]:
+    """PL 1.3 CG End by mutual agreement (or CG objectives met): a proposal the side must answer is its move (Agree /
+    Decline); the proposer waits for the answer. The proposal itself is public (both pages list it)."""
+    proposals = view.get("end_proposals") or {}
+    other = engine.other_side(system, side)
+    reason = view.get("end_reason") or "mutual-agreement"
+    if proposals.get(other) and not proposals.get(side):
+        claimant = view.get("end_claimant")
+        if reason == "objectives" and claimant:
+            text = (f"The {engine.side_name(system, claimant)} side says its CG objectives are met and it wins the CG. "
+                    "If you confirm, the CG ends at once and everything is revealed to both sides.")
+        else:
+            text = (f"The {engine.side_name(system, other)} side proposes to end the CG now, by mutual agreement. If you "
+                    "agree, the CG ends at once and everything is revealed to both sides.")
+        question = {"text": text, "reason": reason,
+                    "agree": "Confirm: the CG ends" if reason == "objectives" else "Agree: end the CG",
+                    "decline": "Decline: the CG goes on"}
+        return question, ["agree to or decline the proposal to end the CG", *mine], theirs
+    if proposals.get(side) and not proposals.get(other):
+        return None, mine, ["agree to or decline the proposal to end the CG", *theirs]
+    return None, mine, theirs
 
 
 def _idle_still_shown(last_round: dict[str, Any] | None, view: dict[str, Any]) -> bool:

@@ -602,6 +602,13 @@ def cg_end_withdraw(*, user: AbstractBaseUser, public_id: str) -> Campaign:
 
 
 @transaction.atomic
+def cg_end_decline(*, user: AbstractBaseUser, public_id: str) -> Campaign:
+    """Decline the other side's proposal to end the CG: the proposal is gone and the CG goes on."""
+    return _phase_action(user=user, public_id=public_id,
+                         action=lambda system, state, side, dice: engine.cg_end_action("decline", system, state, side))
+
+
+@transaction.atomic
 def cg_end_concede(*, user: AbstractBaseUser, public_id: str) -> Campaign:
     """Concede the CG (PL 1.3): the other side wins; everything is revealed."""
     return _phase_action(user=user, public_id=public_id,

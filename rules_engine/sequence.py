@@ -2030,6 +2030,20 @@ def withdraw_end(system: SystemLike, state: CampaignState, side: str) -> tuple[C
         Event("end-withdrawn", Visibility.PUBLIC, side, {"side": side}),)
 
 
+def decline_end(system: SystemLike, state: CampaignState, side: str) -> tuple[CampaignState, Events]:
+    """PL 1.3 CG End by mutual agreement: the side asked declines the other's proposal to end; the CG goes on."""
+    check_side(system, side)
+    if state.ended:
+        raise SubmissionError("The CG has already ended.")
+    if not state.end_proposals or side in state.end_proposals:
+        raise SubmissionError("There is no proposal of the other side to end the CG to decline.")
+    payload: dict[str, JSON] = {"side": side, "reason": state.end_reason or "mutual-agreement"}
+    if state.end_claimant is not None:
+        payload["claimant"] = state.end_claimant
+    return replace(state, end_proposals=frozenset(), end_reason=None, end_claimant=None), (
+        Event("end-declined", Visibility.PUBLIC, side, payload),)
+
+
 def submit_chit(system: SystemLike, state: CampaignState, side: str, chit: Chit | str, dice: Dice) -> tuple[CampaignState, Events]:
     """initiative.submit_chit, then the phase moves on (scenario preparation or the idle loop) and ``advance`` runs."""
     from rules_engine import initiative

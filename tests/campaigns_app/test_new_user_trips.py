@@ -1,6 +1,7 @@
 """Issue 9 item 4: what a new user tripped over, each fixed and checked here."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -70,3 +71,66 @@ def test_the_idle_date_result_stays_on_both_pages_after_the_jump_to_the_next_dat
                              chit="attack" if side == "german" else "idle")
     page = client_for(german).get(f"/campaigns/{campaign.public_id}/").content.decode()
     assert "both chose Idle" not in page and '<p class="reveal-label">German Assault</p>' in page
+
+
+def _owes(page: str) -> str:
+    found = re.search(r'<section id="owes".*?</section>', page, re.S)
+    assert found, "no Your move section"
+    return found.group(0)
+
+
+def test_the_opponents_proposal_to_end_the_cg_is_in_your_move_with_agree_and_decline(users: dict[str, Any]) -> None:
+    """PL 1.3 mutual agreement: the side asked answers in "Your move"; Decline clears the proposal and both learn it."""
+    from campaigns_app import engine
+    from tests.campaigns_app.conftest import new_campaign
+
+    german, canadian = users["gerd"], users["cana"]
+    campaign = new_campaign(german, canadian)
+    services.cg_end_propose(user=german, public_id=campaign.public_id)
+    url = f"/campaigns/{campaign.public_id}/"
+    asked = _owes(client_for(canadian).get(url).content.decode())
+    assert "You: agree to or decline the proposal to end the CG" in asked
+    assert "The German side proposes to end the CG now, by mutual agreement." in asked
+    assert 'id="end-agree"' in asked and "Agree: end the CG" in asked
+    assert 'id="end-decline"' in asked and "Decline: the CG goes on" in asked
+    waiting = _owes(client_for(german).get(url).content.decode())
+    assert "Canadian: agree to or decline the proposal to end the CG" in waiting and 'id="end-question"' not in waiting
+
+    answer = client_for(canadian).post(f"{url}phase/cg-end/", {"action": "decline"}, follow=True)
+    assert "You declined the proposal to end the CG: the CG goes on." in answer.content.decode()
+    campaign.refresh_from_db()
+    assert not engine.load_state(campaign.state).end_proposals and not campaign.state["ended"]
+    for user in (german, canadian):
+        page = client_for(user).get(url).content.decode()
+        assert 'id="end-question"' not in page and "agree to or decline" not in page
+    assert "The Canadian side declined the proposal to end the CG: the CG goes on." in (
+        client_for(german).get(f"{url}history/").content.decode())
+
+
+def test_agreeing_to_end_the_cg_says_on_both_pages_how_and_when_it_ended(users: dict[str, Any]) -> None:
+    from tests.campaigns_app.conftest import new_campaign
+
+    german, canadian = users["gerd"], users["cana"]
+    campaign = new_campaign(german, canadian)
+    services.cg_end_propose(user=german, public_id=campaign.public_id)
+    url = f"/campaigns/{campaign.public_id}/"
+    answer = client_for(canadian).post(f"{url}phase/cg-end/", {"action": "propose", "reason": "mutual-agreement"},
+                                       follow=True)
+    said = "The Campaign Game ended on 19 PM: both sides agreed to end it."
+    assert f"{said} Everything is revealed to both sides." in answer.content.decode()
+    for user in (german, canadian):
+        page = client_for(user).get(url).content.decode()
+        assert said in _owes(page)
+        assert "mutual-agreement" not in page
+    assert said in client_for(german).get(f"{url}history/").content.decode()
+
+
+def test_a_concession_says_who_conceded_and_who_wins(users: dict[str, Any]) -> None:
+    from tests.campaigns_app.conftest import new_campaign
+
+    german, canadian = users["gerd"], users["cana"]
+    campaign = new_campaign(german, canadian)
+    answer = client_for(german).post(f"/campaigns/{campaign.public_id}/phase/cg-end/",
+                                     {"action": "concede", "confirmed": "yes"}, follow=True)
+    assert ("The Campaign Game ended on 19 PM: the German side conceded; the Canadian side wins."
+            in answer.content.decode())
