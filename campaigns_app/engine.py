@@ -289,11 +289,11 @@ def phase_submit_recon(system: Any, state: Any, side: str, extra: int | None, di
 
 def phase_assisted_roll(
     system: Any, state: Any, side: str, step_ref: str, table_id: str, column: str | None,
-    answers: Mapping[int, int | bool], dice: Any,
+    answers: Mapping[int, int | bool], dice: Any, purpose: str = "",
 ) -> tuple[Any, tuple[Event, ...]]:
     from rules_engine import sequence
 
-    return sequence.assisted_roll(system, state, side, step_ref, table_id, column, answers, dice)
+    return sequence.assisted_roll(system, state, side, step_ref, table_id, column, answers, dice, purpose)
 
 
 def board_roll(

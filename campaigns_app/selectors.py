@@ -15,6 +15,7 @@ from django.utils import timezone
 from campaigns_app import engine
 from campaigns_app.models import Campaign, CgSystem, EventRecord, LiveConnection, Seat
 from rules_engine.errors import RulesError
+from rules_engine.board import PURPOSE_MAX
 from rules_engine.state import IDLE as IDLE_RESULT
 from rules_engine.vocabulary import Chit
 
@@ -756,8 +757,10 @@ def _describe_record(system: Any, event: dict[str, Any], side: str) -> dict[str,
     payload = event.get("payload") or {}
     kind = event["kind"]
     own_secret = event.get("visibility") != "public"
-    who = engine.side_name(system, payload.get("side") or event.get("side") or "")
-    base = {"kind": kind, "secret": own_secret, "step": payload.get("step"), "side_name": who}
+    owner = payload.get("side") or event.get("side") or payload.get("roller") or ""
+    who = engine.side_name(system, owner)
+    base = {"kind": kind, "secret": own_secret, "step": payload.get("step"), "side_name": who, "you": owner == side,
+            "what_for": (payload.get("purpose") or "") if kind == "table-result" else ""}
     if kind == "table-result":
         return {**base, "title": f"{payload.get('table_name')} ({payload.get('table_ref')})",
                 "column": payload.get("column"), "dice": payload.get("dice") or [], "original": payload.get("original"),
@@ -1076,6 +1079,9 @@ def phase_context(campaign: Campaign, seat: Seat, system: Any, state: Any, view:
     own_records = _with_step_cautions(
         [r for r in (_describe_record(system, e, side) for e in view.get("records", [])) if r])
     step_records = [r for r in own_records if r.get("step") == state.phase_ref]
+    # the rolls at this step: the viewer's own, and the opponent's where the step's rolls are public (RR 2.504 …)
+    step_rolls = [r for r in step_records if r.get("breakdown") and r.get("you")]
+    opponent_step_rolls = [r for r in step_records if r.get("breakdown") and not r.get("you")]
     needs = engine.needs(system, state, side)
     # what a side types is seen by both when the step is not secret (RR 2.512: each side announces its SAN, 2.525)
     needs_public = bool(needs) and step is not None and str(step.secret or "none") == "none" and all(
@@ -1100,6 +1106,9 @@ def phase_context(campaign: Campaign, seat: Seat, system: Any, state: Any, view:
         "opponent_needs": engine.opponent_needs(system, state, side),
         "records": own_records,
         "step_records": step_records,
+        "step_rolls": step_rolls,
+        "purpose_max": PURPOSE_MAX,
+        "opponent_step_rolls": opponent_step_rolls,
         "balances": balances,
         "currency": currency,
         "results": view["results"],

@@ -541,7 +541,8 @@ def roll_submit(request: HttpRequest, seat: Seat) -> HttpResponse:
     token = str(request.POST.get("token", ""))
     return _run_phase(request, seat, lambda: services.assisted_roll_submit(
         user=request.user, public_id=seat.campaign.public_id, step_ref=str(request.POST.get("step", "")),
-        table_id=table_id, column=column, answers=answers, token=token), "Rolled.")
+        table_id=table_id, column=column, answers=answers, token=token,
+        what_for=str(request.POST.get("purpose", ""))), "Rolled.")
 
 
 @seated

@@ -134,3 +134,58 @@ def test_a_concession_says_who_conceded_and_who_wins(users: dict[str, Any]) -> N
                                      {"action": "concede", "confirmed": "yes"}, follow=True)
     assert ("The Campaign Game ended on 19 PM: the German side conceded; the Canadian side wins."
             in answer.content.decode())
+
+
+def _escape_form(user: Any, url: str) -> dict[str, str]:
+    """The RR 2.506 Escape Table roll form as the page gives it (its token), Infantry column, no DRM ticked."""
+    page = client_for(user).get(url).content.decode()
+    form = re.search(r'<details class="roll-box" id="roll-escape".*?</form>', page, re.S)
+    assert form, "no Escape Table roll form"
+    fields = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', form.group(0)))
+    fields.pop("csrfmiddlewaretoken", None)
+    fields.update({"column": "infantry", "q-3": "-1"})
+    return fields
+
+
+def test_an_opponents_assisted_roll_is_listed_as_theirs_and_each_roll_says_what_it_was_for(
+        users: dict[str, Any]) -> None:
+    """RR 2.506 Escape is rolled in the open: the German's roll is "The German side's rolls" on the Canadian page (not
+    "Your rolls"), and the unit typed as "what for" tells two rolls apart."""
+    from tests.campaigns_app.conftest import drive, new_campaign
+
+    german, canadian = users["gerd"], users["cana"]
+    campaign = new_campaign(german, canadian, to_initiative=False)
+    drive(campaign, {"german": german, "canadian": canadian}, lambda state: state.phase_ref == "2.506")
+    url = f"/campaigns/{campaign.public_id}/"
+    for unit in ("4-6-7 in 23Q5", "8-1 leader in 23Q6"):
+        response = client_for(german).post(f"{url}phase/roll/", {**_escape_form(german, url), "purpose": unit},
+                                           follow=True)
+        assert response.status_code == 200, response.content.decode()[:3000]
+        body = response.content.decode()
+        err = re.findall(r'role="alert"[^>]*>(.*?)</', body, re.S)
+        assert not err, err
+    own = client_for(german).get(url).content.decode()
+    theirs = client_for(canadian).get(url).content.decode()
+    mine = re.search(r'<ul class="roll-results" id="own-step-rolls">(.*?)</ul>', own, re.S)
+    assert mine and mine.group(1).count('<span class="roll-side">You</span>') == 2
+    assert "4-6-7 in 23Q5" in mine.group(1) and "8-1 leader in 23Q6" in mine.group(1)
+    assert "The Canadian side's rolls at this step" not in own
+    assert 'id="own-step-rolls"' not in theirs and "Your rolls at this step" not in theirs
+    listed = re.search(r"The German side.s rolls at this step</h3>\s*<ul[^>]*>(.*?)</ul>", theirs, re.S)
+    assert listed and listed.group(1).count('<span class="roll-side">German</span>') == 2
+    assert "4-6-7 in 23Q5" in listed.group(1) and "8-1 leader in 23Q6" in listed.group(1)
+
+
+def test_an_assisted_rolls_what_for_is_bounded_and_a_refused_one_rolls_nothing(users: dict[str, Any]) -> None:
+    from campaigns_app.models import EventRecord
+    from tests.campaigns_app.conftest import drive, new_campaign
+
+    german, canadian = users["gerd"], users["cana"]
+    campaign = new_campaign(german, canadian, to_initiative=False)
+    drive(campaign, {"german": german, "canadian": canadian}, lambda state: state.phase_ref == "2.506")
+    before = EventRecord.objects.filter(campaign=campaign).count()
+    url = f"/campaigns/{campaign.public_id}/"
+    response = client_for(german).post(f"{url}phase/roll/", {**_escape_form(german, url), "purpose": "x" * 81})
+    assert response.status_code == 422
+    assert "at most 80 are allowed" in response.content.decode()
+    assert EventRecord.objects.filter(campaign=campaign).count() == before
