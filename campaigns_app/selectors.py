@@ -752,6 +752,21 @@ def _checklist(system: Any, view: dict[str, Any], side: str) -> list[dict[str, A
     return items
 
 
+def _recon_inspection(system: Any, state: Any, step: Any, ledger: Any) -> dict[str, Any] | None:
+    """RR 2.524 Recon Inspection: the number of Locations the viewer may reconnoiter — its own Recon Final dr, recorded
+    in the Recon column of its CG Roster line at the step that buys Recon (2.521) and used at the step that step names
+    as its reveal. None when the viewer bought no Recon for this date (nothing is shown: the opponent's page is the same
+    whatever the other side bought)."""
+    if step is None or ledger is None:
+        return None
+    bought_at = next((s for s in system.steps if s.action == "purchase-recon" and s.revealed == "at-step"
+                      and s.revealed_at == step.ref), None)
+    line = ledger.roster_line(state.date_id) if bought_at is not None else None
+    if line is None or line.recon is None:
+        return None
+    return {"count": line.recon, "ref": bought_at.ref, "step_ref": step.ref}
+
+
 def _describe_record(system: Any, event: dict[str, Any], side: str) -> dict[str, Any] | None:
     """One step result of this date as the viewer may see it (view_for already dropped what it may not)."""
     payload = event.get("payload") or {}
@@ -1083,6 +1098,7 @@ def phase_context(campaign: Campaign, seat: Seat, system: Any, state: Any, view:
     step_rolls = [r for r in step_records if r.get("breakdown") and r.get("you")]
     opponent_step_rolls = [r for r in step_records if r.get("breakdown") and not r.get("you")]
     needs = engine.needs(system, state, side)
+    recon_inspection = _recon_inspection(system, state, step, ledger)
     # what a side types is seen by both when the step is not secret (RR 2.512: each side announces its SAN, 2.525)
     needs_public = bool(needs) and step is not None and str(step.secret or "none") == "none" and all(
         n.get("public") for n in needs if n["kind"] == "table-value")
@@ -1107,6 +1123,7 @@ def phase_context(campaign: Campaign, seat: Seat, system: Any, state: Any, view:
         "records": own_records,
         "step_records": step_records,
         "step_rolls": step_rolls,
+        "recon_inspection": recon_inspection,
         "purpose_max": PURPOSE_MAX,
         "opponent_step_rolls": opponent_step_rolls,
         "balances": balances,
