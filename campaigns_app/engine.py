@@ -45,9 +45,12 @@ def side_ids(system: Any) -> list[str]:
 
 
 def side_name(system: Any, side_id: str) -> str:
+    """A side as the pages name it: "German", "Canadian"; a side named "… Side" (PL 2.5 "Axis Side") loses the word,
+    since the pages say "the Axis side" (never "the Axis Side side")."""
     for side in system.sides:
         if side.id == side_id:
-            return str(side.name)
+            name = str(side.name)
+            return name[: -len(" Side")] if name.endswith(" Side") and len(name) > len(" Side") else name
     return side_id
 
 
