@@ -252,7 +252,10 @@ def _describe_event(system: Any, record: EventRecord, viewer: str) -> dict[str, 
         who = "You" if payload.get("side") == viewer else f"The {name(payload.get('side'))} side"
         text = f"{who} finished {step} ({payload.get('date')})."
     elif kind == "date-advanced":
-        text = f"CG Date {payload.get('date')}: {STEP_LABELS.get(str(payload.get('step')), payload.get('step'))}."
+        date_id = str(payload.get("date"))
+        named = engine.date_name(system, date_id)
+        unit = getattr(getattr(system, "time_unit", None), "name", None) or "CG Date"
+        text = f"{named if named != date_id else f'{unit} {date_id}'}: {STEP_LABELS.get(str(payload.get('step')), payload.get('step'))}."
     elif kind == "move-order":
         text = f"{name(payload.get('moves_first'))} moves first on {payload.get('date')}."
     elif kind == "cg-ended":

@@ -189,3 +189,29 @@ def test_an_assisted_rolls_what_for_is_bounded_and_a_refused_one_rolls_nothing(u
     assert response.status_code == 422
     assert "at most 80 are allowed" in response.content.decode()
     assert EventRecord.objects.filter(campaign=campaign).count() == before
+
+
+def test_pl_sides_are_the_axis_side_and_the_allied_side_never_the_axis_side_side(
+        users: dict[str, Any], django_capture_on_commit_callbacks: Any, mailoutbox: list[Any]) -> None:
+    """PL 2.5 names its sides "Axis Side" / "Allied Side": pages and e-mails say "the Axis side"."""
+    from pathlib import Path
+
+    from campaigns_app import card_services
+
+    load_system("pl25")
+    axis, allied = users["gerd"], users["cana"]
+    card = card_services.card_create(axis, Path("fixtures/cards/example-pl25.yaml").read_text(encoding="utf-8"),
+                                     filename="example-pl25.yaml")
+    campaign = services.campaign_create(user=axis, system_id="pl25", side="axis", name="Carentan", card_id=card.id,
+                                        player_settings={"redeployment_option": "A"})
+    join = client_for(allied).get(f"/join/{campaign.invitations.get().token}/").content.decode()
+    assert "the Allied side" in join and "Side side" not in join
+    with django_capture_on_commit_callbacks(execute=True):
+        services.campaign_join(user=allied, token=campaign.invitations.get().token)
+    for user in (axis, allied):
+        for path in ("", "history/", "roster/", "purchases/", "rules/", "cg-end/"):
+            page = client_for(user).get(f"/campaigns/{campaign.public_id}/{path}").content.decode()
+            assert "Side side" not in page, path
+    assert "You play the <strong>Axis</strong> side" in client_for(axis).get(f"/campaigns/{campaign.public_id}/").content.decode()
+    for message in mailoutbox:
+        assert "Side side" not in message.body

@@ -65,6 +65,23 @@ def sign_up(name: str) -> object:
     return client
 
 
+# Words no player should read (issue 9 item 4): the rule text called "the seed", the catalog's and implementers'
+# notes, internal keys (snake_case with two underscores or more), "the Axis Side side".
+NOT_FOR_PLAYERS = re.compile(
+    r"\b(?:in|not in|from) the seed\b|\bthe seed[;:,)]|\bcatalog\b|\[interp|never_on_map|missing_parts|Side side"
+    r"|source inconsistency|(?<![/\w])[a-z]+_[a-z]+_[a-z_]+\b(?!\.)")  # a file name (a test card's source) is not a key
+
+
+def visible_text(html: str) -> str:
+    """What a player reads on a page: no scripts, no tags, no attribute values, no YAML view (<pre>, <textarea>)."""
+    import html as entities
+
+    text = re.sub(r"<(script|style|pre|textarea)\b.*?</\1>", " ", html, flags=re.S)  # the card's YAML view is YAML
+    text = re.sub(r"<!--.*?-->", " ", text, flags=re.S)
+    text = re.sub(r"<[^>]+>", " ", text)
+    return entities.unescape(text)
+
+
 def check(problems: list[str], what: str, response: object, status: int = 200) -> str:
     code = response.status_code  # type: ignore[attr-defined]
     body = response.content.decode("utf-8", "replace") if hasattr(response, "content") else ""  # type: ignore[attr-defined]
@@ -72,6 +89,11 @@ def check(problems: list[str], what: str, response: object, status: int = 200) -
         problems.append(f"{what}: HTTP {code} (expected {status})\n{body[:1500]}")
     if "Traceback" in body or "URLconf" in body or "DEBUG = True" in body:
         problems.append(f"{what}: a Django debug page")
+    if "text/html" in str(response.get("Content-Type", "")):  # type: ignore[attr-defined]
+        text = visible_text(body)
+        for found in NOT_FOR_PLAYERS.finditer(text):
+            start = found.start()
+            problems.append(f"{what}: a player reads {found.group(0)!r}: …{' '.join(text[start - 80:start + 80].split())}…")
     return body
 
 
