@@ -12,7 +12,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 
-from campaigns_app import engine
+from campaigns_app import end_selectors, engine
 from campaigns_app.models import Campaign, CgSystem, EventRecord, LiveConnection, Seat
 from rules_engine.errors import RulesError
 from rules_engine.board import PURPOSE_MAX
@@ -259,7 +259,7 @@ def _describe_event(system: Any, record: EventRecord, viewer: str) -> dict[str, 
     elif kind == "move-order":
         text = f"{name(payload.get('moves_first'))} moves first on {payload.get('date')}."
     elif kind == "cg-ended":
-        text = cg_ended_text(system, payload)
+        text = end_selectors.cg_ended_text(system, payload)
     elif kind in PHASE_EVENT_TEXT:
         text = PHASE_EVENT_TEXT[kind](payload, name, viewer)
     else:
@@ -440,7 +440,7 @@ def live_context(seat: Seat) -> dict[str, Any]:
         opponent_owes = _need_words(system, state, engine.other_side(system, seat.side), opponent_owes)
     end_question = None
     if len(seats) == 2 and state.phased and not view.get("ended"):
-        end_question, my_owes, opponent_owes = _end_proposal_moves(system, view, seat.side, my_owes, opponent_owes)
+        end_question, my_owes, opponent_owes = end_selectors.proposal_moves(system, view, seat.side, my_owes, opponent_owes)
     last_round = view.get("last_round")
     current_round = last_round if last_round and last_round["date_index"] == view["date"]["index"] else None
     if current_round is None and _idle_still_shown(last_round, view):
@@ -488,7 +488,7 @@ def live_context(seat: Seat) -> dict[str, Any]:
         "seeds_fixed": seeds_fixed(campaign, len(seats)),
         "revealed": revealed,
         "end_question": end_question,
-        "cg_end_text": cg_ended_text(system, view["cg_end"]) if view.get("ended") and view.get("cg_end") else "",
+        "cg_end_text": end_selectors.cg_ended_text(system, view["cg_end"]) if view.get("ended") and view.get("cg_end") else "",
         "can_mark_done": len(seats) == 2 and engine.can_mark_done(system, state, seat.side),
         "move_order_due": len(seats) == 2 and engine.move_order_due(system, state, seat.side),
         "history_latest": history(campaign, seat, latest=HISTORY_LATEST, state=state),
@@ -496,73 +496,6 @@ def live_context(seat: Seat) -> dict[str, Any]:
         "phase": phase_context(campaign, seat, system, state, view, len(seats) == 2),
         "phase_oob": ",".join(f"#{fragment_id}" for fragment_id in PHASE_FRAGMENT_IDS),
     }
-
-
-END_HOW = {
-    "last-date": "the last CG Date was played",
-    "mutual-agreement": "both sides agreed to end it",
-}
-
-
-def cg_ended_text(system: Any, payload: dict[str, Any]) -> str:
-    """What happened, in words: "The Campaign Game ended on 19 PM: the German side conceded; the Canadian side wins."
-    ``payload``: a cg-ended event's, or the view's ``cg_end``."""
-    reason = str(payload.get("reason") or "")
-    side, victor = payload.get("side"), payload.get("victor")
-    if reason == "concession" and side:
-        how = f"the {engine.side_name(system, side)} side conceded"
-    elif reason == "objectives" and side:
-        how = f"the {engine.side_name(system, side)} side met its CG objectives"
-    else:
-        how = END_HOW.get(reason, "it ended")
-    if victor:
-        how += f"; the {engine.side_name(system, victor)} side wins"
-    date = payload.get("date_id") or payload.get("date")
-    return f"The Campaign Game ended on {engine.date_name(system, str(date))}: {how}."
-
-
-CG_END_DONE = {
-    "propose": "You proposed to end the CG. It ends when the {other} side agrees.",
-    "withdraw": "Your proposal to end the CG is withdrawn.",
-    "decline": "You declined the proposal to end the CG: the CG goes on.",
-    "concede": "You conceded the CG.",
-}
-
-
-def cg_end_message(campaign: Campaign, action: str) -> str:
-    """The message after a CG end action: what happened — the CG ended and how, or what is awaited now."""
-    system = engine.system_for(campaign)
-    view_end = engine.load_state(campaign.state).cg_end
-    if view_end is not None:
-        return cg_ended_text(system, view_end.to_json()) + " Everything is revealed to both sides."
-    seat_sides = engine.side_ids(system)
-    proposer = next((s for s in seat_sides if s in engine.load_state(campaign.state).end_proposals), None)
-    other = engine.side_name(system, engine.other_side(system, proposer)) if proposer else "other"
-    return CG_END_DONE.get(action, "Recorded.").format(other=other)
-
-
-def _end_proposal_moves(system: Any, view: dict[str, Any], side: str, mine: list[str], theirs: list[str]
-                        ) -> tuple[dict[str, Any] | None, list[str], list[str]]:
-    """PL 1.3 CG End by mutual agreement (or CG objectives met): a proposal the side must answer is its move (Agree /
-    Decline); the proposer waits for the answer. The proposal itself is public (both pages list it)."""
-    proposals = view.get("end_proposals") or {}
-    other = engine.other_side(system, side)
-    reason = view.get("end_reason") or "mutual-agreement"
-    if proposals.get(other) and not proposals.get(side):
-        claimant = view.get("end_claimant")
-        if reason == "objectives" and claimant:
-            text = (f"The {engine.side_name(system, claimant)} side says its CG objectives are met and it wins the CG. "
-                    "If you confirm, the CG ends at once and everything is revealed to both sides.")
-        else:
-            text = (f"The {engine.side_name(system, other)} side proposes to end the CG now, by mutual agreement. If you "
-                    "agree, the CG ends at once and everything is revealed to both sides.")
-        question = {"text": text, "reason": reason,
-                    "agree": "Confirm: the CG ends" if reason == "objectives" else "Agree: end the CG",
-                    "decline": "Decline: the CG goes on"}
-        return question, ["agree to or decline the proposal to end the CG", *mine], theirs
-    if proposals.get(side) and not proposals.get(other):
-        return None, mine, ["agree to or decline the proposal to end the CG", *theirs]
-    return None, mine, theirs
 
 
 def _idle_still_shown(last_round: dict[str, Any] | None, view: dict[str, Any]) -> bool:

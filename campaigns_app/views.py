@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from campaigns_app import card_selectors, engine, fragments, live, selectors, services
+from campaigns_app import card_selectors, end_selectors, engine, fragments, live, selectors, services
 from campaigns_app.forms import CampaignCreateForm, ChitForm, PlayerSeedForm, SignupForm
 from campaigns_app.models import Invitation, Seat
 
@@ -674,4 +674,4 @@ def cg_end(request: HttpRequest, seat: Seat) -> HttpResponse:
     if action == "propose":
         kwargs["reason"] = str(request.POST.get("reason") or "mutual-agreement")
     return _run_phase(request, seat, lambda: calls[action](user=request.user, public_id=seat.campaign.public_id, **kwargs),
-                      lambda campaign: selectors.cg_end_message(campaign, action))
+                      lambda campaign: end_selectors.cg_end_message(campaign, action))
