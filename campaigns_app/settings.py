@@ -38,7 +38,10 @@ def local_secret_key(path: Path) -> str:
         key = ""
     if not key:
         key = secrets.token_urlsafe(50)
-        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:  # O_EXCL: two processes starting at once keep the one key written first
+            descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            return path.read_text(encoding="utf-8").strip() or key
         with os.fdopen(descriptor, "w", encoding="utf-8") as out:
             out.write(key + "\n")
     return key
