@@ -145,7 +145,7 @@ def initiative_section(system: System, data: Mapping[str, str]) -> Section:
     axis = next(s for s in system.sides if s.matrix_role == "axis")
     allied = next(s for s in system.sides if s.matrix_role != "axis")
     head = (Field(f"{p}.ref", "Rule number", TEXT, chart=chart, value=ref),
-            Field(f"{p}.mode", "Chosen by", CHOICE, ref, chart, choices=(("chit", "Attack/Idle chits"),
+            Field(f"{p}.mode", "Chosen by", CHOICE, ref, chart, choices=(("", "—"), ("chit", "Attack/Idle chits"),
                                                                        ("purchase", "purchased Attack Options")),
                   value=data.get(f"{p}.mode", "")),
             Field(f"{p}.extra", "More (YAML)", YAML, ref, chart, "e.g. {chit_limits: {us: 2}}",
@@ -155,7 +155,7 @@ def initiative_section(system: System, data: Mapping[str, str]) -> Section:
         for b in CHITS:
             cp = f"{p}.matrix.{a}/{b}"
             fields = (Field(f"{cp}.result", "Result", CHOICE, ref, chart,
-                            choices=tuple((r, RESULT_WORDS[r]) for r in MATRIX_RESULTS), value=data.get(f"{cp}.result", "")),
+                            choices=(("", "—"), *((r, RESULT_WORDS[r]) for r in MATRIX_RESULTS)), value=data.get(f"{cp}.result", "")),
                       Field(f"{cp}.label", "Label as printed", TEXT, ref, chart, value=data.get(f"{cp}.label", "")),
                       Field(f"{cp}.setup_first", "Sets up first", CHOICE, ref, chart, choices=(("", "—"), *sides),
                             value=data.get(f"{cp}.setup_first", "")),
@@ -174,7 +174,7 @@ def idle_section(system: System, data: Mapping[str, str]) -> Section:
                     value=data.get(f"{p}.loop", "")),
               Field(f"{p}.steps", "Steps listed", LIST, help="step numbers, e.g. 1.516, 1.518",
                     value=data.get(f"{p}.steps", "")),
-              Field(f"{p}.then", "Then", CHOICE, choices=(("next-date", "the next CG Date"),),
+              Field(f"{p}.then", "Then", CHOICE, choices=(("", "—"), ("next-date", "the next CG Date")),
                     value=data.get(f"{p}.then", "")),
               Field(f"{p}.note", "Note", TEXT, value=data.get(f"{p}.note", "")))
     return Section("idle", "Idle Date", "", "the printed initiative rules",

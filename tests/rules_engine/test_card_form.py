@@ -318,3 +318,13 @@ def test_loader_problems_of_steps_matrix_and_units_are_put_beside_their_fields()
     assert "steps.0.secret" in fields and "initiative.matrix.idle/attack.setup_first" in fields
     assert "rg_charts.0.rows.0.full" in fields
     assert "currencies.1.code" in fields
+
+
+def test_untouched_initiative_and_idle_sections_add_nothing_to_the_card() -> None:
+    er = load_system("er")
+    sections = {s.id: s for s in card_sections(er, initial_form(er))}
+    untyped = [f for s in ("initiative", "idle") for b in sections[s].blocks for f in b.fields
+               if f.kind == "choice" and f.choices[0][0] != ""]
+    assert untyped == []  # every select of those sections starts at "—" (a page posts its first option)
+    built = form_to_document(er, initial_form(er) | {"id": "x", "name": "x"})
+    assert "initiative" not in built.doc and "idle" not in built.doc and "steps" not in built.doc
