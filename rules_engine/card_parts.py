@@ -93,9 +93,16 @@ def _table_ids(system: System, data: Mapping[str, str]) -> list[str]:
     return list(dict.fromkeys([*system.tables, *(t for t in typed if t)]))
 
 
+def _kept(choices: tuple[tuple[str, str], ...], value: str) -> tuple[tuple[str, str], ...]:
+    """A select's choices with a value a card already holds (``at-step "8.623"``), so that posting keeps it."""
+    return choices if not value or value in {v for v, _ in choices} else (*choices, (value, value))
+
+
 def _grid(prefix: str, title: str, columns: tuple[Field, ...], data: Mapping[str, str], ref: str, chart: str) -> Grid:
-    rows = tuple((n, tuple(Field(f"{prefix}.{n}.{c.name}", c.label, c.kind, c.ref or ref, chart, c.help, c.choices,
-                                 data.get(f"{prefix}.{n}.{c.name}", "")) for c in columns))
+    rows = tuple((n, tuple(Field(name, c.label, c.kind, c.ref or ref, chart, c.help,
+                                 _kept(c.choices, data.get(name, "")) if c.kind == CHOICE else c.choices,
+                                 data.get(name, ""))
+                           for c in columns for name in (f"{prefix}.{n}.{c.name}",)))
                  for n in rows_of(data, prefix))
     return Grid(prefix, title, tuple(c.label for c in columns), rows, 0, ref, chart)
 

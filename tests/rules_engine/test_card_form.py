@@ -328,3 +328,13 @@ def test_untouched_initiative_and_idle_sections_add_nothing_to_the_card() -> Non
     assert untyped == []  # every select of those sections starts at "—" (a page posts its first option)
     built = form_to_document(er, initial_form(er) | {"id": "x", "name": "x"})
     assert "initiative" not in built.doc and "idle" not in built.doc and "steps" not in built.doc
+
+
+def test_a_step_value_the_selects_do_not_list_is_kept_when_the_form_is_posted() -> None:
+    kgp = load_system("kgp")
+    data = initial_form(kgp)  # fixtures/kgp.yaml 8.623: revealed: at-step "8.623"
+    n = next(int(k.split(".")[1]) for k, v in data.items() if k.endswith(".ref") and v == "8.623")
+    assert data[f"steps.{n}.revealed"] == 'at-step "8.623"'
+    [grid] = next(s for s in card_sections(kgp, data) if s.id == "steps").blocks[0].grids
+    revealed = next(f for m, row in grid.rows if m == n for f in row if f.name.endswith(".revealed"))
+    assert ('at-step "8.623"', 'at-step "8.623"') in revealed.choices
