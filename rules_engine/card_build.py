@@ -10,7 +10,7 @@ import yaml
 from rules_engine import card_parts_build
 from rules_engine.card_form import CAL_KEYS, HEADER, RG_ROW_KEYS, TABLE_KEYS, UNIT_KEYS, Built, Doc, Path, document_to_form
 from rules_engine.card_schema import (
-    ROW_MARK, base_number_columns, offers_new_tables, offers_rg_charts, replaced_tables, rows_of, table_columns,
+    base_number_columns, offers_new_tables, offers_rg_charts, replaced_tables, table_columns,
 )
 from rules_engine.card_reader import Reader, blank
 from rules_engine.card_values import FlowTextError, word_list
@@ -148,11 +148,9 @@ def _units(r: Reader, prefix: str, path: Path) -> list[object]:
         if blank(r.data, f"{prefix}.{k}"):
             continue
         r.built.origin[(*path, len(out))] = prefix
-        r.built.origin[(*path, len(out), "count")] = prefix
-        r.built.origin[(*path, len(out), "unit")] = prefix
         unit: dict[str, object] = {"count": r.value(f"{prefix}.{k}.count", (*path, len(out), "count")),
                                    "unit": r.value(f"{prefix}.{k}.unit", (*path, len(out), "unit"), text=True)}
-        r.built.origin[(*path, len(out), "count")] = prefix
+        r.built.origin[(*path, len(out), "count")] = prefix  # the list's slot: its inputs have none of their own
         r.built.origin[(*path, len(out), "unit")] = prefix
         out.append({key: value for key, value in unit.items() if value is not None})
     r.built.origin[path] = prefix

@@ -4,7 +4,8 @@ system leaves that part to the card (`missing_parts`) — and their form data �
 Field names: ``steps.<n>.<ref|name|sides|initial|loop_on_idle|secret|revealed|action|params.<currency|dice|base|table>|
 extra>``, ``currencies.<n>.<code|name|carry_over|ref|note>``, ``initiative.<ref|mode|extra>``,
 ``initiative.matrix.<axis choice>/<allied choice>.<result|label|setup_first|moves_first>``,
-``idle.<name|loop|steps|then|note>``. A card step keeps what the system file says of the same ref (the loader's
+``idle.<name|loop|steps|then|note>``, ``fortifications.<ref|currency|extra>``,
+``fortifications.rows.<n>.<type|cost|note|extra>``. A card step keeps what the system file says of the same ref (the loader's
 ``_steps_over_system``), so the form shows and asks only for what the card changes.
 """
 from __future__ import annotations
@@ -12,12 +13,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from rules_engine.card_fields import BOOL, CHOICE, LIST, ROW_MARK, TEXT, YAML, Block, Field, Grid, Section, rows_of
+from rules_engine.card_fields import BOOL, CELL, CHOICE, LIST, ROW_MARK, TEXT, YAML, Block, Field, Grid, Section, rows_of
 from rules_engine.card_values import flow, value_text
 from rules_engine.loader import MATRIX_RESULTS, STEP_SECRET
 from rules_engine.model import System
 
-CARD_PARTS_OFFERED = ("steps", "currencies", "initiative")
+CARD_PARTS_OFFERED = ("steps", "currencies", "initiative", "fortifications")
 PARAM_KEYS = ("currency", "dice", "base", "table")
 STEP_FORM_KEYS = ("ref", "name", "sides", "order", "initial", "loop_on_idle", "secret", "revealed", "action",
                   "automation", "params")
@@ -188,11 +189,30 @@ def idle_section(system: System, data: Mapping[str, str]) -> Section:
                    "What happens when both sides choose Idle.", (Block("", fields, prefix=p),))
 
 
+def fortifications_section(system: System, data: Mapping[str, str]) -> Section:
+    """The Fortification purchase table: its rule, the currency it is bought with, and each type's cost."""
+    p = "fortifications"
+    ref = data.get(f"{p}.ref", "")
+    chart = "the printed Fortification purchase table"
+    fields = (Field(f"{p}.ref", "Rule number", TEXT, chart=chart, value=ref),
+              Field(f"{p}.currency", "Bought with", CHOICE, ref, chart, choices=_kept(
+                  (("", "—"), *((c, c) for c in currency_codes(system, data))), data.get(f"{p}.currency", "")),
+                  value=data.get(f"{p}.currency", "")),
+              Field(f"{p}.extra", "More (YAML)", YAML, ref, chart, "e.g. {forfeit_unspent: true}",
+                    value=data.get(f"{p}.extra", "")))
+    columns = (Field("type", "Fortification type", TEXT), Field("cost", "Cost", CELL, help="points per purchase"),
+               Field("note", "Note", TEXT), Field("extra", "More (YAML)", YAML, help="e.g. {initial_only: true}"))
+    grid = _grid(f"{p}.rows", "Fortification types", columns, data, ref, chart)
+    return Section("fortifications", "Fortification purchases", ref, chart, _note(system, "fortifications"),
+                   (Block("", fields, (grid,), prefix=p),))
+
+
 def part_sections(system: System, data: Mapping[str, str]) -> list[Section]:
     """The sections for the parts (steps, currencies, initiative, Idle) the system leaves to the card."""
     makers: list[tuple[bool, Callable[[System, Mapping[str, str]], Section]]] = [
         (offers(system, "currencies"), currencies_section), (offers(system, "steps"), steps_section),
-        (offers(system, "initiative"), initiative_section), (offers_idle(system), idle_section)]
+        (offers(system, "initiative"), initiative_section), (offers_idle(system), idle_section),
+        (offers(system, "fortifications"), fortifications_section)]
     return [make(system, data) for shown, make in makers if shown]
 
 
@@ -310,6 +330,31 @@ def initiative_form(ini: object, out: dict[str, str]) -> None:
         out["initiative.extra"] = flow(rest)
 
 
+def fortifications_form(forts: object, out: dict[str, str]) -> None:
+    """Fill ``fortifications.*`` (keys the form has no field for go to the ``extra`` boxes)."""
+    if not isinstance(forts, dict):
+        return
+    _text(out, "fortifications.ref", forts.get("ref"))
+    _text(out, "fortifications.currency", forts.get("currency"))
+    rest = {k: v for k, v in forts.items() if k not in ("ref", "currency", "rows")}
+    if rest:
+        out["fortifications.extra"] = flow(rest)
+    rows = forts.get("rows")
+    for n, row in enumerate(rows if isinstance(rows, list) else []):
+        p = f"fortifications.rows.{n}"
+        out[f"{p}.{ROW_MARK}"] = "1"
+        if not isinstance(row, dict):
+            out[f"{p}.extra"] = flow(row)
+            continue
+        _text(out, f"{p}.type", row.get("type"))
+        _put(out, f"{p}.cost", row.get("cost"))
+        if isinstance(row.get("note"), str):
+            out[f"{p}.note"] = row["note"]
+        more = {k: v for k, v in row.items() if k not in ("type", "cost") and not (k == "note" and isinstance(v, str))}
+        if more:
+            out[f"{p}.extra"] = flow(more)
+
+
 def idle_form(idle: object, out: dict[str, str]) -> None:
     """Fill ``idle.*``."""
     if not isinstance(idle, dict):
@@ -321,4 +366,5 @@ def idle_form(idle: object, out: dict[str, str]) -> None:
 
 
 __all__ = ["ACTIONS_BY_ID", "PARAM_KEYS", "STEP_ACTIONS", "StepAction", "currencies_form", "currency_codes",
+           "fortifications_form",
            "idle_form", "initiative_form", "offers", "offers_idle", "owned_parts", "part_sections", "steps_form"]

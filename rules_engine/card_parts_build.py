@@ -154,6 +154,35 @@ def idle_part(r: Reader) -> dict[str, object] | None:
     return idle
 
 
+def fortifications_part(r: Reader) -> dict[str, object] | None:
+    """``fortifications.*`` as the card's Fortification purchase table (None when nothing is typed)."""
+    p = "fortifications"
+    path: Path = (p,)
+    if blank(r.data, p):
+        return None
+    r.built.origin[path] = f"{p}.ref"
+    forts: dict[str, object] = {}
+    r.put(forts, "ref", f"{p}.ref", path, text=True)
+    r.put(forts, "currency", f"{p}.currency", path, text=True)
+    rows: list[object] = []
+    r.built.origin[(p, "rows")] = f"{p}.ref"
+    for n in r.rows(f"{p}.rows"):
+        rp = f"{p}.rows.{n}"
+        if blank(r.data, rp):
+            continue
+        rpath: Path = (p, "rows", len(rows))
+        r.built.origin[rpath] = f"{rp}.type"
+        row: dict[str, object] = {}
+        r.put(row, "type", f"{rp}.type", rpath, text=True)
+        r.put(row, "cost", f"{rp}.cost", rpath)
+        r.put(row, "note", f"{rp}.note", rpath, text=True)
+        row.update(r.mapping(f"{rp}.extra", rpath))
+        rows.append(row)
+    forts["rows"] = rows
+    forts.update(r.mapping(f"{p}.extra", path))
+    return forts
+
+
 def parts(system: System, r: Reader) -> dict[str, object]:
     """The parts the system leaves to the card that these sections fill."""
     out: dict[str, object] = {}
@@ -165,7 +194,9 @@ def parts(system: System, r: Reader) -> dict[str, object]:
         out["initiative"] = initiative_part(r)
     if offers_idle(system):
         out["idle"] = idle_part(r)
+    if offers(system, "fortifications"):
+        out["fortifications"] = fortifications_part(r)
     return out
 
 
-__all__ = ["currencies_part", "idle_part", "initiative_part", "parts", "steps_part"]
+__all__ = ["currencies_part", "fortifications_part", "idle_part", "initiative_part", "parts", "steps_part"]

@@ -227,16 +227,20 @@ def test_an_er_card_typed_in_the_form_alone_starts_a_campaign_with_its_purchase_
     # TEST DATA dice: D1 Night 1.516 Base Number − secret DR: U.S. 40 − (3+4) = 33; Japanese 30 − (2+2) = 26
     play = Play(monkeypatch, "er", "us", ScriptedDice(3, 4, 2, 2), card_text=card.text)
     assert play.at() == ("D1 AM", "phase", "1.518")
-    assert play.until("@initial-scenario") == ["1.518"]
+    assert play.until("@initial-scenario") == ["1.518", "1.520"]
     play.both_done()
     play.results(cvp={"us": 1, "japanese": 1}, attacked={"us": True, "japanese": False}, lvp={"us": 0, "japanese": 0})
     assert play.at() == ("D1 Night", "phase", "1.518")
     assert (play.ledger("us").balance("CPP"), play.ledger("japanese").balance("CPP")) == (Decimal(33), Decimal(26))
     play.chit("us", "idle")
     play.chit("japanese", "attack")
-    play.order("us", rg("I1"))  # 9 CPP (the card's U.S. I1, 3 × 6-6-8)
+    play.order("us", rg("I1"), rg("M1"))  # 9 CPP (the card's U.S. I1, 3 × 6-6-8) + 2 CPP for M1, which gives 10 FPP
     play.order("japanese")
-    assert play.ledger("us").balance("CPP") == Decimal(24)
+    assert (play.ledger("us").balance("CPP"), play.ledger("us").balance("FPP")) == (Decimal(22), Decimal(10))
+    assert play.at() == ("D1 Night", "phase", "1.520")
+    play.order("us", {"type": "fort", "fort_type": "Foxhole", "quantity": 2})  # 2 × 2 FPP (the form's 1.520 table)
+    play.order("japanese")
+    assert play.ledger("us").balance("FPP") == Decimal(6)
     play.until("@scenario")
     assert [(r.payload["label"], r.payload["moves_first"]) for r in play.records("chits-revealed")] == [
         ("Japanese Attack", "japanese")]
@@ -268,9 +272,9 @@ def test_a_step_param_the_action_does_not_take_is_shown_beside_it_and_nothing_is
         db: Any, alice: User) -> None:
     load_system("er")
     client = client_for(alice)
-    start = form_over(card_form("er"), ER_FORM) | {"steps.2.params.dice": "DR", "initiative.matrix.idle/idle.result": "x"}
+    start = form_over(card_form("er"), ER_FORM) | {"steps.3.params.dice": "DR", "initiative.matrix.idle/idle.result": "x"}
     html = validate_card(client, "er", {}, start=start).content.decode()
-    assert "takes no params; leave this blank" in _slot(html, "err-steps-2-params-dice")
+    assert "takes no params; leave this blank" in _slot(html, "err-steps-3-params-dice")
     assert "dual-attack, axis-assault, allied-assault, idle" in _slot(html, "err-initiative-matrix-idle-idle-result")
     assert build_card(client, "er", {}, start=start).status_code == 400
     assert not CgCard.objects.filter(owner=alice).exists()
@@ -282,7 +286,7 @@ def test_the_builder_page_shows_the_step_matrix_and_unit_fields_with_their_rule_
     page = build_card(client, "er", {}, start=form_over(card_form("er"), ER_FORM), action="add:steps").content.decode()
     for name in ("steps.0.action", "steps.0.params.currency", "steps.4.ref", "currencies.0.carry_over",
                  "initiative.matrix.attack/idle.label", "idle.loop", "rg_charts.1.rows.0.full.1.unit",
-                 "rg_charts.0.rows.2.gives.FPP"):
+                 "rg_charts.0.rows.2.gives.FPP", "fortifications.rows.1.cost"):
         assert f'name="{name}"' in page, name
     assert 'value="add:rg_charts.0.rows.0.full"' in page
     assert "secret RG purchase" in page and "1.522" in page

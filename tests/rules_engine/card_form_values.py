@@ -1,6 +1,6 @@
 """TEST DATA — not from any published rule text. The ER and KGP values-only cards (tests/campaigns_app/cards/
 er-values-test.yaml, kgp-values-test.yaml) typed into the CG Card form field by field, with no YAML box: the RePh
-steps, currencies, initiative matrix, Idle rule, calendar, OB and RG charts with their units. Every number is invented.
+steps, currencies, initiative matrix, Idle rule, Fortification table (ER), calendar, OB and RG charts with their units. Every number is invented.
 """
 from __future__ import annotations
 
@@ -66,8 +66,13 @@ ER_FORM: dict[str, str] = {
             action="replenish-base-minus-dr", currency="CPP", dice="DR", base="calendar.base_numbers"),
     **_step(1, "1.518", "Purchasing RG", initial=True, loop=True, secret="purchase", revealed="never",
             action="purchase-rg", currency="CPP"),
-    **_step(2, "1.522", "Initiative", loop=True, secret="choice", action="initiative"),
-    **_step(3, "1.5232", "Paths revealed before scenario setup", sides="none", action="on-board"),
+    **_step(2, "1.520", "Purchasing Fortifications", initial=True, loop=True, secret="purchase", revealed="never",
+            action="purchase-fortifications", currency="FPP"),
+    **_step(3, "1.522", "Initiative", loop=True, secret="choice", action="initiative"),
+    **_step(4, "1.5232", "Paths revealed before scenario setup", sides="none", action="on-board"),
+    "fortifications.ref": "1.520", "fortifications.currency": "FPP",
+    "fortifications.rows.0._row": "1", "fortifications.rows.0.type": "Jungle Path", "fortifications.rows.0.cost": "3",
+    "fortifications.rows.1._row": "1", "fortifications.rows.1.type": "Foxhole", "fortifications.rows.1.cost": "2",
     **_initiative("1.522", "us", "japanese", "Japanese"),
     "calendar.0._row": "1", "calendar.0.id": "D1 AM", "calendar.0.initial": "true",
     "calendar.0.base_numbers.us": "0", "calendar.0.base_numbers.japanese": "0",
@@ -113,5 +118,6 @@ KGP_FORM: dict[str, str] = {
 def form_over(start: Mapping[str, str], values: Mapping[str, str]) -> dict[str, str]:
     """The new-card form with its offered step, currency, calendar and RG rows replaced by ``values`` (as a player
     removes the rows the form starts with and types the printed ones)."""
-    kept = {k: v for k, v in start.items() if not k.startswith(("steps.", "currencies.", "calendar.", "rg_charts."))}
+    kept = {k: v for k, v in start.items()
+            if not k.startswith(("steps.", "currencies.", "calendar.", "rg_charts.", "fortifications.rows."))}
     return {**kept, **values}

@@ -223,7 +223,7 @@ def test_a_system_that_leaves_its_reph_to_the_card_offers_steps_currencies_initi
         system_id: str) -> None:
     system = load_system(system_id)
     sections = {s.id: s for s in card_sections(system, initial_form(system))}
-    assert {"steps", "currencies", "initiative", "idle"} <= set(sections)
+    assert {"steps", "currencies", "initiative", "idle", "fortifications"} <= set(sections)
     steps = sections["steps"].blocks[0].grids[0]
     assert steps.headers[:8] == ("Step (rule number)", "Name as printed", "Who acts", "Initial (†)", "Loop on Idle",
                                  "Secret", "Revealed", "What Refit does")
@@ -249,7 +249,8 @@ def test_a_system_that_leaves_its_reph_to_the_card_offers_steps_currencies_initi
 
 def test_pl25_whose_steps_are_in_the_rule_text_is_not_asked_for_steps() -> None:
     pl = load_system("pl25")
-    assert not {"steps", "currencies", "initiative", "idle"} & {s.id for s in card_sections(pl, initial_form(pl))}
+    assert not {"steps", "currencies", "initiative", "idle", "fortifications"} & {
+        s.id for s in card_sections(pl, initial_form(pl))}
 
 
 @pytest.mark.parametrize(("system_id", "values"), [("er", ER_FORM), ("kgp", KGP_FORM)])
@@ -271,6 +272,9 @@ def test_the_values_only_card_is_typed_in_form_fields_alone_and_loads(system_id:
     assert card.idle is not None and (card.idle.name, card.idle.loop) == ("Idle Date", "steps-marked-loop")
     first = card.rg_charts[0].rows[0]
     assert [(u.count.value, u.unit) for u in first.full] == [(3, "6-6-8" if system_id == "er" else "6-6-7")]
+    if system_id == "er":
+        assert card.fortifications is not None and card.fortifications.currency == "FPP"
+        assert [r.type for r in card.fortifications.rows] == ["Jungle Path", "Foxhole"]
 
 
 def test_kgp_steps_keep_what_the_system_file_says_of_the_same_step() -> None:
@@ -300,9 +304,9 @@ def test_rg_units_full_and_depleted_are_a_list_of_count_and_unit() -> None:
 
 def test_a_param_the_chosen_action_does_not_take_is_refused_beside_its_field() -> None:
     er = load_system("er")
-    data = form_over(initial_form(er), ER_FORM) | {"steps.2.params.currency": "CPP"}
-    built = form_to_document(er, data)
-    assert built.problems == [("steps.2.params.currency",
+    data = form_over(initial_form(er), ER_FORM)
+    built = form_to_document(er, data | {"steps.3.params.currency": "CPP"})
+    assert built.problems == [("steps.3.params.currency",
                                "“sealed Attack/Idle chits, revealed to both at once” takes no params; leave this blank")]
 
 
