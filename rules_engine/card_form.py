@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 import yaml
 
 from rules_engine.card_parts import (
-    currencies_form, fortifications_form, idle_form, initiative_form, offers, offers_idle, owned_parts, steps_form,
+    currencies_form, fortifications_form, idle_form, initiative_form, offers, offers_idle, owned_parts, setup_costs_form,
+    steps_form,
 )
 from rules_engine.card_schema import (
     ROW_MARK, base_number_columns, offers_new_tables, offers_rg_charts, replaced_tables, rows_of, table_columns,
@@ -252,6 +253,8 @@ def document_to_form(system: System, doc: Mapping[str, object]) -> dict[str, str
         idle_form(_part(system, doc, "idle"), out)
     if offers(system, "fortifications"):
         fortifications_form(_part(system, doc, "fortifications"), out)
+    if offers(system, "setup_costs"):
+        setup_costs_form(_part(system, doc, "setup_costs"), out)
     owned += owned_parts(system)
     _calendar_form(system, _part(system, doc, "calendar"), out)
     _ob_form(system, _part(system, doc, "initial_ob"), out)

@@ -5,7 +5,8 @@ Field names: ``steps.<n>.<ref|name|sides|initial|loop_on_idle|secret|revealed|ac
 extra>``, ``currencies.<n>.<code|name|carry_over|ref|note>``, ``initiative.<ref|mode|extra>``,
 ``initiative.matrix.<axis choice>/<allied choice>.<result|label|setup_first|moves_first>``,
 ``idle.<name|loop|steps|then|note>``, ``fortifications.<ref|currency|extra>``,
-``fortifications.rows.<n>.<type|cost|note|extra>``. A card step keeps what the system file says of the same ref (the loader's
+``fortifications.rows.<n>.<type|cost|note|extra>``, ``setup_costs.<ref|extra>``,
+``setup_costs.modes.<n>.<mode|ref|by_type.<RG type>>``. A card step keeps what the system file says of the same ref (the loader's
 ``_steps_over_system``), so the form shows and asks only for what the card changes.
 """
 from __future__ import annotations
@@ -15,10 +16,11 @@ from dataclasses import dataclass
 
 from rules_engine.card_fields import BOOL, CELL, CHOICE, LIST, ROW_MARK, TEXT, YAML, Block, Field, Grid, Section, rows_of
 from rules_engine.card_values import flow, value_text
-from rules_engine.loader import MATRIX_RESULTS, STEP_SECRET
+from rules_engine.loader import MATRIX_RESULTS, RG_TYPES, STEP_SECRET
 from rules_engine.model import System
 
-CARD_PARTS_OFFERED = ("steps", "currencies", "initiative", "fortifications")
+CARD_PARTS_OFFERED = ("steps", "currencies", "initiative", "fortifications", "setup_costs")
+SETUP_MODES = (("on-map", "set up on map"), ("reserve", "in Reserve"), ("entry", "entering"))
 PARAM_KEYS = ("currency", "dice", "base", "table")
 STEP_FORM_KEYS = ("ref", "name", "sides", "order", "initial", "loop_on_idle", "secret", "revealed", "action",
                   "automation", "params")
@@ -207,12 +209,27 @@ def fortifications_section(system: System, data: Mapping[str, str]) -> Section:
                    (Block("", fields, (grid,), prefix=p),))
 
 
+def setup_costs_section(system: System, data: Mapping[str, str]) -> Section:
+    """The extra cost of an RG by how it sets up or enters: one row per mode, a cost per RG type."""
+    p = "setup_costs"
+    ref = data.get(f"{p}.ref", "")
+    chart = "the printed RG set-up costs"
+    fields = (Field(f"{p}.ref", "Rule number", TEXT, chart=chart, value=ref),
+              Field(f"{p}.extra", "More (YAML)", YAML, ref, chart, "e.g. {minimum: 1, never_on_map: [OBA]}",
+                    value=data.get(f"{p}.extra", "")))
+    columns = (Field("mode", "Set-up or entry", CHOICE, choices=SETUP_MODES), Field("ref", "Rule number", TEXT),
+               *(Field(f"by_type.{t}", f"Extra cost {t}", CELL, help=f"added to an {t} RG's cost") for t in RG_TYPES))
+    grid = _grid(f"{p}.modes", "Extra cost by RG type", columns, data, ref, chart)
+    return Section("setup_costs", "RG set-up and entry costs", ref, chart, _note(system, "setup_costs"),
+                   (Block("", fields, (grid,), prefix=p),))
+
+
 def part_sections(system: System, data: Mapping[str, str]) -> list[Section]:
     """The sections for the parts (steps, currencies, initiative, Idle) the system leaves to the card."""
     makers: list[tuple[bool, Callable[[System, Mapping[str, str]], Section]]] = [
         (offers(system, "currencies"), currencies_section), (offers(system, "steps"), steps_section),
         (offers(system, "initiative"), initiative_section), (offers_idle(system), idle_section),
-        (offers(system, "fortifications"), fortifications_section)]
+        (offers(system, "fortifications"), fortifications_section), (offers(system, "setup_costs"), setup_costs_section)]
     return [make(system, data) for shown, make in makers if shown]
 
 
@@ -355,6 +372,28 @@ def fortifications_form(forts: object, out: dict[str, str]) -> None:
             out[f"{p}.extra"] = flow(more)
 
 
+def setup_costs_form(costs: object, out: dict[str, str]) -> None:
+    """Fill ``setup_costs.*`` (keys the form has no field for go to ``setup_costs.extra``)."""
+    if not isinstance(costs, dict):
+        return
+    _text(out, "setup_costs.ref", costs.get("ref"))
+    rest = {k: v for k, v in costs.items() if k not in ("ref", "modes")}
+    modes = costs.get("modes")
+    if not isinstance(modes, list) or not all(isinstance(m, dict) and set(m) <= {"mode", "ref", "by_type"}
+                                              and isinstance(m.get("by_type", {}), dict) for m in modes):
+        rest["modes"] = modes
+        modes = []
+    if rest:
+        out["setup_costs.extra"] = flow(rest)
+    for n, mode in enumerate(modes):
+        p = f"setup_costs.modes.{n}"
+        out[f"{p}.{ROW_MARK}"] = "1"
+        _text(out, f"{p}.mode", mode.get("mode"))
+        _text(out, f"{p}.ref", mode.get("ref"))
+        for rg_type, amount in mode.get("by_type", {}).items():
+            _put(out, f"{p}.by_type.{rg_type}", amount)
+
+
 def idle_form(idle: object, out: dict[str, str]) -> None:
     """Fill ``idle.*``."""
     if not isinstance(idle, dict):
@@ -366,5 +405,5 @@ def idle_form(idle: object, out: dict[str, str]) -> None:
 
 
 __all__ = ["ACTIONS_BY_ID", "PARAM_KEYS", "STEP_ACTIONS", "StepAction", "currencies_form", "currency_codes",
-           "fortifications_form",
+           "fortifications_form", "setup_costs_form",
            "idle_form", "initiative_form", "offers", "offers_idle", "owned_parts", "part_sections", "steps_form"]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from rules_engine.card_form import Path
 from rules_engine.card_parts import ACTIONS_BY_ID, CHITS, PARAM_KEYS, STEP_ACTIONS, offers, offers_idle
+from rules_engine.loader import RG_TYPES
 from rules_engine.card_reader import Reader, blank
 from rules_engine.model import System
 
@@ -183,6 +184,37 @@ def fortifications_part(r: Reader) -> dict[str, object] | None:
     return forts
 
 
+def setup_costs_part(r: Reader) -> dict[str, object] | None:
+    """``setup_costs.*`` as the card's RG set-up costs (None when nothing is typed)."""
+    p = "setup_costs"
+    path: Path = (p,)
+    if blank(r.data, p):
+        return None
+    r.built.origin[path] = f"{p}.ref"
+    costs: dict[str, object] = {}
+    r.put(costs, "ref", f"{p}.ref", path, text=True)
+    modes: list[object] = []
+    r.built.origin[(p, "modes")] = f"{p}.ref"
+    for n in r.rows(f"{p}.modes"):
+        mp = f"{p}.modes.{n}"
+        if blank(r.data, mp):
+            continue
+        mpath: Path = (p, "modes", len(modes))
+        r.built.origin[mpath] = f"{mp}.mode"
+        mode: dict[str, object] = {}
+        r.put(mode, "mode", f"{mp}.mode", mpath, text=True)
+        r.put(mode, "ref", f"{mp}.ref", mpath, text=True)
+        by_type: dict[str, object] = {}
+        for rg_type in RG_TYPES:
+            r.put(by_type, rg_type, f"{mp}.by_type.{rg_type}", (*mpath, "by_type"))
+        r.built.origin[(*mpath, "by_type")] = f"{mp}.mode"
+        mode["by_type"] = by_type
+        modes.append(mode)
+    costs["modes"] = modes
+    costs.update(r.mapping(f"{p}.extra", path))
+    return costs
+
+
 def parts(system: System, r: Reader) -> dict[str, object]:
     """The parts the system leaves to the card that these sections fill."""
     out: dict[str, object] = {}
@@ -196,7 +228,9 @@ def parts(system: System, r: Reader) -> dict[str, object]:
         out["idle"] = idle_part(r)
     if offers(system, "fortifications"):
         out["fortifications"] = fortifications_part(r)
+    if offers(system, "setup_costs"):
+        out["setup_costs"] = setup_costs_part(r)
     return out
 
 
-__all__ = ["currencies_part", "fortifications_part", "idle_part", "initiative_part", "parts", "steps_part"]
+__all__ = ["currencies_part", "fortifications_part", "idle_part", "setup_costs_part", "initiative_part", "parts", "steps_part"]

@@ -35,7 +35,8 @@ rules file says for that step), ``on-board`` or an action (``replenish-base-minu
 ``currencies.<n>.<code|name|carry_over (true/false)|ref|note>``; ``initiative.<ref|mode|extra>``,
 ``initiative.matrix.<axis chit>/<allied chit>.<result|label|setup_first|moves_first>`` (``attack/attack``,
 ``attack/idle``, ``idle/attack``, ``idle/idle``); ``idle.<name|loop|steps|then|note>``;
-``fortifications.<ref|currency|extra>``, ``fortifications.rows.<n>.<type|cost|note|extra>``. The ER and KGP values-only
+``fortifications.<ref|currency|extra>``, ``fortifications.rows.<n>.<type|cost|note|extra>``;
+``setup_costs.<ref|extra>``, ``setup_costs.modes.<n>.<mode (on-map|reserve|entry)|ref|by_type.<RG type letter>>``. The ER and KGP values-only
 cards typed this way: tests/rules_engine/card_form_values.py (``ER_FORM``, ``KGP_FORM``, ``form_over``). Booleans are "true" (ticked)
 or absent. ``card_form(system_id, yaml_text)`` gives the whole form of an existing card (to post it unchanged or
 change a few fields); ``edit_card`` posts to an existing card's form (``card_build_edit``).

@@ -259,8 +259,8 @@ def test_a_kgp_card_typed_in_the_form_alone_starts_a_campaign_with_its_purchase_
     assert play.at() == ("18 PM", "phase", "8.619")
     assert (play.ledger("us").balance("CPP"), play.ledger("german").balance("CPP")) == (Decimal(29), Decimal(34))
     play.order("us", rg("I1"))  # 10 CPP
-    play.order("german")
-    assert play.ledger("us").balance("CPP") == Decimal(19)
+    play.order("german", rg("I1", "on-map"))  # 8 CPP + 2 for Standard On-Map Setup of an I RG (the form's 8.6194)
+    assert (play.ledger("us").balance("CPP"), play.ledger("german").balance("CPP")) == (Decimal(19), Decimal(24))
     assert play.at() == ("18 PM", "initiative", "8.623")  # the sealed chits are due
     play.chit("german", "attack")
     play.chit("us", "idle")

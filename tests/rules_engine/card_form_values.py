@@ -1,6 +1,6 @@
 """TEST DATA — not from any published rule text. The ER and KGP values-only cards (tests/campaigns_app/cards/
 er-values-test.yaml, kgp-values-test.yaml) typed into the CG Card form field by field, with no YAML box: the RePh
-steps, currencies, initiative matrix, Idle rule, Fortification table (ER), calendar, OB and RG charts with their units. Every number is invented.
+steps, currencies, initiative matrix, Idle rule, Fortification table (ER), set-up costs (KGP), calendar, OB and RG charts with their units. Every number is invented.
 """
 from __future__ import annotations
 
@@ -102,6 +102,10 @@ KGP_FORM: dict[str, str] = {
     **_step(3, "8.623", "Initiative", loop=True, secret="choice", revealed="never", action="initiative"),
     **_step(4, "8.624", "Setup", sides="none", action="on-board"),
     **_initiative("8.623", "us", "german", "German"),
+    "setup_costs.ref": "8.6194",
+    "setup_costs.modes.0._row": "1", "setup_costs.modes.0.mode": "on-map", "setup_costs.modes.0.ref": "8.6194",
+    "setup_costs.modes.0.by_type.I": "2",
+    "setup_costs.modes.1._row": "1", "setup_costs.modes.1.mode": "entry",
     "calendar.0._row": "1", "calendar.0.id": "18 AM", "calendar.0.initial": "true", "calendar.0.map_groups": "St",
     "calendar.0.base_numbers.us": "0", "calendar.0.base_numbers.german": "0",
     "calendar.1._row": "1", "calendar.1.id": "18 PM", "calendar.1.map_groups": "St",
@@ -119,5 +123,6 @@ def form_over(start: Mapping[str, str], values: Mapping[str, str]) -> dict[str, 
     """The new-card form with its offered step, currency, calendar and RG rows replaced by ``values`` (as a player
     removes the rows the form starts with and types the printed ones)."""
     kept = {k: v for k, v in start.items()
-            if not k.startswith(("steps.", "currencies.", "calendar.", "rg_charts.", "fortifications.rows."))}
+            if not k.startswith(("steps.", "currencies.", "calendar.", "rg_charts.", "fortifications.rows.",
+                                      "setup_costs.modes."))}
     return {**kept, **values}

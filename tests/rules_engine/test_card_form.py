@@ -224,6 +224,7 @@ def test_a_system_that_leaves_its_reph_to_the_card_offers_steps_currencies_initi
     system = load_system(system_id)
     sections = {s.id: s for s in card_sections(system, initial_form(system))}
     assert {"steps", "currencies", "initiative", "idle", "fortifications"} <= set(sections)
+    assert ("setup_costs" in sections) == (system_id == "kgp")
     steps = sections["steps"].blocks[0].grids[0]
     assert steps.headers[:8] == ("Step (rule number)", "Name as printed", "Who acts", "Initial (†)", "Loop on Idle",
                                  "Secret", "Revealed", "What Refit does")
@@ -272,6 +273,9 @@ def test_the_values_only_card_is_typed_in_form_fields_alone_and_loads(system_id:
     assert card.idle is not None and (card.idle.name, card.idle.loop) == ("Idle Date", "steps-marked-loop")
     first = card.rg_charts[0].rows[0]
     assert [(u.count.value, u.unit) for u in first.full] == [(3, "6-6-8" if system_id == "er" else "6-6-7")]
+    if system_id == "kgp":
+        assert card.setup_costs is not None and [(m.mode, {k: c.value for k, c in m.by_type.items()})
+                                                 for m in card.setup_costs.modes] == [("on-map", {"I": 2}), ("entry", {})]
     if system_id == "er":
         assert card.fortifications is not None and card.fortifications.currency == "FPP"
         assert [r.type for r in card.fortifications.rows] == ["Jungle Path", "Foxhole"]
