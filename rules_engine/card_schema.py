@@ -281,7 +281,7 @@ def _header_section(system: System, data: Mapping[str, str]) -> Section:
 def _other_section(system: System, data: Mapping[str, str]) -> Section:
     lacking = [m.part + (f" {m.id}" if m.id else "") for m in system.missing_parts
                if m.part not in ("calendar", "initial_ob", "rg_charts", "tables", "settings", *owned_parts(system))]
-    help_text = ("Any other card part as YAML (steps, initiative, currencies, fortifications …). "
+    help_text = ("Any other card part as YAML (limits, forms, map_groups_in_play …). "
                  + (f"{system.id} still lacks: {', '.join(lacking)}." if lacking else ""))
     return Section("other", "Other parts (YAML)", "", "", help_text,
                    (Block("", (Field("other", "Other parts", LONGTEXT, value=data.get("other", "")),), prefix="other"),))
