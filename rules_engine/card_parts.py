@@ -77,7 +77,7 @@ def _note(system: System, part: str) -> str:
 
 def _sides_choices(system: System) -> tuple[tuple[str, str], ...]:
     a, b = system.sides
-    return (("simultaneous", "both at once"), ("none", "no one (a mark)"),
+    return (("simultaneous", "both at once"), ("none", "no one (a step on the board)"),
             (f"order:{a.id}", f"{a.name} only"), (f"order:{b.id}", f"{b.name} only"),
             (f"order:{a.id},{b.id}", f"{a.name}, then {b.name}"), (f"order:{b.id},{a.id}", f"{b.name}, then {a.name}"),
             ("order:attacker,defender", "Attacker, then Defender"), ("order:defender,attacker", "Defender, then Attacker"),
