@@ -45,10 +45,25 @@ def side_ids(system: Any) -> list[str]:
 
 
 def side_name(system: Any, side_id: str) -> str:
+    """A side as the pages name it: "German", "Canadian"; a side named "… Side" (PL 2.5 "Axis Side") loses the word,
+    since the pages say "the Axis side" (never "the Axis Side side")."""
     for side in system.sides:
         if side.id == side_id:
-            return str(side.name)
+            name = str(side.name)
+            return name[: -len(" Side")] if name.endswith(" Side") and len(name) > len(" Side") else name
     return side_id
+
+
+def date_name(system: Any, date_id: str) -> str:
+    """A CG Date / Firefight / TM Scenario as players name it: the calendar's name ("Firefight 2: Hill 97"), else its id."""
+    try:
+        entry = system.calendar_entry(date_id)
+    except Exception:  # a date met only in the history (no calendar): its id is all there is
+        return str(date_id)
+    name = getattr(entry, "name", None)
+    if not name or name == date_id:
+        return str(date_id)
+    return str(name) if str(date_id) in str(name) else f"{date_id} ({name})"
 
 
 def other_side(system: Any, side_id: str) -> str:
@@ -186,9 +201,7 @@ def system_for(campaign: Campaign) -> Any:
     """The campaign's System: its base system with the CG Card copied into the campaign at creation (if any), the
     players' choices made at creation (``source: players`` settings) over it, and the lost values typed at creation
     filled in for both sides (``lost_values.with_cells``), cached by all of them."""
-    from rules_engine.lost_values import with_cells
-
-    return with_cells(_chosen_system_for(campaign), dict(campaign.supplied_values or {}))
+    return with_values(_chosen_system_for(campaign), dict(campaign.supplied_values or {}))
 
 
 def _chosen_system_for(campaign: Campaign) -> Any:
@@ -221,9 +234,9 @@ def settle_values(system: Any, raw: Mapping[str, object]) -> dict[str, Any]:
 
 def with_values(system: Any, values: Mapping[str, Any]) -> Any:
     """rules_engine.lost_values.with_cells: the system with settled lost values filled in."""
-    from rules_engine.lost_values import with_cells
+    from rules_engine.lost_values import SETTLED_NOTE, with_cells
 
-    return with_cells(system, dict(values))
+    return with_cells(system, dict(values), SETTLED_NOTE)
 
 
 def card_system_for(campaign: Campaign) -> Any:
@@ -321,11 +334,11 @@ def phase_submit_recon(system: Any, state: Any, side: str, extra: int | None, di
 
 def phase_assisted_roll(
     system: Any, state: Any, side: str, step_ref: str, table_id: str, column: str | None,
-    answers: Mapping[int, int | bool], dice: Any,
+    answers: Mapping[int, int | bool], dice: Any, purpose: str = "",
 ) -> tuple[Any, tuple[Event, ...]]:
     from rules_engine import sequence
 
-    return sequence.assisted_roll(system, state, side, step_ref, table_id, column, answers, dice)
+    return sequence.assisted_roll(system, state, side, step_ref, table_id, column, answers, dice, purpose)
 
 
 def board_roll(
@@ -379,12 +392,12 @@ def phase_submit_chit(system: Any, state: Any, side: str, chit: Chit, dice: Any)
 
 
 def cg_end_action(action: str, system: Any, state: Any, side: str, reason: str | None = None) -> tuple[Any, tuple[Event, ...]]:
-    """propose | withdraw | concede (PL 1.3 mutual agreement or CG objectives met, concession)."""
+    """propose | withdraw | decline | concede (PL 1.3 mutual agreement or CG objectives met, concession)."""
     from rules_engine import sequence
 
     if action == "propose":
         return sequence.propose_end(system, state, side, reason or "mutual-agreement")
-    handler = {"withdraw": sequence.withdraw_end, "concede": sequence.concede}[action]
+    handler = {"withdraw": sequence.withdraw_end, "decline": sequence.decline_end, "concede": sequence.concede}[action]
     return handler(system, state, side)
 
 
@@ -418,7 +431,10 @@ def _need_dict(need: Any) -> dict[str, Any]:
     elif kind == "fact":
         label = text[:1].upper() + text[1:]  # the table's own words for the DRM (never the internal key)
         help_text = ""
-    inputs = {"number": "number", "yes-no": "fact"}
+    elif kind == "questions":  # issue 14 item 7: the DRM ticks of this side's own secret rolls
+        label = "Questions for your secret rolls"
+        help_text = text[:1].upper() + text[1:] + "."
+    inputs = {"number": "number", "yes-no": "fact", "questions": "questions"}
     return {"id": need_id, "kind": kind, "shape": shape, "label": label or need_id, "text": help_text,
             "input": inputs.get(shape, "text"), **data}
 

@@ -1,12 +1,18 @@
 """Refit settings: every deployment-specific value comes from the environment.
 
-Embedded default (``make run``): SQLite file + in-memory channel layer, console e-mail.
-Production: set SECRET_KEY, ALLOWED_HOSTS, DATABASE_URL (PostgreSQL), REDIS_URL and the EMAIL_* variables.
+Embedded default (``make run``): SQLite file + in-memory channel layer, console e-mail, DEBUG off (players never see
+Django's debug pages; a developer opts in with ``DEBUG=1``), static files served by WhiteNoise from the source folders,
+and a SECRET_KEY generated once into a local, untracked file (``.secret_key``).
+Production: set SECRET_KEY, ALLOWED_HOSTS, SITE_URL, DATABASE_URL (PostgreSQL), REDIS_URL, STATIC_MANIFEST=1 (after
+``collectstatic``) and the EMAIL_* variables.
 """
 from __future__ import annotations
 
 import os
+import secrets
+import warnings
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 
@@ -24,20 +30,35 @@ def env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
-DEBUG = env_bool("DEBUG", True)
-SECRET_KEY = os.environ.get("SECRET_KEY", "")
-if not SECRET_KEY:
-    if not DEBUG:
-        raise RuntimeError("SECRET_KEY must be set in the environment when DEBUG is off.")
-    SECRET_KEY = "refit-insecure-development-key-never-use-in-production"
+def local_secret_key(path: Path) -> str:
+    """The key kept in ``path`` (never committed: .gitignore), written there at random the first time (mode 600)."""
+    try:
+        key = path.read_text(encoding="utf-8").strip()
+    except FileNotFoundError:
+        key = ""
+    if not key:
+        key = secrets.token_urlsafe(50)
+        try:  # O_EXCL: two processes starting at once keep the one key written first
+            descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            return path.read_text(encoding="utf-8").strip() or key
+        with os.fdopen(descriptor, "w", encoding="utf-8") as out:
+            out.write(key + "\n")
+    return key
 
-ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
+
+DEBUG = env_bool("DEBUG", False)  # players never see a debug page: a developer opts in (`make run DEBUG=1`)
+SECRET_KEY = os.environ.get("SECRET_KEY", "") or local_secret_key(
+    Path(os.environ.get("SECRET_KEY_FILE", BASE_DIR / ".secret_key")))
+
 # The CG Card builder posts one field per cell of a card's grids (calendar, RG charts, tables): a large card has
 # more than Django's default 1000 fields. Still bounded (and the body by DATA_UPLOAD_MAX_MEMORY_SIZE).
 DATA_UPLOAD_MAX_NUMBER_FIELDS = 6000
-CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
-# Public base URL used in e-mailed links (invitations, "your move" notices).
+# Public base URL used in e-mailed links ("your move" notices); `make run` sets it to the address it serves.
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+_site_host = urlsplit(SITE_URL).hostname or ""
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ",".join(dict.fromkeys(["127.0.0.1", "localhost", "testserver", _site_host])))
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -49,6 +70,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "django_htmx",
+    "axes",  # login throttling and lock-out (issue 10.6); configured under "Accounts" below
     "campaigns_app",
 ]
 
@@ -62,6 +84,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "axes.middleware.AxesMiddleware",  # last: answers a locked-out login with the lock-out page
 ]
 
 ROOT_URLCONF = "campaigns_app.urls"
@@ -92,6 +115,17 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Row locks do not exist in SQLite; IMMEDIATE transactions serialise writers instead.
     DATABASES["default"].setdefault("OPTIONS", {})["transaction_mode"] = "IMMEDIATE"
     DATABASES["default"]["OPTIONS"]["timeout"] = 20
+
+# PostgreSQL connection pool (Django's psycopg pool, docs/deploy.md): DB_POOL_MAX_SIZE connections at most per worker
+# process, so N workers × DB_POOL_MAX_SIZE stays below PostgreSQL's max_connections. Off when unset (tests, SQLite).
+_pool_max = int(os.environ.get("DB_POOL_MAX_SIZE", "0") or "0")
+if _pool_max and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps the connections; Django must not
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": int(os.environ.get("DB_POOL_MIN_SIZE", "2")),
+        "max_size": _pool_max,
+        "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "10")),  # seconds a request waits for a free connection
+    }
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
@@ -133,13 +167,19 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "staticfiles"))
+# STATIC_MANIFEST=1 (production, after `collectstatic`): hashed, compressed files from STATIC_ROOT. Otherwise (the
+# embedded default, tests) WhiteNoise serves the files straight from the source folders, DEBUG on or off.
+STATIC_MANIFEST = env_bool("STATIC_MANIFEST", False)
+WHITENOISE_USE_FINDERS = not STATIC_MANIFEST
+if not STATIC_MANIFEST:  # no STATIC_ROOT is expected then: WhiteNoise need not say it found none
+    warnings.filterwarnings("ignore", message="No directory at", category=UserWarning)
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
         "BACKEND": (
-            "django.contrib.staticfiles.storage.StaticFilesStorage"
-            if DEBUG
-            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            if STATIC_MANIFEST
+            else "django.contrib.staticfiles.storage.StaticFilesStorage"
         )
     },
 }
@@ -168,10 +208,45 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Refit <refit@localhos
 REFIT_FIXTURES_DIR = Path(os.environ.get("REFIT_FIXTURES_DIR", BASE_DIR / "fixtures"))
 REFIT_BENCH_ECHO = env_bool("REFIT_BENCH_ECHO", False)  # routes the benchmark's bare echo websocket (campaigns_app/echo.py)
 
+# ----------------------------------------------------------------------------------------------------- accounts
+# Log-in throttling (django-axes): after AXES_FAILURE_LIMIT failed log-ins for one account, or from one address, that
+# account / address is locked out for AXES_COOLOFF_MINUTES; the page says when to try again (docs/deploy.md).
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = float(os.environ.get("AXES_COOLOFF_MINUTES", "15")) / 60  # hours
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # each on its own: per account, and per address
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_HTTP_RESPONSE_CODE = 429
+# Behind a reverse proxy the client's address is the last one the proxy appends to X-Forwarded-For.
+AXES_IPWARE_PROXY_COUNT = int(os.environ.get("PROXY_COUNT", "0")) or None
+AXES_IPWARE_META_PRECEDENCE_ORDER = (["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"] if AXES_IPWARE_PROXY_COUNT
+                                     else ["REMOTE_ADDR"])
+
+# ----------------------------------------------------------------------------------------------------- production
+# With DEBUG off (docs/deploy.md): HTTPS only — cookies marked Secure, plain HTTP redirected, HSTS — unless
+# REFIT_PLAIN_HTTP=1 (a local run over plain HTTP, `make run`). PROXY_SSL_HEADER names the header the reverse proxy
+# sets to "https" (e.g. X-Forwarded-Proto); set it only behind a proxy that always sets or strips that header.
+REFIT_PLAIN_HTTP = env_bool("REFIT_PLAIN_HTTP", False)
 if not DEBUG:
-    SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", True)
-    CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", True)
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    _https = not REFIT_PLAIN_HTTP
+    SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", _https)
+    CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", _https)
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", _https)
+    SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000" if _https else "0"))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", _https)
+    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", _https)
+    _proxy_header = os.environ.get("PROXY_SSL_HEADER", "").strip()
+    if _proxy_header:
+        SECURE_PROXY_SSL_HEADER = ("HTTP_" + _proxy_header.upper().replace("-", "_"), "https")
+    if _email_backend.endswith("console.EmailBackend") and not env_bool("REFIT_ALLOW_CONSOLE_EMAIL", False):
+        raise RuntimeError(
+            "DEBUG is off but e-mail goes to the console: set EMAIL_BACKEND (and EMAIL_HOST …, docs/deploy.md), or "
+            "REFIT_ALLOW_CONSOLE_EMAIL=1 to print e-mails on purpose (a local run)."
+        )
 
 LOGGING = {
     "version": 1,
