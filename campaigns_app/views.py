@@ -145,11 +145,6 @@ def campaign_create(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _side_words(name: str) -> str:
-    """"German side", but "Axis Side" as it is (PL's sides are named "… Side"): never "Axis Side side"."""
-    return name if name.casefold().endswith(" side") else f"{name} side"
-
-
 @require_http_methods(["GET", "POST"])
 def campaign_join(request: HttpRequest, token: str) -> HttpResponse:
     invitation = (Invitation.objects.filter(token=token)
@@ -171,8 +166,6 @@ def campaign_join(request: HttpRequest, token: str) -> HttpResponse:
         "free_side_name": engine.side_name(system, free_side) if free_side else None,
         "creator_side_name": engine.side_name(system, seats[0].side) if seats else None,
         "full": free_side is None,
-        "free_side_words": _side_words(engine.side_name(system, free_side)) if free_side else None,
-        "creator_side_words": _side_words(engine.side_name(system, seats[0].side)) if seats else None,
         "card_name": campaign.card_name,
         "choices": card_selectors.campaign_choices(campaign),
         "lost_values": lost_value_selectors.campaign_lost_values(campaign),
@@ -196,7 +189,7 @@ def campaign_join(request: HttpRequest, token: str) -> HttpResponse:
         except services.ServiceError as error:
             context["error"] = str(error)
             return render(request, "campaigns/join.html", context, status=400)
-        messages.success(request, f"You joined {campaign.name} as the {context['free_side_words']}.")
+        messages.success(request, f"You joined {campaign.name} as the {context['free_side_name']} side.")
         return redirect("campaign_detail", public_id=campaign.public_id)
     return render(request, "campaigns/join.html", context)
 

@@ -1,5 +1,5 @@
 """Helpers for the per-system browser campaigns (issue 9 item 5): fill the CG Card builder by field name, photograph
-each page at 1280 and 390 px (each checked no wider than the viewport), read a side's points, take one-click runs."""
+each page (the ``screenshot`` fixture: 1280 and 390 px, no sideways scroll, axe), read a side's points, take one-click runs."""
 from __future__ import annotations
 
 import re
@@ -7,20 +7,12 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from tests.e2e.conftest import DESKTOP, Player, answer_needs, eyebrow, settle, submit, visible
-
-PHONE = {"width": 390, "height": 844}
-
-
-def fits(page: object) -> None:
-    """The document is no wider than the viewport (no sideways scrolling)."""
-    width = int(page.evaluate("document.documentElement.scrollWidth"))  # type: ignore[attr-defined]
-    viewport = int(page.evaluate("window.innerWidth"))  # type: ignore[attr-defined]
-    assert width <= viewport, f"{page.url}: the page is {width} px wide in a {viewport} px viewport"  # type: ignore[attr-defined]
+from tests.e2e.conftest import Player, answer_needs, eyebrow, settle, submit, visible
 
 
 class Shots:
-    """Numbered screenshots of every page visited, at 1280 and 390 px, each checked for sideways scrolling."""
+    """Numbered screenshots of every page visited: the ``screenshot`` fixture takes each at 1280 and 390 px, checks it
+    scrolls no sideways (assert_no_sideways_scroll) and runs axe on it (check_accessibility)."""
 
     def __init__(self, screenshot: Callable[[object, str], Path]) -> None:
         self.screenshot = screenshot
@@ -28,14 +20,8 @@ class Shots:
 
     def __call__(self, player: Player, name: str) -> None:
         self.n += 1
-        page = player.page
-        settle(page)
-        for label, size in (("1280", DESKTOP), ("390", PHONE)):
-            page.set_viewport_size(size)  # type: ignore[attr-defined]
-            page.wait_for_timeout(50)  # type: ignore[attr-defined]
-            fits(page)
-            self.screenshot(page, f"{self.n:02d}-{player.side}-{name}-{label}")
-        page.set_viewport_size(DESKTOP)  # type: ignore[attr-defined]
+        settle(player.page)
+        self.screenshot(player.page, f"{self.n:02d}-{player.side}-{name}")
 
 
 def put(page: object, name: str, value: str | bool) -> None:
@@ -74,6 +60,11 @@ def step_once(player: Player, opponent: Player) -> bool:
         return True
     if visible(player.page, "#step-panel #results-form") or visible(player.page, "#step-panel #order-form"):
         return False
+    for form_id in ("#patrol-form", "#fort-form"):  # 2.31 Patrols / 2.38 Fortifications: this test buys none
+        form = visible(player.page, f"#step-panel {form_id}")
+        if form is not None:
+            submit(player, opponent, form.locator("button[name=nothing][value=yes]"), f"nothing at {form_id}")  # type: ignore[attr-defined]
+            return True
     run = visible(player.page, "#step-panel #mark-run-done")
     if run is not None:
         submit(player, opponent, run, f"confirmed the run from {eyebrow(player.page)}")

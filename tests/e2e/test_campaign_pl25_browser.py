@@ -171,11 +171,11 @@ def test_two_new_users_play_a_pl_campaign_built_in_the_browser_to_cg_end(
     link = str(page.locator("#invite-link").input_value())  # type: ignore[attr-defined]
 
     axis.page.goto(link)  # type: ignore[attr-defined]
-    expect(axis.page.locator("main")).to_contain_text("plays the Allied Side and invites you to play the Axis Side.")  # type: ignore[attr-defined]
+    expect(axis.page.locator("main")).to_contain_text("plays the Allied side and invites you to play the Axis side.")  # type: ignore[attr-defined]
     shot(axis, "invitation")
     axis.page.get_by_role("link", name="Sign up to join").click()  # type: ignore[attr-defined]
     sign_up(axis.page, axis.name)
-    expect(axis.page.locator("#join-button")).to_have_text("Take the Axis Side")  # type: ignore[attr-defined]
+    expect(axis.page.locator("#join-button")).to_have_text("Take the Axis side")  # type: ignore[attr-defined]
     shot(axis, "join")
     axis.page.locator("#join-button").click()  # type: ignore[attr-defined]
     expect(axis.page).to_have_url(live_url + campaign_path)  # type: ignore[attr-defined]
