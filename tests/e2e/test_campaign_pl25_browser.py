@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.browser_campaign import Shots, add_row, advance, fill_all, points, shows
-from tests.e2e.conftest import Player, eyebrow, settle, sign_up, submit, visible
+from tests.e2e.conftest import Player, eyebrow, settle, sign_up, submit
 
 pytestmark = pytest.mark.e2e
 
@@ -225,7 +225,16 @@ def test_two_new_users_play_a_pl_campaign_built_in_the_browser_to_cg_end(
     advance(players, lambda p: "Idle Firefight" in str(p.page.locator("main").inner_text()))  # type: ignore[attr-defined]
     shot(allied, "ff3-idle")
     shot(axis, "ff3-idle")
-    advance(players, lambda p: visible(p.page, "#step-panel") is None or "CG ended" in str(p.page.locator("main").inner_text()),
-            timeout=120)
-    shot(allied, "cg-end")
-    shot(axis, "cg-end")
+    # the Idle loop (3.41 … 3.52) of the last CG Firefight, then the CG ends (1.3: the last CG Firefight was played)
+    over = "The Campaign Game is over"
+    advance(players, lambda p: over in str(p.page.locator("#step-panel").inner_text()))  # type: ignore[attr-defined]
+    expect(allied.page.locator("#step-panel")).to_contain_text("ended on FF3")  # type: ignore[attr-defined]
+    shot(allied, "cg-over")
+    shot(axis, "cg-over")
+    # CG end page: the card's condition (Allied CVP over the CG >= 10): 6 + 8 = 14 → the Allies win by it
+    for player in players:
+        player.page.get_by_role("link", name="CG end page").first.click()  # type: ignore[attr-defined]
+        expect(player.page.locator("#victory-conditions")).to_contain_text("TEST DATA: the Allies win")  # type: ignore[attr-defined]
+        expect(player.page.locator("#victory-victor")).to_contain_text(  # type: ignore[attr-defined]
+            re.compile(r"Allied( Side)? wins \(the first condition met\)"))
+        shot(player, "cg-end-page")
