@@ -57,9 +57,9 @@ CARD: dict[str, str | bool] = {
 CALENDAR = [("FF1", "Firefight 1 (TEST DATA)", True), ("FF2", "Firefight 2 (TEST DATA)", False),
             ("FF3", "Firefight 3 (TEST DATA)", False)]
 RG_ROWS = {
-    0: ("allied", [("I1", "I", "Rifle Platoon", "6", "{full: [{count: 3, unit: 6-6-6}]}"),
+    0: ("allied", [("I1", "I", "Rifle Platoon", "6", "{quality: first-line, full: [{count: 3, unit: 6-6-6}]}"),
                    ("HW1", "HW", "MMG Section", "3", "{full: [{count: 2, unit: MMG}, {count: 1, unit: 6-6-6}]}")]),
-    1: ("axis", [("I1", "I", "Grenadier Platoon", "5", "{full: [{count: 3, unit: 4-6-7}]}"),
+    1: ("axis", [("I1", "I", "Grenadier Platoon", "5", "{quality: elite, full: [{count: 3, unit: 4-6-7}]}"),
                  ("G1", "G", "75mm AT Gun", "4", "{full: [{count: 1, unit: 75L AT}, {count: 1, unit: 2-2-8}]}")]),
 }
 
@@ -200,6 +200,9 @@ def test_two_new_users_play_a_pl_campaign_built_in_the_browser_to_cg_end(
     # --- RePh after Firefight 1 (runs of board steps, one click per side), to Firefight 2's order form
     passed = advance(players, shows("#step-panel #order-form"), timeout=180)
     assert any(s.startswith("Rule 3.") for s in passed), passed
+    # 3.47 counts the 1st Line / Elite platoons bought on the RG Purchase Record (quality typed on the chart lines):
+    # a fact Refit holds is never asked
+    assert not any("3.47" in a for a in allied.actions + axis.actions if a.startswith("supplied")), allied.actions
     shot(allied, "ff2-order")
     shot(axis, "ff2-order")
     # --- Firefight 2: 2.1 (secret DR) added CP to what was left: Allied 14 + r_allied, Axis 11 + r_axis
