@@ -49,8 +49,7 @@ def side_name(system: Any, side_id: str) -> str:
     since the pages say "the Axis side" (never "the Axis Side side")."""
     for side in system.sides:
         if side.id == side_id:
-            name = str(side.name)
-            return name[: -len(" Side")] if name.endswith(" Side") and len(name) > len(" Side") else name
+            return str(side.short_name)
     return side_id
 
 

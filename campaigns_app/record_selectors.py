@@ -718,6 +718,14 @@ def _totals(system: Any, state: Any, view: Mapping[str, Any]) -> list[dict[str, 
     return rows
 
 
+TRACK_WORDS = {"san": "SAN", "elr": "ELR", "lvp": "Current-LVP Total"}
+
+
+def _value_words(key: str) -> str:
+    """A supplied value's name in words ("san" → "SAN", a DRM fact → "Elite platoons purchased previous")."""
+    return TRACK_WORDS.get(key) or key.replace("_", " ").replace("-", " ").strip().capitalize()
+
+
 def supplied_values(system: Any, records: Sequence[EventRecord], viewer: str, ended: bool) -> list[dict[str, Any]]:
     """Values the players typed in (SAN/ELR, DRM facts, cells lost in the rule text), as the viewer may see them."""
     rows = []
@@ -728,7 +736,7 @@ def supplied_values(system: Any, records: Sequence[EventRecord], viewer: str, en
         side = record.side or str(payload.get("side") or "")
         values = payload.get("values")
         if isinstance(values, Mapping):
-            text = ", ".join(f"{k} = {_text(v)}" for k, v in values.items())
+            text = ", ".join(f"{_value_words(str(k))} = {_text(v)}" for k, v in values.items())
         elif payload.get("text"):
             text = str(payload["text"])
         else:

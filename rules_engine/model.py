@@ -18,6 +18,12 @@ class Side:
     nationality: str
     matrix_role: str
 
+    @property
+    def short_name(self) -> str:
+        """As pages say it: "German"; a side named "… Side" (PL 2.5 "Axis Side") loses the word ("the Axis side")."""
+        suffix = " Side"
+        return self.name[: -len(suffix)] if self.name.endswith(suffix) and len(self.name) > len(suffix) else self.name
+
 
 @dataclass(frozen=True)
 class OrderRollRow:

@@ -54,7 +54,7 @@ class ConditionCheck:
     def text(self, system: System) -> str:
         """``German CG-LVP total 42 ≥ 40: met``."""
         c = self.condition
-        name = f"{system.side(c.side).name} {MEASURE_NAMES.get(c.measure, c.measure)}"
+        name = f"{system.side(c.side).short_name} {MEASURE_NAMES.get(c.measure, c.measure)}"
         if self.value is None:
             return f"{name} {OP_WORDS.get(c.op, c.op)} {c.value}: not in the records (needs the {name})"
         return f"{name} {self.value} {OP_WORDS.get(c.op, c.op)} {c.value}: {'met' if self.met else 'not met'}"
@@ -76,7 +76,7 @@ class Verdict:
         """JSON-safe data, texts for the page."""
         return {
             "text": self.conditions.text, "ref": self.conditions.ref, "victor": self.victor,
-            "victor_name": system.side(self.victor).name if self.victor else None, "how": self.how,
+            "victor_name": system.side(self.victor).short_name if self.victor else None, "how": self.how,
             "checks": [{"text": c.text(system), "met": c.met, "value": c.value, "side": c.condition.side,
                         "measure": c.condition.measure, "op": c.condition.op, "target": c.condition.value}
                        for c in self.checks],
@@ -99,7 +99,7 @@ def judge(system: System, state: CampaignState) -> Verdict | None:
         check = ConditionCheck(condition, value, met)
         checks.append(check)
         if value is None:
-            needed.append(f"{system.side(condition.side).name} {MEASURE_NAMES.get(condition.measure, condition.measure)}")
+            needed.append(f"{system.side(condition.side).short_name} {MEASURE_NAMES.get(condition.measure, condition.measure)}")
             continue
         if met and not needed:
             return Verdict(vc, condition.side, "condition", tuple(checks))
