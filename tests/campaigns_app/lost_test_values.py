@@ -39,6 +39,22 @@ PHD_TEST_CARD: dict[str, Any] = {
     "us-oba|1|@label": "7-11",
 }
 
+# PHD without a card: what tests/campaigns_app/cards/phd-test.yaml supplies (its `supply:`), and its whole leader table
+# row, typed on the create page instead.
+PHD_NO_CARD: dict[str, Any] = {
+    **PHD_TEST_CARD,
+    "battlefield-promotion|2|@label": "5-6",
+    "battlefield-promotion|2|mmc": 1,
+    "tp-replenishment|2|german": 23,
+    "tp-replenishment|2|us": 33,
+    "tp-replenishment|4|german": 21,
+    "tp-replenishment|4|us": 31,
+    "leader|0|@label": "2-12",
+    "leader|0|german": "8-0",
+    "leader|0|us": "8-0",
+    "leader|0|armour": "8-0",
+}
+
 BY_SYSTEM: dict[str, dict[str, Any]] = {"rr": RR, "phd": PHD_TEST_CARD}
 
 

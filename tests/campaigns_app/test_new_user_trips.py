@@ -18,7 +18,10 @@ def test_a_phd_campaign_without_a_card_starts_and_records_its_initial_ob_groups_
     """PHD C4.2 gives each side two platoons whose chart rows the rule text lost: created without a CG Card, the
     campaign starts (no HTTP 500) and the RG Purchase Record lists them by group type, without an RG id."""
     load_system("phd")
-    response = client_for(alice).post("/campaigns/new/", {"name": "Hürtgen", "system": "phd", "side": "german"})
+    from tests.campaigns_app.lost_test_values import PHD_NO_CARD, post_fields
+
+    response = client_for(alice).post("/campaigns/new/", {"name": "Hürtgen", "system": "phd", "side": "german",
+                                                          **post_fields(PHD_NO_CARD)})
     assert response.status_code == 302, response.content.decode()[:2000]
     from campaigns_app.models import Campaign
 
@@ -39,7 +42,9 @@ def test_a_purchase_record_line_bought_still_needs_its_rg_id(alice: Any) -> None
     from campaigns_app.models import Campaign
 
     load_system("phd")
-    campaign = services.campaign_create(user=alice, system_id="phd", side="german", name="x")
+    from tests.campaigns_app.lost_test_values import PHD_NO_CARD
+
+    campaign = services.campaign_create(user=alice, system_id="phd", side="german", name="x", lost_values=PHD_NO_CARD)
     with pytest.raises(IntegrityError), transaction.atomic():
         PurchaseRecordLine.objects.create(campaign=campaign, side="german", line=99, date_id="I", rg_id="",
                                           group_type="Gren Pl", cost=0, initial_ob=False)
