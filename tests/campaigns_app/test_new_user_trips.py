@@ -61,13 +61,13 @@ def test_the_idle_date_result_stays_on_both_pages_after_the_jump_to_the_next_dat
     campaign = new_campaign(german, canadian)
     for side, user in (("german", german), ("canadian", canadian)):
         services.chit_submit(user=user, public_id=campaign.public_id, side=side, chit="idle")
-    campaign.refresh_from_db()
-    assert engine.load_state(campaign.state).date_id == "19 Night"  # the jump: 19 PM was the Idle Date
+    players = {"german": german, "canadian": canadian}
+    # the Idle Date loops the * steps (2.503's board part waits for the players), then the page is at 19 Night
+    drive(campaign, players, lambda state: state.date_id == "19 Night")
     for user in (german, canadian):
         page = client_for(user).get(f"/campaigns/{campaign.public_id}/").content.decode()
         assert '<p class="reveal-label">Idle Date — both chose Idle</p>' in page
         assert "Revealed for 19 PM: no scenario is played." in page
-    players = {"german": german, "canadian": canadian}
     drive(campaign, players, lambda state: state.step == "initiative")
     page = client_for(german).get(f"/campaigns/{campaign.public_id}/").content.decode()
     assert "Idle Date — both chose Idle" in page  # still there while the chits of 19 Night are chosen
