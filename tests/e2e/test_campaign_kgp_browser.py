@@ -1,0 +1,373 @@
+"""Two new players play a whole Kampfgruppe Peiper campaign in Debian's chromium, with a CG Card built in the browser
+form (issue 9 item 5): the U.S. player builds the card, chooses the players' choices on the create page (8.51–.53 CG
+III, 8.31 Balance: German), creates, invites; the German joins. 18 AM the Initial Scenario on the two Map Groups in
+play (results entered per Map Group), its RePh (8.603), 18 PM purchases and sealed chits (both Idle: an Idle Date),
+19 AM (the last CG Date) chits and the scenario, whose CG-LVP 8.603 adds before the CG ends, and the CG end page's
+victory check.
+
+Every value typed into the card is TEST DATA (tests/campaigns_app/cards/kgp-values-test.yaml, with a third CG Date, an
+Initial OB and Victory Conditions added): not from a printed KGP module. The system's rules (8.603's part and action,
+8.31, CG15, …) come from fixtures/kgp.yaml. Secret DRs (8.616) are the campaign's real dice: only what is deterministic
+is checked exactly (starting CPP from the Initial OB, purchase costs, LVP totals), the replenishment by its range.
+Screenshots of every page visited at 1280 and 390 px go to test-results/e2e-<db>/<test name>/; on each the document is
+no wider than the viewport.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.conftest import DESKTOP, Player, choose_chit, settle, sign_up, submit
+
+pytestmark = pytest.mark.e2e
+PHONE = {"width": 390, "height": 844}
+
+# TEST DATA: the parts the card form has no section for yet are typed in its "Other parts" box (values only: the
+# steps as printed by number and name, the currencies, the 8.6194 set-up cost, the 8.623 initiative matrix).
+OTHER_PARTS = """\
+currencies:
+  - {code: CPP, name: Campaign Purchase Points, carry_over: true, ref: "8.619"}
+  - {code: FPP, name: Fortification Purchase Points, carry_over: false, ref: "8.621"}
+steps:
+  - {ref: "8.603", name: "CG-Scenario End and CG-LVP Totals", sides: simultaneous, automation: automatic}
+  - {ref: "8.616", name: "The Secret DR", loop_on_idle: true, sides: simultaneous, secret: roll, revealed: never,
+     automation: automatic, action: replenish-base-minus-dr,
+     params: {currency: CPP, base: calendar.base_numbers, skip_roll_flag: replenishment_roll}}
+  - {ref: "8.619", name: "Purchasing RG", loop_on_idle: true, initial: true, sides: simultaneous, secret: purchase,
+     revealed: never, automation: automatic, action: purchase-rg, params: {currency: CPP}}
+  - {ref: "8.623", name: "Initiative", loop_on_idle: true, sides: simultaneous, secret: choice, revealed: never,
+     automation: automatic, action: initiative}
+  - {ref: "8.624", name: "Setup", sides: none, automation: on-board}
+setup_costs:
+  ref: "8.6194"
+  modes:
+    - {mode: on-map, ref: "8.6194", by_type: {I: 2}}
+    - {mode: entry, by_type: {}}
+initiative:
+  ref: "8.623"
+  mode: chit
+  choices: [attack, idle]
+  matrix:
+    attack/attack: {result: dual-attack, label: Dual Attack, setup_first: us, moves_first: german}
+    attack/idle: {result: axis-assault, label: German Attack, setup_first: us, moves_first: german}
+    idle/attack: {result: allied-assault, label: U.S. Attack, setup_first: german, moves_first: us}
+    idle/idle: {result: idle, label: Idle Date}
+idle:
+  name: Idle Date
+  loop: steps-marked-loop
+  then: next-date
+"""
+
+# TEST DATA: CG Dates (id, initial, U.S. / German CPP Base Numbers of 8.616, replenishment roll made)
+CALENDAR = (("18 AM", True, "0", "0", "false"), ("18 PM", False, "35", "45", "true"), ("19 AM", False, "30", "40", "true"))
+# TEST DATA: RG charts (side index, rows: id, type, group type, cost, date max, CG max, more)
+CHARTS = (
+    ("us", (("I1", "I", "Rifle Pl", "10", "2", "6", "{full: [{count: 3, unit: 6-6-7}]}"),
+            ("O1", "O", "81mm OBA", "4", "1", "3", ""), ("O2", "O", "105mm OBA", "5", "1", "3", ""),
+            ("O3", "O", "M12 GMC OBA", "6", "1", "3", ""))),
+    ("german", (("I1", "I", "Gren Pl", "8", "2", "6", "{full: [{count: 3, unit: 4-6-7}]}"),
+                ("O1", "O", "Bombardment", "6", "1", "2", ""), ("O2", "O", "150mm OBA", "5", "1", "3", ""))),
+)
+# TEST DATA: the Initial OB's starting CPP
+START_CPP = {"us": 12, "german": 15}
+
+
+def fits(page: object) -> None:
+    """The document is no wider than the viewport (no sideways scroll)."""
+    width = int(page.evaluate("document.documentElement.scrollWidth"))  # type: ignore[attr-defined]
+    viewport = int(page.evaluate("window.innerWidth"))  # type: ignore[attr-defined]
+    if width > viewport:  # name the widest elements that stick out, to say what to fix
+        culprits = page.evaluate(  # type: ignore[attr-defined]
+            """(w) => Array.from(document.querySelectorAll('body *')).filter(e => e.getBoundingClientRect().right > w)
+                 .slice(-4).map(e => e.tagName + '#' + e.id + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right))""",
+            viewport)
+        raise AssertionError(f"the page is {width} px wide in a {viewport} px viewport: {culprits}")
+
+
+def cg_date(page: object) -> str:
+    return str(page.locator("#campaign-status .status-grid dd.big").first.inner_text()).strip()  # type: ignore[attr-defined]
+
+
+def cpp(page: object) -> int:
+    """The CPP the side's own "Your points" card shows."""
+    item = page.locator("#ledger-summary .points-item", has=page.locator("dt", has_text=re.compile(r"^CPP$")))  # type: ignore[attr-defined]
+    return int(str(item.locator("dd").inner_text()).strip())
+
+
+def order_points(page: object) -> int:
+    return int(page.locator("#order-form").get_attribute("data-points"))  # type: ignore[attr-defined]
+
+
+def eyebrow_ref(page: object) -> str:
+    found = page.locator("#step-panel .step-eyebrow")  # type: ignore[attr-defined]
+    text = " ".join(str(found.text_content()).split()) if found.count() else ""
+    m = re.match(r"Rule (\S+)", text)
+    return m.group(1) if m else ""
+
+
+def test_two_new_players_play_a_kgp_campaign_from_a_card_built_in_the_browser(
+        new_player: Callable[[str], Player], live_url: str, screenshot: Callable[[object, str], Path]) -> None:
+    from playwright.sync_api import expect
+
+    us, ger = new_player("us"), new_player("german")
+    players = (us, ger)
+    count = {"n": 0}
+
+    def shot(player: Player, stage: str) -> None:
+        """Both widths: the document fits, a full-page screenshot."""
+        page = player.page
+        settle(page)
+        count["n"] += 1
+        for label, size in (("1280", DESKTOP), ("390", PHONE)):
+            page.set_viewport_size(size)  # type: ignore[attr-defined]
+            fits(page)
+            screenshot(page, f"{count['n']:02d}-{stage}-{player.side}-{label}")
+        page.set_viewport_size(DESKTOP)  # type: ignore[attr-defined]
+
+    def both(stage: str) -> None:
+        for player in players:
+            shot(player, stage)
+
+    page = us.page
+    # --- The U.S. player signs up and builds the card in the form ------------------------------------------------
+    page.goto("/accounts/signup/")  # type: ignore[attr-defined]
+    shot(us, "signup")
+    sign_up(page, us.name)
+    expect(page).to_have_url(re.compile(r"/campaigns/$"))  # type: ignore[attr-defined]
+    page.goto("/cards/")  # type: ignore[attr-defined]
+    shot(us, "cards")
+    page.get_by_role("link", name="New CG Card").first.click()  # type: ignore[attr-defined]
+    page.get_by_label("Base CG system").select_option("kgp")  # type: ignore[attr-defined]
+    shot(us, "card-choose-system")
+    page.get_by_role("button", name="Open the form").click()  # type: ignore[attr-defined]
+    expect(page.get_by_role("heading", level=1)).to_contain_text("New CG Card for")  # type: ignore[attr-defined]
+    shot(us, "card-empty-form")
+
+    def fill(name: str, value: str) -> None:
+        page.locator("#f-" + name.replace(".", "-")).fill(value)  # type: ignore[attr-defined]
+
+    def add_row(prefix: str) -> None:
+        page.locator(f"button[name=action][value='add:{prefix}']").click()  # type: ignore[attr-defined]
+        page.wait_for_load_state()  # type: ignore[attr-defined]
+
+    # rows first (each "Add a row" posts the form and shows it again with what was typed)
+    for _ in CALENDAR[1:]:
+        add_row("calendar")
+    for n, (_, rows) in enumerate(CHARTS):
+        for _ in rows[1:]:
+            add_row(f"rg_charts.{n}.rows")
+    add_row("victory_conditions.conditions")
+
+    fill("id", "test-kgp-browser")
+    fill("name", "TEST DATA — KGP card built in the browser")
+    fill("source", "Invented for tests/e2e/test_campaign_kgp_browser.py")
+    for n, (date, initial, base_us, base_ger, roll) in enumerate(CALENDAR):
+        fill(f"calendar.{n}.id", date)
+        if initial:
+            page.locator(f"#f-calendar-{n}-initial").check()  # type: ignore[attr-defined]
+        fill(f"calendar.{n}.map_groups", "St, Lg")
+        fill(f"calendar.{n}.base_numbers.us", base_us)
+        fill(f"calendar.{n}.base_numbers.german", base_ger)
+        fill(f"calendar.{n}.extra", f"{{replenishment_roll: {roll}}}")
+    fill("initial_ob.ref", "CG Card (TEST DATA)")
+    for side, points in START_CPP.items():
+        fill(f"initial_ob.sides.{side}.points.CPP", str(points))
+    for n, (side, rows) in enumerate(CHARTS):
+        page.locator(f"#f-rg_charts-{n}-side").select_option(side)  # type: ignore[attr-defined]
+        fill(f"rg_charts.{n}.ref", "8.619")
+        fill(f"rg_charts.{n}.name", f"{'U.S.' if side == 'us' else 'German'} RG Chart (TEST DATA)")
+        fill(f"rg_charts.{n}.columns.cost", "CPP Cost")
+        for m, (rg_id, rg_type, group, cost, date_max, cg_max, more) in enumerate(rows):
+            fill(f"rg_charts.{n}.rows.{m}.id", rg_id)
+            page.locator(f"#f-rg_charts-{n}-rows-{m}-type").select_option(rg_type)  # type: ignore[attr-defined]
+            fill(f"rg_charts.{n}.rows.{m}.group_type", group)
+            fill(f"rg_charts.{n}.rows.{m}.cost", cost)
+            fill(f"rg_charts.{n}.rows.{m}.date_max", date_max)
+            fill(f"rg_charts.{n}.rows.{m}.cg_max", cg_max)
+            if more:
+                fill(f"rg_charts.{n}.rows.{m}.extra", more)
+    # TEST DATA Victory Conditions: the U.S. wins with a CG-LVP total of 6 or more, else the German
+    fill("victory_conditions.text", "TEST DATA: the U.S. wins with 6 or more CG-LVP; otherwise the German wins.")
+    page.locator("#f-victory_conditions-otherwise").select_option("german")  # type: ignore[attr-defined]
+    page.locator("#f-victory_conditions-conditions-0-side").select_option("us")  # type: ignore[attr-defined]
+    page.locator("#f-victory_conditions-conditions-0-measure").select_option("cg_lvp")  # type: ignore[attr-defined]
+    page.locator("#f-victory_conditions-conditions-0-op").select_option(">=")  # type: ignore[attr-defined]
+    fill("victory_conditions.conditions.0.value", "6")
+    other = page.locator("#f-other")  # type: ignore[attr-defined]
+    other.fill(OTHER_PARTS)
+    other.blur()
+    settle(page)
+    expect(page.locator("#builder-summary")).to_contain_text("The card is valid")  # type: ignore[attr-defined]
+    shot(us, "card-valid")
+    page.get_by_role("button", name="Check and save").click()  # type: ignore[attr-defined]
+    expect(page).to_have_url(re.compile(r"/cards/[A-Za-z0-9_-]{16,40}/$"))  # type: ignore[attr-defined]
+    expect(page.locator("#card-start")).to_contain_text("Yes")  # type: ignore[attr-defined]
+    shot(us, "card-page")
+
+    # --- Create: the players' choices (CG III, Balance German), invite; the German joins ---------------------------
+    page.get_by_role("link", name="Start a campaign with it").click()  # type: ignore[attr-defined]
+    expect(page.locator("select[name=system]")).to_have_value("kgp")  # type: ignore[attr-defined]
+    page.fill("input[name=name]", f"KGP {us.name}")  # type: ignore[attr-defined]
+    page.locator("input[name=side][value=us]").check()  # type: ignore[attr-defined]
+    page.locator("#player-settings select[name$=kgp_cg]").select_option("III")  # type: ignore[attr-defined]
+    page.locator("#player-settings select[name$=balance]").select_option("german")  # type: ignore[attr-defined]
+    shot(us, "create")
+    page.get_by_role("button", name="Create campaign").click()  # type: ignore[attr-defined]
+    expect(page).to_have_url(re.compile(r"/campaigns/[A-Za-z0-9_-]+/invite/$"))  # type: ignore[attr-defined]
+    shot(us, "invite")
+    campaign_path = re.sub(r"invite/$", "", page.url.removeprefix(live_url))  # type: ignore[attr-defined]
+    link = str(page.locator("#invite-link").input_value())  # type: ignore[attr-defined]
+
+    ger.page.goto(link)  # type: ignore[attr-defined]
+    expect(ger.page.locator("main")).to_contain_text("invites you to play the German side")  # type: ignore[attr-defined]
+    for words in ("Kampfgruppe Peiper", "III", "German"):
+        expect(ger.page.locator("main")).to_contain_text(words)  # type: ignore[attr-defined]
+    shot(ger, "invitation")
+    ger.page.get_by_role("link", name="Sign up to join").click()  # type: ignore[attr-defined]
+    sign_up(ger.page, ger.name)
+    expect(ger.page.locator("#join-button")).to_have_text("Take the German side")  # type: ignore[attr-defined]
+    shot(ger, "join")
+    ger.page.locator("#join-button").click()  # type: ignore[attr-defined]
+    expect(ger.page).to_have_url(live_url + campaign_path)  # type: ignore[attr-defined]
+    page.goto(campaign_path)  # type: ignore[attr-defined]
+    for player in players:
+        expect(player.page.locator("#live-indicator")).to_have_attribute("data-state", "online")  # type: ignore[attr-defined]
+
+    # --- 18 AM, the Initial pass: 8.619 with the Initial OB's CPP ----------------------------------------------------
+    for player in players:
+        expect(player.page.locator("#step-panel .step-eyebrow")).to_contain_text("Rule 8.619")  # type: ignore[attr-defined]
+        expect(player.page.locator("#order-form")).to_be_visible()  # type: ignore[attr-defined]
+        assert cg_date(player.page) == "18 AM"
+        # starting CPP: the card's Initial OB (TEST DATA) U.S. 12, German 15
+        assert order_points(player.page) == START_CPP[player.side], player.side
+    both("18AM-8.619-order")
+    # U.S. buys O1 (81mm OBA, 4 CPP): 12 − 4 = 8; German buys I1 (Gren Pl, 8 CPP) on-map: 15 − 8 = 7
+    us.page.fill("#qty-O1", "1")  # type: ignore[attr-defined]
+    submit(us, ger, us.page.locator("#order-form button[name=nothing][value=no]"), "bought O1")  # type: ignore[attr-defined]
+    ger.page.fill("#qty-I1", "1")  # type: ignore[attr-defined]
+    submit(ger, us, ger.page.locator("#order-form button[name=nothing][value=no]"), "bought I1")  # type: ignore[attr-defined]
+    assert cpp(us.page) == 8 and cpp(ger.page) == 7, (cpp(us.page), cpp(ger.page))
+    both("18AM-8.619-bought")
+
+    # --- The Initial Scenario on each Map Group in play (St, Lg), results per Map Group ---------------------------
+    play_to(players, lambda p: p.page.locator("#mark-done-St").count() > 0)
+    for player in players:
+        expect(player.page.locator("#step-panel")).to_contain_text("Initial Scenario")  # type: ignore[attr-defined]
+    both("18AM-initial-scenario")
+    for group in ("St", "Lg"):
+        for player, opponent in (players, players[::-1]):
+            submit(player, opponent, player.page.locator(f"#mark-done-{group}"), f"Initial Scenario on {group} finished")  # type: ignore[attr-defined]
+    for player in players:
+        expect(player.page.locator("#results-form-St")).to_be_visible()  # type: ignore[attr-defined]
+        expect(player.page.locator("#results-form-Lg")).to_be_visible()  # type: ignore[attr-defined]
+    both("18AM-results-forms")
+    # TEST DATA results: St U.S. LVP 2, German 1; Lg U.S. 1, German 0 → Current-LVP U.S. 3, German 1 (8.603)
+    initial = {"St": ({"us": 5, "german": 9}, {"us": 2, "german": 1}), "Lg": ({"us": 3, "german": 4}, {"us": 1, "german": 0})}
+    for group, (cvp, lvp) in initial.items():
+        for player, opponent in (players, players[::-1]):
+            enter_group_results(player, opponent, group, cvp, {"german": True, "us": False}, lvp)
+    # 8.603 after the Initial Scenario: CG-LVP = Current-LVP + 0 → U.S. 3, German 1; then 18 PM
+    play_to(players, lambda p: cg_date(p.page) == "18 PM" and p.page.locator("#order-form").count() > 0)
+    both("18PM-8.619-order")
+
+    # --- 18 PM: 8.616 (secret, automatic), 8.619 purchases, 8.623 chits -------------------------------------------
+    points = {p.side: order_points(p.page) for p in players}
+    # 8.616 Base Number − Secret DR on 8 / 7 CPP carried: U.S. 8 + 35 − DR (2..12) → 31..41; German (8.31 Balance:
+    # the German DR halved FRD, 1..6) 7 + 45 − ⌊DR/2⌋ → 46..51
+    assert 31 <= points["us"] <= 41 and 46 <= points["german"] <= 51, points
+    # U.S. O2 105mm OBA 5 + O3 M12 GMC OBA 6 = 11; German O1 Bombardment 6 + O2 150mm OBA 5 = 11
+    us.page.fill("#qty-O2", "1")  # type: ignore[attr-defined]
+    us.page.fill("#qty-O3", "1")  # type: ignore[attr-defined]
+    shot(us, "18PM-order-filled")
+    submit(us, ger, us.page.locator("#order-form button[name=nothing][value=no]"), "bought O2 O3")  # type: ignore[attr-defined]
+    ger.page.fill("#qty-O1", "1")  # type: ignore[attr-defined]
+    ger.page.fill("#qty-O2", "1")  # type: ignore[attr-defined]
+    submit(ger, us, ger.page.locator("#order-form button[name=nothing][value=no]"), "bought O1 O2")  # type: ignore[attr-defined]
+    assert (cpp(us.page), cpp(ger.page)) == (points["us"] - 11, points["german"] - 11)
+    left = {"us": points["us"] - 11, "german": points["german"] - 11}
+    play_to(players, lambda p: p.page.locator("#chit-form").count() > 0)
+    both("18PM-8.623-chits")
+    for player, opponent in (players, players[::-1]):
+        confirm = choose_chit(player.page, "idle")
+        submit(player, opponent, confirm.get_by_role("button", name="Yes, submit Idle"), "chit idle")  # type: ignore[attr-defined]
+    for player in players:
+        expect(player.page.locator("body")).to_contain_text("Idle Date")  # type: ignore[attr-defined]
+    both("18PM-idle-date")
+
+    # --- 19 AM (the last CG Date): 8.616, nothing bought, chits German Attack / U.S. Idle, the scenario -----------
+    play_to(players, lambda p: cg_date(p.page) == "19 AM" and p.page.locator("#order-form").count() > 0)
+    points = {p.side: order_points(p.page) for p in players}
+    # carried CPP + 30 − DR (U.S.), + 40 − ⌊DR/2⌋ (German, Balance)
+    assert left["us"] + 18 <= points["us"] <= left["us"] + 28, (left, points)
+    assert left["german"] + 34 <= points["german"] <= left["german"] + 39, (left, points)
+    both("19AM-8.619-order")
+    for player, opponent in (players, players[::-1]):
+        submit(player, opponent, player.page.locator("#order-form button[name=nothing][value=yes]"), "nothing at 8.619")  # type: ignore[attr-defined]
+    assert (cpp(us.page), cpp(ger.page)) == (points["us"], points["german"])
+    play_to(players, lambda p: p.page.locator("#chit-form").count() > 0)
+    for player, opponent, chit in ((ger, us, "attack"), (us, ger, "idle")):
+        confirm = choose_chit(player.page, chit)
+        submit(player, opponent, confirm.get_by_role("button", name=f"Yes, submit {chit.capitalize()}"), f"chit {chit}")  # type: ignore[attr-defined]
+    for player in players:
+        reveal = player.page.locator("#chit-reveal")  # type: ignore[attr-defined]
+        expect(reveal).to_contain_text("German Attack")  # 8.623 matrix (TEST DATA): attack/idle
+    both("19AM-chits-revealed")
+    play_to(players, lambda p: p.page.locator("#mark-done-St").count() > 0)
+    both("19AM-scenario")
+    for group in ("St", "Lg"):
+        for player, opponent in (players, players[::-1]):
+            submit(player, opponent, player.page.locator(f"#mark-done-{group}"), f"scenario on {group} finished")  # type: ignore[attr-defined]
+    # TEST DATA results: St U.S. 1, German 2; Lg U.S. 2, German 0 → Current-LVP U.S. 3, German 2; 8.603 on the last
+    # CG Date adds them before the CG ends: CG-LVP U.S. 3 + 3 = 6, German 2 + 1 = 3
+    final = {"St": ({"us": 4, "german": 7}, {"us": 1, "german": 2}), "Lg": ({"us": 6, "german": 2}, {"us": 2, "german": 0})}
+    for group, (cvp, lvp) in final.items():
+        for player, opponent in (players, players[::-1]):
+            enter_group_results(player, opponent, group, cvp, {"german": True, "us": False}, lvp)
+    both("19AM-after-results")
+
+    # --- CG end: the victory check (U.S. CG-LVP 6 ≥ 6 → the U.S. wins; without 8.603's last addition it would be 3)
+    for player in players:
+        player.page.goto(campaign_path + "cg-end/")  # type: ignore[attr-defined]
+        checks = player.page.locator("#victory-checks")  # type: ignore[attr-defined]
+        expect(checks).to_contain_text("6")
+        expect(player.page.locator("#victory-victor")).to_contain_text("U.S.")  # type: ignore[attr-defined]
+        expect(player.page.locator("main")).to_contain_text("19 AM")  # type: ignore[attr-defined]
+    both("cg-end")
+    for sub in ("roster/", "purchases/", "dice/", "history/", "rules/"):
+        for player in players:
+            response = player.page.goto(campaign_path + sub)  # type: ignore[attr-defined]
+            assert response.status == 200, (sub, response.status)
+        both("records-" + sub.strip("/"))
+    for player in players:
+        player.page.goto(campaign_path + "roster/")  # type: ignore[attr-defined]
+        expect(player.page.locator("main")).to_contain_text("6")  # type: ignore[attr-defined]
+
+
+def enter_group_results(player: Player, opponent: Player, group: str, cvp: dict[str, int], attacked: dict[str, bool],
+                        lvp: dict[str, int]) -> None:
+    """Fill and send one Map Group's results form (KGP 8.2: one CG scenario per Map Group)."""
+    form = player.page.locator(f"#results-form-{group}")  # type: ignore[attr-defined]
+    for side, value in cvp.items():
+        form.locator(f"#cvp-{group}-{side}").fill(str(value))
+        form.locator(f"input[name=attacked-{side}][value={'yes' if attacked[side] else 'no'}]").check()
+        form.locator(f"#leaders_lost-{group}-{side}").fill("0")
+        form.locator(f"#units_lost-{group}-{side}").fill("1")
+        lvp_field = form.locator(f"#lvp-{group}-{side}")
+        if lvp_field.count():
+            lvp_field.fill(str(lvp[side]))
+    submit(player, opponent, form.locator("button[type=submit]"), f"results on {group}: {cvp} {lvp}")
+
+
+def play_to(players: tuple[Player, Player], arrived: Callable[[Player], bool], timeout: float = 60.0) -> None:
+    """Wait for the automatic steps (8.603, 8.616) to run until ``arrived`` holds on both pages; nothing is decided."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while not all(arrived(p) for p in players):
+        assert time.monotonic() < deadline, [(p.side, eyebrow_ref(p.page), cg_date(p.page)) for p in players]
+        players[0].page.wait_for_timeout(150)  # type: ignore[attr-defined]
+        for p in players:
+            settle(p.page)
