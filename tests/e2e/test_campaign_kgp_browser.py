@@ -275,9 +275,10 @@ def test_two_new_players_play_a_kgp_campaign_from_a_card_built_in_the_browser(
 
     # --- 18 PM: 8.616 (secret, automatic), 8.619 purchases, 8.623 chits -------------------------------------------
     points = {p.side: order_points(p.page) for p in players}
-    # 8.616 Base Number − Secret DR on 8 / 7 CPP carried: U.S. 8 + 35 − DR (2..12) → 31..41; German (8.31 Balance:
-    # the German DR halved FRD, 1..6) 7 + 45 − ⌊DR/2⌋ → 46..51
-    assert 31 <= points["us"] <= 41 and 46 <= points["german"] <= 51, points
+    # 8.616 Base Number − Secret DR on the 8 / 7 CPP carried from 18 AM: U.S. 8 + (35 − DR); German (8.31 Balance:
+    # the German Secret DR halved FRD) 7 + (45 − ⌊DR/2⌋). The DR is the one each side's own page shows.
+    dr = {p.side: replenishment_dr(p.page, "18 PM") for p in players}
+    assert points == {"us": 8 + 35 - dr["us"], "german": 7 + 45 - dr["german"] // 2}, (points, dr)
     # U.S. O2 105mm OBA 5 + O3 M12 GMC OBA 6 = 11; German O1 Bombardment 6 + O2 150mm OBA 5 = 11
     us.page.fill("#qty-O2", "1")  # type: ignore[attr-defined]
     us.page.fill("#qty-O3", "1")  # type: ignore[attr-defined]
@@ -300,9 +301,9 @@ def test_two_new_players_play_a_kgp_campaign_from_a_card_built_in_the_browser(
     # --- 19 AM (the last CG Date): 8.616, nothing bought, chits German Attack / U.S. Idle, the scenario -----------
     play_to(players, lambda p: cg_date(p.page) == "19 AM" and p.page.locator("#order-form").count() > 0)
     points = {p.side: order_points(p.page) for p in players}
-    # carried CPP + 30 − DR (U.S.), + 40 − ⌊DR/2⌋ (German, Balance)
-    assert left["us"] + 18 <= points["us"] <= left["us"] + 28, (left, points)
-    assert left["german"] + 34 <= points["german"] <= left["german"] + 39, (left, points)
+    # after the Idle Date the CPP left carry over (8.619 CPP carry_over): carried + 30 − DR (U.S.), + 40 − ⌊DR/2⌋ (German)
+    dr = {p.side: replenishment_dr(p.page, "19 AM") for p in players}
+    assert points == {"us": left["us"] + 30 - dr["us"], "german": left["german"] + 40 - dr["german"] // 2}, (left, points, dr)
     both("19AM-8.619-order")
     for player, opponent in (players, players[::-1]):
         submit(player, opponent, player.page.locator("#order-form button[name=nothing][value=yes]"), "nothing at 8.619")  # type: ignore[attr-defined]
@@ -315,6 +316,11 @@ def test_two_new_players_play_a_kgp_campaign_from_a_card_built_in_the_browser(
         reveal = player.page.locator("#chit-reveal")  # type: ignore[attr-defined]
         expect(reveal).to_contain_text("German Attack")  # 8.623 matrix (TEST DATA): attack/idle
     both("19AM-chits-revealed")
+    # 8.624 Setup, on the board (the U.S. sets up first)
+    play_to(players, lambda p: eyebrow_ref(p.page) == "8.624")
+    both("19AM-8.624-setup")
+    for player, opponent in (players, players[::-1]):
+        submit(player, opponent, player.page.locator("#step-panel #mark-done"), "8.624 Setup finished")  # type: ignore[attr-defined]
     play_to(players, lambda p: p.page.locator("#mark-done-St").count() > 0)
     both("19AM-scenario")
     for group in ("St", "Lg"):
@@ -344,6 +350,15 @@ def test_two_new_players_play_a_kgp_campaign_from_a_card_built_in_the_browser(
     for player in players:
         player.page.goto(campaign_path + "roster/")  # type: ignore[attr-defined]
         expect(player.page.locator("main")).to_contain_text("6")  # type: ignore[attr-defined]
+
+
+def replenishment_dr(page: object, date: str) -> int:
+    """The side's own 8.616 Secret DR of ``date`` as its page shows it (the dice are real: read, never assumed)."""
+    record = page.locator("#step-records li.record.secret", has_text=f"8.616 CPP Replenishment DR — {date}")  # type: ignore[attr-defined]
+    text = " ".join(str(record.first.inner_text()).split())
+    found = re.search(r"Original (\d+)", text)
+    assert found, text
+    return int(found.group(1))
 
 
 def enter_group_results(player: Player, opponent: Player, group: str, cvp: dict[str, int], attacked: dict[str, bool],
