@@ -416,7 +416,10 @@ def _need_dict(need: Any) -> dict[str, Any]:
     elif kind == "fact":
         label = text[:1].upper() + text[1:]  # the table's own words for the DRM (never the internal key)
         help_text = ""
-    inputs = {"number": "number", "yes-no": "fact"}
+    elif kind == "questions":  # issue 14 item 7: the DRM ticks of this side's own secret rolls
+        label = "Questions for your secret rolls"
+        help_text = text[:1].upper() + text[1:] + "."
+    inputs = {"number": "number", "yes-no": "fact", "questions": "questions"}
     return {"id": need_id, "kind": kind, "shape": shape, "label": label or need_id, "text": help_text,
             "input": inputs.get(shape, "text"), **data}
 

@@ -16,5 +16,7 @@ urlpatterns = [
     path("phase/declare/", views.declare_submit, name="phase_declare"),
     path("phase/results/", views.results_submit, name="phase_results"),
     path("phase/supply/", views.supply_submit, name="phase_supply"),
+    path("phase/losses/", views.losses_submit, name="phase_losses"),
+    path("phase/recon-location/", views.recon_declare, name="phase_recon_location"),
     path("phase/cg-end/", views.cg_end, name="phase_cg_end"),
 ]

@@ -327,6 +327,9 @@ PHASE_EVENT_TEXT: dict[str, Any] = {
     "campaign-started": lambda p, name, v: f"The Campaign Game began on {p.get('date')}.",
     "step-done": _step_done_text,
     "step-resolved": lambda p, name, v: f"Step {p.get('step')} resolved by the app ({p.get('date')}).",
+    "recon-declared": lambda p, name, v: str(p.get("text") or "A Recon Location was declared."),
+    "losses-recorded": lambda p, name, v: str(p.get("text") or "Losses recorded."),
+    "board-part": lambda p, name, v: str(p.get("text") or f"Step {p.get('step')}: the rest is done on the board."),
     "order-recorded": lambda p, name, v: f"Your secret order at {p.get('step')} is recorded ({p.get('date')}).",
     "replenished": lambda p, name, v: str(p.get("text") or f"Replenished {p.get('amount')} {p.get('currency')}."),
     "weather": lambda p, name, v: f"Weather for {p.get('date')}: " + " · ".join(
@@ -671,6 +674,24 @@ def _checklist(system: Any, view: dict[str, Any], side: str) -> list[dict[str, A
     return items
 
 
+def _recon_turn(system: Any, state: Any, step: Any, side: str) -> dict[str, Any] | None:
+    """RR 2.524 / PHD C5.40: whose turn it is to declare, and this side's own count (never the opponent's)."""
+    from rules_engine import recon_turns
+
+    if step is None or recon_turns.first(step) is None or state.phase_ref != step.ref:
+        return None
+    now = recon_turns.turn(state, step)
+    mine = recon_turns.declared(state, step, side)
+    return {"left": max(0, recon_turns.allowed(state, side) - len(mine)), "declared": list(mine),
+            "your_turn": now == side, "turn_name": engine.side_name(system, now) if now else None}
+
+
+def _records_losses(step: Any) -> bool:
+    from rules_engine.losses import records_losses
+
+    return records_losses(step)
+
+
 def _describe_record(system: Any, event: dict[str, Any], side: str) -> dict[str, Any] | None:
     """One step result of this date as the viewer may see it (view_for already dropped what it may not)."""
     payload = event.get("payload") or {}
@@ -703,6 +724,12 @@ def _describe_record(system: Any, event: dict[str, Any], side: str) -> dict[str,
                 f"{payload.get('amount')} {payload.get('currency')}")}
     if kind == "secret-dr":
         return {**base, "title": "Secret DR", "text": str(payload.get("text") or payload.get("final"))}
+    if kind == "recon-declared":  # issue 14 item 8
+        return {**base, "title": "Recon Location", "text": str(payload.get("text") or "")}
+    if kind == "losses-recorded":  # issue 14 item 6
+        return {**base, "title": "Losses", "text": str(payload.get("text") or "")}
+    if kind == "board-part":  # issue 14 item 9: the app did its part; the rest is on the board
+        return {**base, "title": "Now on the board", "text": str(payload.get("text") or "")}
     if kind == "points-forfeited":
         return {**base, "title": "Points forfeited", "text": str(payload.get("text") or payload)}
     if kind == "announced":
@@ -1016,6 +1043,9 @@ def phase_context(campaign: Campaign, seat: Seat, system: Any, state: Any, view:
         "opponent_done": opponent in state.done,
         "waiting_for": engine.side_name(system, waiting_for) if waiting_for else None,
         "needs": needs,
+        "roll_questions": list(phase.get("roll_questions") or []),  # this side's own (view_for)
+        "records_losses": _records_losses(step),
+        "recon_turn": _recon_turn(system, state, step, side),
         "needs_public": needs_public,
         "needs_public_names": " and ".join(str(n["id"]).upper() for n in needs if n["kind"] == "track"),
         "opponent_needs": engine.opponent_needs(system, state, side),

@@ -29,6 +29,7 @@ class OrderRollRow:
     label: str
     interpreted: bool = False
     verify: bool = False
+    note: str | None = None  # how an edge is read (PHD C5.37 "< 3" read as ≤3, as the file's tables read "<")
 
 
 @dataclass(frozen=True)

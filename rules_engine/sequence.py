@@ -46,7 +46,8 @@ from rules_engine.lost_values import (
     value_json,
     with_cells,
 )
-from rules_engine import leader_generation, map_groups, patrols
+from rules_engine import board_part, leader_generation, map_groups, patrols, roll_questions
+from rules_engine.step_kinds import INITIATIVE_ACTIONS, INPUT_ACTIONS, ROLL_ACTIONS
 from rules_engine.model import Cell, DiceTable, MapGroup, Row, Step, System
 from rules_engine.state import (
     DUAL_ATTACK,
@@ -67,7 +68,7 @@ from rules_engine.state import (
     side_name,
 )
 from rules_engine.tables import AppliedModifier, Fact, MissingFactError, modifiers_for, needed_facts, side_facts
-from rules_engine.vocabulary import Chit, DiceKind, Visibility
+from rules_engine.vocabulary import Automation, Chit, DiceKind, Visibility
 
 if TYPE_CHECKING:
     from rules_engine.purchases import RgOrder
@@ -81,16 +82,19 @@ MARKS = (RESULTS_MARK, NEW_DATE, SCENARIO_MARK, INITIAL_MARK)
 POST = "post-scenario"
 NEW = "new-date"
 PART_WORDS = {"post-scenario": POST, "new-date": NEW, "new-scenario": NEW}
-INITIATIVE_ACTIONS = ("initiative", "resolve-initiative")
 
 AUTOMATIC = "automatic"
 INPUT = "input"
 ASSISTED = "assisted"
 ON_BOARD = "on-board"
 
-INPUT_ACTIONS = ("purchase-rg", "purchase", "purchase-patrols", "purchase-fortifications", "purchase-recon")
-ROLL_ACTIONS = ("roll-table", "roll-per-item", "free-rolls", "secret-roll")
 TRACKS = ("san", "elr", "lvp")  # values a side may have to supply (its current SAN, ELR, Current-LVP)
+TRACK_RANGES: Mapping[str, tuple[int, int, str]] = {
+    "san": (0, 12, "a SAN is matched against a Dice Roll, 2 to 12"),
+    "elr": (0, 5, "an ELR runs from 0 to 5"),
+    "lvp": (0, 99_999, "LVP are counted, never negative"),
+}
+"""The whole numbers a side may supply for each track: (lowest, highest, why)."""
 
 Events = tuple[Event, ...]
 
@@ -391,15 +395,15 @@ def start(
 
 
 def step_kind(system: SystemLike, step: Step) -> str:
-    """automatic | input | assisted | on-board (module docstring)."""
-    automatic = step.action in AUTO_HANDLERS or step.action in PARTS
-    if automatic and not step.params.get("optional"):
-        return AUTOMATIC
-    if step.action in INPUT_ACTIONS:
-        return INPUT
-    if step.tables or step.action in ROLL_ACTIONS or automatic:
-        return ASSISTED
-    return ON_BOARD
+    """automatic | input | assisted | on-board: the kind the loader derived (step_kinds); the initiative step runs
+    through the initiative flow and, outside it, is a board step (its tie-breaking rolls are made at the board)."""
+    return ON_BOARD if step.automation is Automation.INITIATIVE else step.automation.value
+
+
+def current_kind(system: SystemLike, state: CampaignState, step: Step) -> str:
+    """The kind of ``step`` now: an automatic step whose app part is done and whose board part is left to the players
+    (RR 2.5031, PHD C5.25 Booby Traps; rules_engine.board_part) is a board step until both mark it finished."""
+    return ON_BOARD if board_part.is_open(state, step) else step_kind(system, step)
 
 
 def _attacker(record: DateRecord | RevealedRound | None) -> str | None:
@@ -767,7 +771,7 @@ def needs(system: SystemLike, state: CampaignState, side: str) -> tuple[Need, ..
     if state.step != PHASE or state.phase_ref in MARKS or state.phase_ref is None:
         return tuple(out)
     step = _step(system, state.phase_ref)
-    if step_kind(system, step) != AUTOMATIC:
+    if current_kind(system, state, step) != AUTOMATIC:
         return tuple(out)
     for track in _missing_tracks(system, state, step, side):
         text = f"your current {track.upper()} ({step.ref})"
@@ -783,7 +787,18 @@ def needs(system: SystemLike, state: CampaignState, side: str) -> tuple[Need, ..
         shape = _fact_shape(system, step, side, fact)
         out.append(Need(fact, "fact", side, f"{_fact_words(system, step, side, fact, shape)} ({step.ref})", shape,
                         step.ref))
+    asked = roll_questions.need(_system(system), state, step, side)  # PHD C5.33/C5.34 ticks (issue 14 item 7)
+    if asked is not None:
+        out.append(asked)
     return tuple(out)
+
+
+def roll_questions_for(system: SystemLike, state: CampaignState, side: str) -> tuple[roll_questions.Question, ...]:
+    """The DRM questions of ``side``'s own secret rolls at the current step, while it has not answered (its view only)."""
+    step = _current_step(system, _settle(system, state))
+    if step is None or roll_questions.answered(state, side):
+        return ()
+    return roll_questions.open_questions(_system(system), state, step, side)
 
 
 def public_needs(system: SystemLike, state: CampaignState, side: str) -> tuple[Need, ...]:
@@ -820,6 +835,11 @@ def supply(
         if len(values) > 1:
             raise SubmissionError("Say how many leaders you Generate on its own", state.phase_ref)
         return _generate_leaders(system, state, side, values[leader_generation.NEED], dice)
+    if roll_questions.NEED_ID in values and roll_questions.NEED_ID in by_id:
+        if len(values) > 1:
+            raise SubmissionError("Send the answers of your secret rolls on their own", state.phase_ref)
+        step = _step(system, str(state.phase_ref))
+        return roll_questions.answer(_system(system), state, step, side, values[roll_questions.NEED_ID])
     for key, given in values.items():
         found = by_id.get(key)
         if found is None:
@@ -832,6 +852,11 @@ def supply(
         values = {**values, key: given}
         if found.shape == "number" and (isinstance(given, bool) or not isinstance(given, int)):
             raise SubmissionError(f"{key} must be a whole number, got {given!r}", state.phase_ref)
+        if key in TRACK_RANGES and isinstance(given, int) and not isinstance(given, bool):
+            low, high, why = TRACK_RANGES[key]
+            if not low <= given <= high:
+                raise SubmissionError(f"{key.upper()} must be a whole number from {low} to {high} ({why}); "
+                                      f"{given} is out of range", state.phase_ref)
         if found.shape == "yes-no" and not isinstance(given, bool):
             raise SubmissionError(f"{key} must be yes or no (true/false), got {given!r}", state.phase_ref)
     facts = {s: dict(v) for s, v in state.facts_supplied.items()}
@@ -1227,7 +1252,8 @@ def _purchase_rolls(system: SystemLike, state: CampaignState, step: Step, side: 
             continue
         try:
             rolled, evs = roll_for_purchase(_system(system), line, side, dice, ledger=ledger,
-                                            facts=facts_for(system, state, side))
+                                            facts=facts_for(system, state, side),
+                                            answers=roll_questions.answers_for(_system(system), state, step, side, line))
         except RollMissingValueError as error:
             error.events = (*mine, *error.events)  # the earlier lines' rolls are kept with the lost one
             raise
@@ -1675,7 +1701,7 @@ def advance(system: SystemLike, state: CampaignState, dice: Dice) -> tuple[Campa
                 events.append(Event("step-resolved", Visibility.PUBLIC, None, {"date": state.date_id, "step": step.ref}))
                 state = _next(system, state)
                 continue
-        if step_kind(system, step) != AUTOMATIC or any(needs(system, state, s) for s in state.sides):
+        if current_kind(system, state, step) != AUTOMATIC or any(needs(system, state, s) for s in state.sides):
             break
         part = PARTS.get(step.action or "")
         generating = leader_generation.params(step) is not None
@@ -1693,6 +1719,10 @@ def advance(system: SystemLike, state: CampaignState, dice: Dice) -> tuple[Campa
         else:
             state, more = AUTO_HANDLERS[step.action or ""](system, state, step, dice)
             events.extend(more)
+        if board_part.text(step) is not None:
+            state, left = board_part.begin(state, step)
+            events.append(left)
+            break  # the players do the board part, then both mark the step finished
         events.append(Event("step-resolved", Visibility.PUBLIC, None, {"date": state.date_id, "step": step.ref}))
         state = _next(system, state)
     return state, tuple(events)
@@ -1743,7 +1773,7 @@ def validate_mark_done(system: SystemLike, state: CampaignState, side: str, map_
     if _open_pending(state, side) is not None:
         raise SubmissionError(f"{_label(step)}: your roll fell on a value lost in the rule text; type it first "
                               "(as printed on your chart)", step.ref)
-    kind = step_kind(system, step)
+    kind = current_kind(system, state, step)
     if kind == AUTOMATIC:
         raise SubmissionError(f"{step.ref} {step.name} is resolved by the app; there is nothing to mark.", step.ref)
     from rules_engine.initiative import choosing_early
@@ -2060,7 +2090,7 @@ def owes(system: SystemLike, state: CampaignState, side: str) -> tuple[str, ...]
     step = _current_step(system, state)
     if step is None:
         return ()
-    kind = step_kind(system, step)
+    kind = current_kind(system, state, step)
     wanted = needs(system, state, side)
     lost = [n for n in wanted if n.kind == "table-value"]
     if lost:
@@ -2106,7 +2136,8 @@ def checklist(system: SystemLike, state: CampaignState) -> list[dict[str, JSON]]
         step = _step(system, entry)
         order = resolve_order(system, state, step) if step.sides == "ordered" else None
         items.append({
-            "ref": step.ref, "name": step.name, "kind": step_kind(system, step), "status": status,
+            "ref": step.ref, "name": step.name,
+            "kind": current_kind(system, state, step) if status == "current" else step_kind(system, step), "status": status,
             "sides": step.sides, "order": list(order) if order else (list(step.order) or None),
             "secret": step.secret, "tables": list(step.tables), "note": step.note,
             "done": {s: (s in state.done) if status == "current" else status == "done" for s in state.sides},
