@@ -10,7 +10,7 @@ Initial OB and Victory Conditions added): not from a printed KGP module. The sys
 8.31, CG15, …) come from fixtures/kgp.yaml. Secret DRs (8.616) are the campaign's real dice: only what is deterministic
 is checked exactly (starting CPP from the Initial OB, purchase costs, LVP totals), the replenishment by its range.
 Screenshots of every page visited at 1280 and 390 px go to test-results/e2e-<db>/<test name>/; on each the document is
-no wider than the viewport.
+no wider than the viewport and axe-core finds no serious or critical WCAG 2.1 AA violation (check_accessibility).
 """
 from __future__ import annotations
 
@@ -37,9 +37,9 @@ steps:
      automation: automatic, action: replenish-base-minus-dr,
      params: {currency: CPP, base: calendar.base_numbers, skip_roll_flag: replenishment_roll}}
   - {ref: "8.619", name: "Purchasing RG", loop_on_idle: true, initial: true, sides: simultaneous, secret: purchase,
-     revealed: never, automation: automatic, action: purchase-rg, params: {currency: CPP}}
+     revealed: never, automation: input, action: purchase-rg, params: {currency: CPP}}
   - {ref: "8.623", name: "Initiative", loop_on_idle: true, sides: simultaneous, secret: choice, revealed: never,
-     automation: automatic, action: initiative}
+     automation: initiative, action: initiative}
   - {ref: "8.624", name: "Setup", sides: none, automation: on-board}
 setup_costs:
   ref: "8.6194"
@@ -109,7 +109,8 @@ def eyebrow_ref(page: object) -> str:
 
 
 def test_two_new_players_play_a_kgp_campaign_from_a_card_built_in_the_browser(
-        new_player: Callable[[str], Player], live_url: str, screenshot: Callable[[object, str], Path]) -> None:
+        new_player: Callable[[str], Player], live_url: str, screenshot: Callable[[object, str], Path],
+        output_dir: Path) -> None:
     from playwright.sync_api import expect
 
     us, ger = new_player("us"), new_player("german")
@@ -121,11 +122,13 @@ def test_two_new_players_play_a_kgp_campaign_from_a_card_built_in_the_browser(
         page = player.page
         settle(page)
         count["n"] += 1
-        for label, size in (("1280", DESKTOP), ("390", PHONE)):
-            page.set_viewport_size(size)  # type: ignore[attr-defined]
-            fits(page)
-            screenshot(page, f"{count['n']:02d}-{stage}-{player.side}-{label}")
+        name = f"{count['n']:02d}-{stage}-{player.side}"
+        page.set_viewport_size(PHONE)  # type: ignore[attr-defined]
+        fits(page)
+        page.screenshot(path=str(output_dir / f"{name}-390.png"), full_page=True)  # type: ignore[attr-defined]
         page.set_viewport_size(DESKTOP)  # type: ignore[attr-defined]
+        fits(page)
+        screenshot(page, f"{name}-1280")  # and axe-core (check_accessibility) at 1280 and 390 px
 
     def both(stage: str) -> None:
         for player in players:
@@ -294,8 +297,8 @@ def test_two_new_players_play_a_kgp_campaign_from_a_card_built_in_the_browser(
     for player, opponent in (players, players[::-1]):
         confirm = choose_chit(player.page, "idle")
         submit(player, opponent, confirm.get_by_role("button", name="Yes, submit Idle"), "chit idle")  # type: ignore[attr-defined]
-    for player in players:
-        expect(player.page.locator("body")).to_contain_text("Idle Date")  # type: ignore[attr-defined]
+    for player in players:  # 8.623 matrix (TEST DATA) idle/idle: the Idle Date, its * steps repeated on the next
+        expect(player.page.locator("body")).to_contain_text(re.compile(r"Idle Date.*\(18 PM\)"))  # type: ignore[attr-defined]
     both("18PM-idle-date")
 
     # --- 19 AM (the last CG Date): 8.616, nothing bought, chits German Attack / U.S. Idle, the scenario -----------
@@ -341,6 +344,14 @@ def test_two_new_players_play_a_kgp_campaign_from_a_card_built_in_the_browser(
         expect(checks).to_contain_text("6")
         expect(player.page.locator("#victory-victor")).to_contain_text("U.S.")  # type: ignore[attr-defined]
         expect(player.page.locator("main")).to_contain_text("19 AM")  # type: ignore[attr-defined]
+        # Final totals: CG-LVP 6 / 3, Current-LVP 3 / 2; CVP amassed U.S. 5 + 3 + 4 + 6 = 18, German 9 + 4 + 7 + 2 = 22;
+        # points left: nothing bought at 19 AM, so what the 19 AM order form showed
+        for side, name, cells in (("us", "U.S.", ("6", "3", "18")), ("german", "German", ("3", "2", "22"))):
+            row = player.page.locator("#final-totals tbody tr", has_text=name)  # type: ignore[attr-defined]
+            expect(row.locator("td").nth(0)).to_have_text(cells[0])
+            expect(row.locator("td").nth(1)).to_have_text(cells[1])
+            expect(row.locator("td").nth(2)).to_have_text(cells[2])
+            expect(row).to_contain_text(f"{points[side]} CPP")
     both("cg-end")
     for sub in ("roster/", "purchases/", "dice/", "history/", "rules/"):
         for player in players:
