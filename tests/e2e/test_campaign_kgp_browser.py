@@ -37,9 +37,9 @@ steps:
      automation: automatic, action: replenish-base-minus-dr,
      params: {currency: CPP, base: calendar.base_numbers, skip_roll_flag: replenishment_roll}}
   - {ref: "8.619", name: "Purchasing RG", loop_on_idle: true, initial: true, sides: simultaneous, secret: purchase,
-     revealed: never, automation: input, action: purchase-rg, params: {currency: CPP}}
+     revealed: never, action: purchase-rg, params: {currency: CPP}}
   - {ref: "8.623", name: "Initiative", loop_on_idle: true, sides: simultaneous, secret: choice, revealed: never,
-     automation: initiative, action: initiative}
+     action: initiative}
   - {ref: "8.624", name: "Setup", sides: none, automation: on-board}
 setup_costs:
   ref: "8.6194"
