@@ -1798,8 +1798,8 @@ def definition_kind(text: str, filename: str) -> tuple[str, str | None]:
 
 def _steps_over_system(card_steps: object, system_steps: object) -> object:
     """A card's step list over the system's: a card step keeps what the system file says of the same ref (its part,
-    markers, action, params, note) unless the card gives that key itself — a card step giving its action drops the
-    system's ``automation:`` (derived from the action); the card decides the order and which steps run (KGP 8.6031 "CG-Scenario End" stays in the post-scenario part whatever the card lists)."""
+    markers, action, params, note) unless the card gives that key itself; the card decides the order and which steps
+    run (KGP 8.6031 "CG-Scenario End" stays in the post-scenario part whatever the card lists)."""
     if not isinstance(card_steps, list) or not isinstance(system_steps, list):
         return copy.deepcopy(card_steps)
     by_ref = {str(s.get("ref")): s for s in system_steps if isinstance(s, dict) and "ref" in s}
@@ -1809,9 +1809,8 @@ def _steps_over_system(card_steps: object, system_steps: object) -> object:
         if base is None or not isinstance(step, dict):
             out.append(copy.deepcopy(step))
             continue
-        merged = {**copy.deepcopy(base), **copy.deepcopy(step)}
-        if "action" in step and "automation" not in step:  # the card's action decides the step's kind (step_kinds)
-            merged.pop("automation", None)
+        # the kind is derived from the action (step_kinds): a declared kind of the system's step does not carry over
+        merged = {**{k: copy.deepcopy(v) for k, v in base.items() if k != "automation"}, **copy.deepcopy(step)}
         base_params, card_params = base.get("params"), step.get("params")
         if isinstance(base_params, dict) and isinstance(card_params, dict):
             merged["params"] = {**copy.deepcopy(base_params), **copy.deepcopy(card_params)}
