@@ -6,7 +6,7 @@ play (results entered per Map Group), its RePh (8.603), 18 PM purchases and seal
 victory check.
 
 Every value typed into the card is TEST DATA (tests/campaigns_app/cards/kgp-values-test.yaml, with a third CG Date, an
-Initial OB and Victory Conditions added): not from a printed KGP module. The system's rules (8.603's part and action,
+Initial OB and Victory Conditions added), typed in form fields only (no YAML): not from a printed KGP module. The system's rules (8.603's part and action,
 8.31, CG15, …) come from fixtures/kgp.yaml. Secret DRs (8.616) are the campaign's real dice: only what is deterministic
 is checked exactly (starting CPP from the Initial OB, purchase costs, LVP totals), the replenishment by its range.
 Screenshots of every page visited at 1280 and 390 px go to test-results/e2e-<db>/<test name>/; on each the document is
@@ -25,51 +25,29 @@ from tests.e2e.conftest import DESKTOP, Player, choose_chit, settle, sign_up, su
 pytestmark = pytest.mark.e2e
 PHONE = {"width": 390, "height": 844}
 
-# TEST DATA: the parts the card form has no section for yet are typed in its "Other parts" box (values only: the
-# steps as printed by number and name, the currencies, the 8.6194 set-up cost, the 8.623 initiative matrix).
-OTHER_PARTS = """\
-currencies:
-  - {code: CPP, name: Campaign Purchase Points, carry_over: true, ref: "8.619"}
-  - {code: FPP, name: Fortification Purchase Points, carry_over: false, ref: "8.621"}
-steps:
-  - {ref: "8.603", name: "CG-Scenario End and CG-LVP Totals", sides: simultaneous, automation: automatic}
-  - {ref: "8.616", name: "The Secret DR", loop_on_idle: true, sides: simultaneous, secret: roll, revealed: never,
-     automation: automatic, action: replenish-base-minus-dr,
-     params: {currency: CPP, base: calendar.base_numbers, skip_roll_flag: replenishment_roll}}
-  - {ref: "8.619", name: "Purchasing RG", loop_on_idle: true, initial: true, sides: simultaneous, secret: purchase,
-     revealed: never, action: purchase-rg, params: {currency: CPP}}
-  - {ref: "8.623", name: "Initiative", loop_on_idle: true, sides: simultaneous, secret: choice, revealed: never,
-     action: initiative}
-  - {ref: "8.624", name: "Setup", sides: none, automation: on-board}
-setup_costs:
-  ref: "8.6194"
-  modes:
-    - {mode: on-map, ref: "8.6194", by_type: {I: 2}}
-    - {mode: entry, by_type: {}}
-initiative:
-  ref: "8.623"
-  mode: chit
-  choices: [attack, idle]
-  matrix:
-    attack/attack: {result: dual-attack, label: Dual Attack, setup_first: us, moves_first: german}
-    attack/idle: {result: axis-assault, label: German Attack, setup_first: us, moves_first: german}
-    idle/attack: {result: allied-assault, label: U.S. Attack, setup_first: german, moves_first: us}
-    idle/idle: {result: idle, label: Idle Date}
-idle:
-  name: Idle Date
-  loop: steps-marked-loop
-  then: next-date
-"""
-
-# TEST DATA: CG Dates (id, initial, U.S. / German CPP Base Numbers of 8.616, replenishment roll made)
-CALENDAR = (("18 AM", True, "0", "0", "false"), ("18 PM", False, "35", "45", "true"), ("19 AM", False, "30", "40", "true"))
-# TEST DATA: RG charts (side index, rows: id, type, group type, cost, date max, CG max, more)
+# TEST DATA: the RePh steps as printed (by number and name; what Refit does for each), kept from the rows the form
+# offers (the system's steps): the others are removed. (ref, name, who acts, initial, loop on Idle, action, currency)
+STEPS = (("8.603", "CG-Scenario End and CG-LVP Totals", "simultaneous", False, False, "", ""),
+         ("8.616", "The Secret DR", "simultaneous", False, True, "replenish-base-minus-dr", "CPP"),
+         ("8.619", "Purchasing RG", "simultaneous", True, True, "purchase-rg", "CPP"),
+         ("8.623", "Initiative", "simultaneous", False, True, "initiative", ""),
+         ("8.624", "Setup", "none", False, False, "", ""))
+OFFERED_STEPS = ("8.602", "8.603", "8.605", "8.606", "8.609", "8.611", "8.612", "8.613", "8.616", "8.617", "8.618",
+                 "8.619", "8.620", "8.621", "8.622", "8.623", "8.624")
+# TEST DATA: the 8.623 initiative matrix (German chit / U.S. chit → result, label, sets up first, moves first)
+MATRIX = {"attack/attack": ("dual-attack", "Dual Attack", "us", "german"),
+          "attack/idle": ("axis-assault", "German Attack", "us", "german"),
+          "idle/attack": ("allied-assault", "U.S. Attack", "german", "us"),
+          "idle/idle": ("idle", "Idle Date", "", "")}
+# TEST DATA: CG Dates (id, initial, U.S. / German CPP Base Numbers of 8.616)
+CALENDAR = (("18 AM", True, "0", "0"), ("18 PM", False, "35", "45"), ("19 AM", False, "30", "40"))
+# TEST DATA: RG charts (side, rows: id, type, group type, cost, date max, CG max, full-strength units)
 CHARTS = (
-    ("us", (("I1", "I", "Rifle Pl", "10", "2", "6", "{full: [{count: 3, unit: 6-6-7}]}"),
-            ("O1", "O", "81mm OBA", "4", "1", "3", ""), ("O2", "O", "105mm OBA", "5", "1", "3", ""),
-            ("O3", "O", "M12 GMC OBA", "6", "1", "3", ""))),
-    ("german", (("I1", "I", "Gren Pl", "8", "2", "6", "{full: [{count: 3, unit: 4-6-7}]}"),
-                ("O1", "O", "Bombardment", "6", "1", "2", ""), ("O2", "O", "150mm OBA", "5", "1", "3", ""))),
+    ("us", (("I1", "I", "Rifle Pl", "10", "2", "6", ("3", "6-6-7")),
+            ("O1", "O", "81mm OBA", "4", "1", "3", None), ("O2", "O", "105mm OBA", "5", "1", "3", None),
+            ("O3", "O", "M12 GMC OBA", "6", "1", "3", None))),
+    ("german", (("I1", "I", "Gren Pl", "8", "2", "6", ("3", "4-6-7")),
+                ("O1", "O", "Bombardment", "6", "1", "2", None), ("O2", "O", "150mm OBA", "5", "1", "3", None))),
 )
 # TEST DATA: the Initial OB's starting CPP
 START_CPP = {"us": 12, "german": 15}
@@ -150,31 +128,78 @@ def test_two_new_players_play_a_kgp_campaign_from_a_card_built_in_the_browser(
     shot(us, "card-empty-form")
 
     def fill(name: str, value: str) -> None:
-        page.locator("#f-" + name.replace(".", "-")).fill(value)  # type: ignore[attr-defined]
+        page.locator("#f-" + name.replace(".", "-").replace("/", "-")).fill(value)  # type: ignore[attr-defined]
 
     def add_row(prefix: str) -> None:
         page.locator(f"button[name=action][value='add:{prefix}']").click()  # type: ignore[attr-defined]
         page.wait_for_load_state()  # type: ignore[attr-defined]
 
-    # rows first (each "Add a row" posts the form and shows it again with what was typed)
+    def select(name: str, value: str) -> None:
+        page.locator("#f-" + name.replace(".", "-").replace("/", "-")).select_option(value)  # type: ignore[attr-defined]
+
+    # rows first (each "Add a row" / "✕" posts the form and shows it again with what was typed): the offered RePh
+    # steps the card does not play are removed, last first
+    for n in reversed(range(len(OFFERED_STEPS))):
+        if OFFERED_STEPS[n] not in {step[0] for step in STEPS}:
+            page.locator(f"button[name=action][value='remove:steps.{n}']").click()  # type: ignore[attr-defined]
+            page.wait_for_load_state()  # type: ignore[attr-defined]
     for _ in CALENDAR[1:]:
         add_row("calendar")
     for n, (_, rows) in enumerate(CHARTS):
         for _ in rows[1:]:
             add_row(f"rg_charts.{n}.rows")
+        add_row(f"rg_charts.{n}.rows.0.full")
+    add_row("setup_costs.modes")
+    add_row("setup_costs.modes")
     add_row("victory_conditions.conditions")
+    # the kept rows keep their numbers (steps.<n> of the offered row)
+    row = {step[0]: OFFERED_STEPS.index(step[0]) for step in STEPS}
+    refs = page.locator("input[name^='steps.'][name$='.ref']")  # type: ignore[attr-defined]
+    assert [refs.nth(k).input_value() for k in range(refs.count())] == [step[0] for step in STEPS]
 
     fill("id", "test-kgp-browser")
     fill("name", "TEST DATA — KGP card built in the browser")
     fill("source", "Invented for tests/e2e/test_campaign_kgp_browser.py")
-    for n, (date, initial, base_us, base_ger, roll) in enumerate(CALENDAR):
+    # the RePh steps, points, initiative, Idle Date and 8.6194 set-up costs (TEST DATA)
+    for ref, name, sides, initial_step, loop, action, currency in STEPS:
+        n = row[ref]
+        fill(f"steps.{n}.name", name)
+        select(f"steps.{n}.sides", sides)
+        initial_box = page.locator(f"#f-steps-{n}-initial")  # type: ignore[attr-defined]
+        initial_box.check() if initial_step else initial_box.uncheck()
+        if loop:
+            page.locator(f"#f-steps-{n}-loop_on_idle").check()  # type: ignore[attr-defined]
+        if action:
+            select(f"steps.{n}.action", action)
+        if currency:
+            select(f"steps.{n}.params.currency", currency)
+    select(f"steps.{row['8.616']}.params.base", "calendar.base_numbers")
+    select(f"steps.{row['8.623']}.revealed", "never")
+    select("currencies.0.carry_over", "true")
+    select("currencies.1.carry_over", "false")
+    fill("initiative.ref", "8.623")
+    select("initiative.mode", "chit")
+    for cell, (result, label, setup_first, moves_first) in MATRIX.items():
+        select(f"initiative.matrix.{cell}.result", result)
+        fill(f"initiative.matrix.{cell}.label", label)
+        if setup_first:
+            select(f"initiative.matrix.{cell}.setup_first", setup_first)
+            select(f"initiative.matrix.{cell}.moves_first", moves_first)
+    fill("idle.name", "Idle Date")
+    select("idle.loop", "steps-marked-loop")
+    select("idle.then", "next-date")
+    fill("setup_costs.ref", "8.6194")
+    select("setup_costs.modes.0.mode", "on-map")
+    fill("setup_costs.modes.0.ref", "8.6194")
+    fill("setup_costs.modes.0.by_type.I", "2")
+    select("setup_costs.modes.1.mode", "entry")
+    for n, (date, initial, base_us, base_ger) in enumerate(CALENDAR):
         fill(f"calendar.{n}.id", date)
         if initial:
             page.locator(f"#f-calendar-{n}-initial").check()  # type: ignore[attr-defined]
         fill(f"calendar.{n}.map_groups", "St, Lg")
         fill(f"calendar.{n}.base_numbers.us", base_us)
         fill(f"calendar.{n}.base_numbers.german", base_ger)
-        fill(f"calendar.{n}.extra", f"{{replenishment_roll: {roll}}}")
     fill("initial_ob.ref", "CG Card (TEST DATA)")
     for side, points in START_CPP.items():
         fill(f"initial_ob.sides.{side}.points.CPP", str(points))
@@ -191,7 +216,8 @@ def test_two_new_players_play_a_kgp_campaign_from_a_card_built_in_the_browser(
             fill(f"rg_charts.{n}.rows.{m}.date_max", date_max)
             fill(f"rg_charts.{n}.rows.{m}.cg_max", cg_max)
             if more:
-                fill(f"rg_charts.{n}.rows.{m}.extra", more)
+                page.locator(f'input[name="rg_charts.{n}.rows.{m}.full.0.count"]').fill(more[0])  # type: ignore[attr-defined]
+                page.locator(f'input[name="rg_charts.{n}.rows.{m}.full.0.unit"]').fill(more[1])  # type: ignore[attr-defined]
     # TEST DATA Victory Conditions: the U.S. wins with a CG-LVP total of 6 or more, else the German
     fill("victory_conditions.text", "TEST DATA: the U.S. wins with 6 or more CG-LVP; otherwise the German wins.")
     page.locator("#f-victory_conditions-otherwise").select_option("german")  # type: ignore[attr-defined]
@@ -199,10 +225,9 @@ def test_two_new_players_play_a_kgp_campaign_from_a_card_built_in_the_browser(
     page.locator("#f-victory_conditions-conditions-0-measure").select_option("cg_lvp")  # type: ignore[attr-defined]
     page.locator("#f-victory_conditions-conditions-0-op").select_option(">=")  # type: ignore[attr-defined]
     fill("victory_conditions.conditions.0.value", "6")
-    other = page.locator("#f-other")  # type: ignore[attr-defined]
-    other.fill(OTHER_PARTS)
-    other.blur()
+    page.locator("#f-victory_conditions-conditions-0-value").blur()  # type: ignore[attr-defined]
     settle(page)
+    expect(page.locator("#f-other")).to_have_value("")  # type: ignore[attr-defined]  # no YAML typed
     expect(page.locator("#builder-summary")).to_contain_text("The card is valid")  # type: ignore[attr-defined]
     shot(us, "card-valid")
     page.get_by_role("button", name="Check and save").click()  # type: ignore[attr-defined]

@@ -19,3 +19,12 @@ def test_a_card_step_giving_its_action_takes_the_kind_of_that_action_not_the_sys
     assert kinds["8.619"] == ("purchase-rg", "input")
     assert kinds["8.623"] == ("initiative", "initiative")
     assert kinds["8.624"] == (None, "on-board")  # no action on the card: the system file's kind stays
+
+
+def test_each_action_the_card_form_offers_writes_the_kind_the_loader_derives_for_it() -> None:
+    from rules_engine import step_kinds
+    from rules_engine.card_parts import STEP_ACTIONS
+
+    for action in STEP_ACTIONS:
+        if action.id and action.id != "on-board":
+            assert action.automation == step_kinds.derive(action.id, (), {}).value, action.id
