@@ -50,12 +50,12 @@ STEP_ACTIONS: tuple[StepAction, ...] = (
     StepAction("replenish-base-minus-dr", "points: the CG Date's base number minus a secret roll", "automatic",
                ("currency", "dice", "base")),
     StepAction("replenish-from-table", "points from a dice table, rolled in secret", "automatic", ("currency", "table")),
-    StepAction("purchase-rg", "secret RG purchase", "automatic", ("currency",)),
-    StepAction("purchase-fortifications", "secret Fortification purchase", "automatic", ("currency",)),
-    StepAction("initiative", "sealed Attack/Idle chits, revealed to both at once", "automatic"),
+    StepAction("purchase-rg", "secret RG purchase", "input", ("currency",)),
+    StepAction("purchase-fortifications", "secret Fortification purchase", "input", ("currency",)),
+    StepAction("initiative", "sealed Attack/Idle chits, revealed to both at once", "initiative"),
     StepAction("secret-roll", "a secret roll per side", "automatic", ("dice",)),
     StepAction("roll-per-side", "a roll per side on a dice table", "automatic", ("table",)),
-    StepAction("record-lvp", "each side records its LVP", "assisted"),
+    StepAction("record-lvp", "each side records its LVP", "automatic"),
     StepAction("weather-from-calendar", "weather from the calendar", "automatic"),
 )
 ACTIONS_BY_ID = {a.id: a for a in STEP_ACTIONS}
