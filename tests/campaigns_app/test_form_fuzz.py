@@ -96,7 +96,10 @@ def test_fuzzed_phase_forms_at_results_and_initiative_never_answer_5xx_and_a_ref
     campaign = started(users)
     drive(campaign, players(users), lambda s: s.step == "results")
     fuzz(campaign, users["cana"], random.Random(10_2))
-    campaign = services.campaign_create(user=users["gerd"], system_id="rr", side="german", name="Second")
+    from tests.campaigns_app.lost_test_values import RR
+
+    campaign = services.campaign_create(user=users["gerd"], system_id="rr", side="german", name="Second",
+                                        lost_values=RR)
     services.campaign_join(user=users["cana"], token=campaign.invitations.get().token)
     drive(campaign, players(users), lambda s: s.step == "initiative")
     fuzz(campaign, users["gerd"], random.Random(10_3))
