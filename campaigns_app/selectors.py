@@ -337,8 +337,9 @@ PHASE_EVENT_TEXT: dict[str, Any] = {
     "board-part": lambda p, name, v: str(p.get("text") or f"Step {p.get('step')}: the rest is done on the board."),
     "order-recorded": lambda p, name, v: f"Your secret order at {p.get('step')} is recorded ({p.get('date')}).",
     "replenished": lambda p, name, v: str(p.get("text") or f"Replenished {p.get('amount')} {p.get('currency')}."),
-    "weather": lambda p, name, v: f"Weather for {p.get('date')}: " + " · ".join(
-        str(p[k]) for k in ("ec", "weather", "moon") if p.get(k) and p.get(k) != "-") + ".",
+    "weather": lambda p, name, v: str(p.get("text")) if p.get("board") else f"Weather for {p.get('date')}: " + " · ".join(
+        str(p[k]) for k in ("ec", "weather", "moon") if p.get(k) and p.get(k) != "-") + "." + (
+        f" (rolled on the {p.get('rolled')})" if p.get("rolled") else ""),
     "san-adjusted": lambda p, name, v: f"{name(p.get('side'))} SAN {p.get('before')} → {p.get('after')} ({p.get('step')}).",
     "elr-changed": lambda p, name, v: f"{name(p.get('side'))} ELR {p.get('before')} → {p.get('after')} ({p.get('step')}).",
     "night-elr": lambda p, name, v: f"Night scenario ({p.get('date')}): the {name(p.get('side'))} side is the Scenario "
@@ -759,7 +760,10 @@ def _describe_record(system: Any, event: dict[str, Any], side: str) -> dict[str,
     if kind == "weather":
         parts = [f"{name.upper() if name == 'ec' else name.capitalize()}: {payload[name]}"
                  for name in ("ec", "weather", "moon", "wind") if payload.get(name)]
-        return {**base, "title": "Weather", "text": " · ".join(parts) + (" · Night" if payload.get("night") else "")}
+        if payload.get("board"):
+            return {**base, "title": "Weather", "text": str(payload.get("text") or "")}
+        return {**base, "title": "Weather", "text": " · ".join(parts) + (" · Night" if payload.get("night") else "")
+                + (f" (rolled on the {payload.get('rolled')})" if payload.get("rolled") else "")}
     if kind == "san-adjusted":
         text = f"{who} SAN {payload.get('before')} → {payload.get('after')}"
         if payload.get("dr") is not None:
