@@ -44,6 +44,13 @@ def side_ids(system: Any) -> list[str]:
     return [side.id for side in system.sides]
 
 
+def objective_hex_ref(system: Any) -> str | None:
+    """KGP 8.2: the Objective Hex rule that asks the results for each side's Controlled Objective Hexes (or None)."""
+    from rules_engine.victory import objective_hex_ref as ref
+
+    return ref(system)
+
+
 def side_name(system: Any, side_id: str) -> str:
     """A side as the pages name it: "German", "Canadian"; a side named "… Side" (PL 2.5 "Axis Side") loses the word,
     since the pages say "the Axis side" (never "the Axis Side side")."""

@@ -306,7 +306,8 @@ def result_summary(system: Any, result: Any) -> str:
         return ", ".join(f"{engine.side_name(system, s)} {values[s]}" for s in sides if s in values)
 
     parts = [f"CVP {per_side(result.get('cvp'))}"]
-    for key, label in (("lvp", "LVP"), ("leaders_lost", "leaders lost"), ("units_lost", "units lost")):
+    for key, label in (("lvp", "LVP"), ("leaders_lost", "leaders lost"), ("units_lost", "units lost"),
+                       ("objective_hexes", "own Objective Hexes Controlled")):
         if result.get(key):
             parts.append(f"{label} {per_side(result.get(key))}")
     attackers = [engine.side_name(system, s) for s in sides if (result.get("attacked") or {}).get(s)]
@@ -1245,7 +1246,9 @@ def _results_rows(system: Any, side: str, own: Any, lvp_sides: Any) -> list[dict
          "lvp_recorded": None if lvp_sides is None else s in lvp_sides,
          "cvp": (own or {}).get("cvp", {}).get(s), "attacked": (own or {}).get("attacked", {}).get(s),
          "lvp": (own or {}).get("lvp", {}).get(s), "leaders_lost": (own or {}).get("leaders_lost", {}).get(s),
-         "units_lost": (own or {}).get("units_lost", {}).get(s)}
+         "units_lost": (own or {}).get("units_lost", {}).get(s),
+         "objective_hex_ref": engine.objective_hex_ref(system),
+         "objective_hexes": (own or {}).get("objective_hexes", {}).get(s)}
         for s in engine.side_ids(system)
     ]
 
@@ -1319,7 +1322,7 @@ def _recon_context(system: Any, state: Any, step: Any, side: str, currency: str 
 
 
 RESULT_LABELS = {"cvp": "CVP amassed", "winner": "Winner", "lvp": "LVP controlled", "leaders_lost": "Leaders lost",
-                 "units_lost": "Units lost", "attacked": "Attacked"}
+                 "units_lost": "Units lost", "attacked": "Attacked", "objective_hexes": "Own Objective Hexes Controlled"}
 
 
 def _result_text(system: Any, name: str, value: Any) -> str:

@@ -709,6 +709,11 @@ def results_submit(request: HttpRequest, seat: Seat) -> HttpResponse:
             value = _int_field(request, f"{field}-{side}", f"{label} by the {name} side", problems, None, 0)
             if value is not None:
                 entry[field][side] = value
+        if engine.objective_hex_ref(system) is not None:  # KGP 8.2: own Objective Hexes Controlled at the scenario's end
+            value = _int_field(request, f"objective_hexes-{side}", f"Objective Hexes Controlled by the {name} side",
+                               problems, None, 0)
+            if value is not None:
+                entry.setdefault("objective_hexes", {})[side] = value
     winner = str(request.POST.get("winner", "")).strip()
     entry["winner"] = winner or None
     map_group = str(request.POST.get("map_group", "")).strip() or None  # KGP 8.2: the Map Group's scenario
