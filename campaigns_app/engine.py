@@ -493,7 +493,7 @@ def build_orders(items: Iterable[Mapping[str, Any]]) -> list[Any]:
         if kind == "rg":
             orders.append(RgOrder(str(item["rg_id"]), str(item.get("setup_mode") or "entry"),
                                   int(item.get("pre_registered") or 0), int(item.get("extra") or 0),
-                                  item.get("setup_area") or None))
+                                  item.get("setup_area") or None, item.get("objective_hex") or None))
         elif kind == "fort":
             orders.append(FortOrder(str(item["fort_type"]), int(item.get("quantity") or 1),
                                     *(item.get(name) for name in ("capacity", "unit", "ca_drm", "nca_drm", "base_cost"))))

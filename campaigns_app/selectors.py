@@ -879,8 +879,17 @@ def _rg_rows(system: Any, side: str, ledger: Any, date_id: str, date_index: int,
             "bought": bought, "remaining": left_cg, "notes": notes, "unavailable": unavailable,
             "modes": modes, "pre_registered": pre, "extra_max": extra, "max_now": max(min(limits), 0) if limits else 9,
             "gives": ", ".join(f"{c.text} {code}" for code, c in row.gives.items()),
+            "objective_hex": _objective_hex_ref(system, row.id),
         })
     return rows
+
+
+def _objective_hex_ref(system: Any, rg_id: str) -> str | None:
+    """KGP 8.2/8.6198: the rule's ref when this RG allows its side to secretly designate an Objective Hex."""
+    from rules_engine.purchases import objective_hex_prefixes
+
+    found = objective_hex_prefixes(system)
+    return found[1] if found is not None and rg_id.startswith(found[0]) else None
 
 
 def _short(message: str, rg_id: str) -> str:

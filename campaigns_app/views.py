@@ -440,6 +440,7 @@ def _rg_orders(request: HttpRequest, seat: Seat, problems: list[str]) -> list[di
             "pre_registered": _int_field(request, f"pre-{row.id}", f"RG {row.id} Pre-Registered hexes", problems, 0, 0),
             "extra": _int_field(request, f"extra-{row.id}", f"RG {row.id} extra points", problems, 0, 0),
             "setup_area": str(request.POST.get(f"area-{row.id}", "")).strip()[:80] or None,
+            "objective_hex": str(request.POST.get(f"ohex-{row.id}", "")).strip()[:200] or None,
         }
         orders.extend(dict(order) for _ in range(count))
     return orders

@@ -6,6 +6,7 @@ TEST DATA standing for a printed card (seed 004 has no KGP CG Victory Conditions
 """
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -78,4 +79,64 @@ def test_a_negative_objective_hex_count_is_refused_and_nothing_is_saved(monkeypa
                                                      results_form("-1", "0"), headers={"HX-Request": "true"})
     assert response.status_code == 422
     assert "Objective Hexes Controlled by the German side" in response.content.decode()
+    assert play.campaign.state == before
+
+
+SECRET_HEX = "Zq77 church"  # TEST DATA: a hex text that appears nowhere else
+
+
+def at_18_pm_8_619(monkeypatch: Any) -> Play:
+    # 18 PM 8.616 (card: Base Number − Secret DR): U.S. 35 − (3+3) = 29; German 45 − (6+5) = 34
+    play = Play(monkeypatch, "kgp", "german", ScriptedDice(3, 3, 6, 5), card_text=(CARDS / "kgp-values-test.yaml")
+                .read_text(encoding="utf-8"), player_settings={"kgp_cg": "I"})
+    play.until("@initial-scenario")
+    play.both_done()
+    play.results(cvp={"us": 0, "german": 0}, attacked={"german": True, "us": False}, lvp={"us": 0, "german": 0})
+    assert play.at() == ("18 PM", "phase", "8.619")
+    return play
+
+
+def order_token(html: str) -> str:
+    match = re.search(r'action="[^"]*/phase/order/".*?name="token" value="([0-9a-f]+)"', html, re.S)
+    assert match, "the order form carries a one-time token"
+    return match.group(1)
+
+
+OPPONENT_PAGES = ("campaign_detail", "campaign_history", "records_roster", "records_roster_csv", "records_purchases",
+                  "records_purchases_csv", "records_dice", "records_dice_csv")
+
+
+def test_the_objective_hex_an_i_rg_designates_is_secret_from_the_opponent_and_on_its_owners_purchase_record(
+    monkeypatch: Any
+) -> None:
+    play = at_18_pm_8_619(monkeypatch)
+    german = client_for(play.users["german"])
+    order_page = german.get(reverse("campaign_detail", args=[play.public_id])).content.decode()
+    assert 'name="ohex-I1"' in order_page and 'name="ohex-O1"' not in order_page  # only an "I"/"HW" RG (8.2)
+    response = german.post(reverse("phase_order", args=[play.public_id]),
+                           {"qty-I1": "1", "mode-I1": "entry", "ohex-I1": SECRET_HEX, "token": order_token(order_page)},
+                           headers={"HX-Request": "true"})
+    assert response.status_code == 200, response.content.decode()[:400]
+    [line] = [line for line in play.ledger("german").purchases if line.date_id == "18 PM"]
+    assert SECRET_HEX in line.notes
+    own = german.get(reverse("records_purchases", args=[play.public_id])).content.decode()
+    assert SECRET_HEX in own
+    us = client_for(play.users["us"])
+    for name in OPPONENT_PAGES:
+        body = us.get(reverse(name, args=[play.public_id])).content.decode()
+        assert SECRET_HEX not in body and "Objective Hex (secret" not in body, name
+
+
+def test_an_objective_hex_for_an_rg_that_is_not_i_or_hw_is_refused_and_nothing_is_saved(monkeypatch: Any) -> None:
+    play = at_18_pm_8_619(monkeypatch)
+    before = play.campaign.state
+    german = client_for(play.users["german"])
+    token = order_token(german.get(reverse("campaign_detail", args=[play.public_id])).content.decode())
+    response = german.post(
+        reverse("phase_order", args=[play.public_id]), {"qty-O1": "1", "mode-O1": "entry", "ohex-O1": "12K4",
+                                                        "token": token},
+        headers={"HX-Request": "true"})
+    assert response.status_code == 422
+    assert "RG O1: only an RG whose ID begins with I or HW allows an Objective Hex (8.2 Objective Hex, 8.6198)" in \
+        response.content.decode()
     assert play.campaign.state == before
