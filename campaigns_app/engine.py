@@ -44,6 +44,13 @@ def side_ids(system: Any) -> list[str]:
     return [side.id for side in system.sides]
 
 
+def objective_hex_ref(system: Any) -> str | None:
+    """KGP 8.2: the Objective Hex rule that asks the results for each side's Controlled Objective Hexes (or None)."""
+    from rules_engine.victory import objective_hex_ref as ref
+
+    return ref(system)
+
+
 def side_name(system: Any, side_id: str) -> str:
     """A side as the pages name it: "German", "Canadian"; a side named "… Side" (PL 2.5 "Axis Side") loses the word,
     since the pages say "the Axis side" (never "the Axis Side side")."""
@@ -485,7 +492,7 @@ def build_orders(items: Iterable[Mapping[str, Any]]) -> list[Any]:
         if kind == "rg":
             orders.append(RgOrder(str(item["rg_id"]), str(item.get("setup_mode") or "entry"),
                                   int(item.get("pre_registered") or 0), int(item.get("extra") or 0),
-                                  item.get("setup_area") or None))
+                                  item.get("setup_area") or None, item.get("objective_hex") or None))
         elif kind == "fort":
             orders.append(FortOrder(str(item["fort_type"]), int(item.get("quantity") or 1),
                                     *(item.get(name) for name in ("capacity", "unit", "ca_drm", "nca_drm", "base_cost"))))

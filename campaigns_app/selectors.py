@@ -306,7 +306,8 @@ def result_summary(system: Any, result: Any) -> str:
         return ", ".join(f"{engine.side_name(system, s)} {values[s]}" for s in sides if s in values)
 
     parts = [f"CVP {per_side(result.get('cvp'))}"]
-    for key, label in (("lvp", "LVP"), ("leaders_lost", "leaders lost"), ("units_lost", "units lost")):
+    for key, label in (("lvp", "LVP"), ("leaders_lost", "leaders lost"), ("units_lost", "units lost"),
+                       ("objective_hexes", "own Objective Hexes Controlled")):
         if result.get(key):
             parts.append(f"{label} {per_side(result.get(key))}")
     attackers = [engine.side_name(system, s) for s in sides if (result.get("attacked") or {}).get(s)]
@@ -337,8 +338,9 @@ PHASE_EVENT_TEXT: dict[str, Any] = {
     "board-part": lambda p, name, v: str(p.get("text") or f"Step {p.get('step')}: the rest is done on the board."),
     "order-recorded": lambda p, name, v: f"Your secret order at {p.get('step')} is recorded ({p.get('date')}).",
     "replenished": lambda p, name, v: str(p.get("text") or f"Replenished {p.get('amount')} {p.get('currency')}."),
-    "weather": lambda p, name, v: f"Weather for {p.get('date')}: " + " · ".join(
-        str(p[k]) for k in ("ec", "weather", "moon") if p.get(k) and p.get(k) != "-") + ".",
+    "weather": lambda p, name, v: str(p.get("text")) if p.get("board") else f"Weather for {p.get('date')}: " + " · ".join(
+        str(p[k]) for k in ("ec", "weather", "moon") if p.get(k) and p.get(k) != "-") + "." + (
+        f" (rolled on the {p.get('rolled')})" if p.get("rolled") else ""),
     "san-adjusted": lambda p, name, v: f"{name(p.get('side'))} SAN {p.get('before')} → {p.get('after')} ({p.get('step')}).",
     "elr-changed": lambda p, name, v: f"{name(p.get('side'))} ELR {p.get('before')} → {p.get('after')} ({p.get('step')}).",
     "night-elr": lambda p, name, v: f"Night scenario ({p.get('date')}): the {name(p.get('side'))} side is the Scenario "
@@ -759,7 +761,10 @@ def _describe_record(system: Any, event: dict[str, Any], side: str) -> dict[str,
     if kind == "weather":
         parts = [f"{name.upper() if name == 'ec' else name.capitalize()}: {payload[name]}"
                  for name in ("ec", "weather", "moon", "wind") if payload.get(name)]
-        return {**base, "title": "Weather", "text": " · ".join(parts) + (" · Night" if payload.get("night") else "")}
+        if payload.get("board"):
+            return {**base, "title": "Weather", "text": str(payload.get("text") or "")}
+        return {**base, "title": "Weather", "text": " · ".join(parts) + (" · Night" if payload.get("night") else "")
+                + (f" (rolled on the {payload.get('rolled')})" if payload.get("rolled") else "")}
     if kind == "san-adjusted":
         text = f"{who} SAN {payload.get('before')} → {payload.get('after')}"
         if payload.get("dr") is not None:
@@ -874,8 +879,17 @@ def _rg_rows(system: Any, side: str, ledger: Any, date_id: str, date_index: int,
             "bought": bought, "remaining": left_cg, "notes": notes, "unavailable": unavailable,
             "modes": modes, "pre_registered": pre, "extra_max": extra, "max_now": max(min(limits), 0) if limits else 9,
             "gives": ", ".join(f"{c.text} {code}" for code, c in row.gives.items()),
+            "objective_hex": _objective_hex_ref(system, row.id),
         })
     return rows
+
+
+def _objective_hex_ref(system: Any, rg_id: str) -> str | None:
+    """KGP 8.2/8.6198: the rule's ref when this RG allows its side to secretly designate an Objective Hex."""
+    from rules_engine.purchases import objective_hex_prefixes
+
+    found = objective_hex_prefixes(system)
+    return found[1] if found is not None and rg_id.startswith(found[0]) else None
 
 
 def _short(message: str, rg_id: str) -> str:
@@ -1241,7 +1255,9 @@ def _results_rows(system: Any, side: str, own: Any, lvp_sides: Any) -> list[dict
          "lvp_recorded": None if lvp_sides is None else s in lvp_sides,
          "cvp": (own or {}).get("cvp", {}).get(s), "attacked": (own or {}).get("attacked", {}).get(s),
          "lvp": (own or {}).get("lvp", {}).get(s), "leaders_lost": (own or {}).get("leaders_lost", {}).get(s),
-         "units_lost": (own or {}).get("units_lost", {}).get(s)}
+         "units_lost": (own or {}).get("units_lost", {}).get(s),
+         "objective_hex_ref": engine.objective_hex_ref(system),
+         "objective_hexes": (own or {}).get("objective_hexes", {}).get(s)}
         for s in engine.side_ids(system)
     ]
 
@@ -1315,7 +1331,7 @@ def _recon_context(system: Any, state: Any, step: Any, side: str, currency: str 
 
 
 RESULT_LABELS = {"cvp": "CVP amassed", "winner": "Winner", "lvp": "LVP controlled", "leaders_lost": "Leaders lost",
-                 "units_lost": "Units lost", "attacked": "Attacked"}
+                 "units_lost": "Units lost", "attacked": "Attacked", "objective_hexes": "Own Objective Hexes Controlled"}
 
 
 def _result_text(system: Any, name: str, value: Any) -> str:

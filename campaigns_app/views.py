@@ -440,6 +440,7 @@ def _rg_orders(request: HttpRequest, seat: Seat, problems: list[str]) -> list[di
             "pre_registered": _int_field(request, f"pre-{row.id}", f"RG {row.id} Pre-Registered hexes", problems, 0, 0),
             "extra": _int_field(request, f"extra-{row.id}", f"RG {row.id} extra points", problems, 0, 0),
             "setup_area": str(request.POST.get(f"area-{row.id}", "")).strip()[:80] or None,
+            "objective_hex": str(request.POST.get(f"ohex-{row.id}", "")).strip()[:200] or None,
         }
         orders.extend(dict(order) for _ in range(count))
     return orders
@@ -709,6 +710,11 @@ def results_submit(request: HttpRequest, seat: Seat) -> HttpResponse:
             value = _int_field(request, f"{field}-{side}", f"{label} by the {name} side", problems, None, 0)
             if value is not None:
                 entry[field][side] = value
+        if engine.objective_hex_ref(system) is not None:  # KGP 8.2: own Objective Hexes Controlled at the scenario's end
+            value = _int_field(request, f"objective_hexes-{side}", f"Objective Hexes Controlled by the {name} side",
+                               problems, None, 0)
+            if value is not None:
+                entry.setdefault("objective_hexes", {})[side] = value
     winner = str(request.POST.get("winner", "")).strip()
     entry["winner"] = winner or None
     map_group = str(request.POST.get("map_group", "")).strip() or None  # KGP 8.2: the Map Group's scenario

@@ -81,11 +81,13 @@ def combine(
             lvp[side] = sum(known.values())
     if len(groups) == 1:
         only = agreed[groups[0].id]
-        return ScenarioResult(only.cvp, only.attacked, only.winner, lvp, only.leaders_lost, only.units_lost), new_tracks
+        return ScenarioResult(only.cvp, only.attacked, only.winner, lvp, only.leaders_lost, only.units_lost,
+                              only.objective_hexes), new_tracks
     results = [agreed[group.id] for group in groups]
-    sums: dict[str, dict[SideId, list[int]]] = {"cvp": {}, "leaders_lost": {}, "units_lost": {}}
+    sums: dict[str, dict[SideId, list[int]]] = {"cvp": {}, "leaders_lost": {}, "units_lost": {}, "objective_hexes": {}}
     for result in results:
-        for name, values in (("cvp", result.cvp), ("leaders_lost", result.leaders_lost), ("units_lost", result.units_lost)):
+        for name, values in (("cvp", result.cvp), ("leaders_lost", result.leaders_lost), ("units_lost", result.units_lost),
+                             ("objective_hexes", result.objective_hexes)):
             for side, value in values.items():
                 sums[name].setdefault(side, []).append(value)
     combined = ScenarioResult(
@@ -95,5 +97,7 @@ def combine(
         lvp=lvp,
         leaders_lost={side: _total(sums["leaders_lost"], side) for side in sides if side in sums["leaders_lost"]},
         units_lost={side: _total(sums["units_lost"], side) for side in sides if side in sums["units_lost"]},
+        # [interp] Objective Hexes (8.2) Controlled: the sum of those entered on the Map Groups played this date
+        objective_hexes={side: _total(sums["objective_hexes"], side) for side in sides if side in sums["objective_hexes"]},
     )
     return combined, new_tracks

@@ -44,6 +44,36 @@ class RgOrder:
     pre_registered: int = 0
     extra: int = 0
     setup_area: str | None = None
+    objective_hex: str | None = None  # KGP 8.2/8.6198: the hex an "I"/"HW" RG lets its side secretly designate
+
+
+OBJECTIVE_HEX_MAX = 40  # characters of a designated Objective Hex ("12K4", "St/EE23")
+
+
+def objective_hex_prefixes(system: System) -> tuple[tuple[str, ...], str] | None:
+    """KGP 8.2 Objective Hex: the RG ID prefixes that allow a designation and the rule's ref (None: no such rule)."""
+    for rule in system.special_rules:
+        prefixes = rule.params.get("rg_id_prefixes")
+        if rule.params.get("results_field") == "objective_hexes" and isinstance(prefixes, list):
+            return tuple(str(p) for p in prefixes), str(rule.ref)
+    return None
+
+
+def _check_objective_hex(system: System, order: RgOrder) -> list[Violation]:
+    """8.2: only an RG whose ID begins with an "I" or "HW" allows a designation; the hex is short plain text."""
+    if order.objective_hex is None:
+        return []
+    found = objective_hex_prefixes(system)
+    if found is None:
+        return [Violation("RG", f"RG {order.rg_id}: this CG has no Objective Hexes to designate")]
+    prefixes, ref = found
+    if not order.rg_id.startswith(prefixes):
+        return [Violation(ref, f"RG {order.rg_id}: only an RG whose ID begins with {' or '.join(prefixes)} allows an "
+                               f"Objective Hex ({ref})")]
+    if len(order.objective_hex) > OBJECTIVE_HEX_MAX:
+        return [Violation(ref, f"RG {order.rg_id}: the Objective Hex is {len(order.objective_hex)} characters long; at "
+                               f"most {OBJECTIVE_HEX_MAX} are allowed")]
+    return []
 
 
 @dataclass(frozen=True)
@@ -426,7 +456,7 @@ def _check_rg(
     *, initial: bool, chit: Chit | None, currency: str, at_recon_step: bool = False,
 ) -> list[Violation]:
     cost, problems = rg_order_cost(system, side, order)
-    violations = list(problems)
+    violations = list(problems) + _check_objective_hex(system, order)
     found = recon_row(system, side)
     recon = recon_step(system) if found is not None and found.id == order.rg_id and not at_recon_step else None
     if recon is not None and found is not None:
@@ -778,6 +808,8 @@ def _new_line(
         notes.append(f"SAN {row.effects['san']:+d} (secret until each side announces its SAN)")
     if row.note:
         notes.append(row.note)
+    if order.objective_hex:
+        notes.append(f"Objective Hex (secret until Controlled by own Infantry): {order.objective_hex}")
     return PurchaseLine(
         line=ledger.next_line, date_id=date_id, rg_id=row.id, group_type=row.group_type, cost=cost,
         setup_mode=order.setup_mode, pre_registered=order.pre_registered, extra=order.extra, initial_ob=initial_ob,

@@ -62,6 +62,7 @@ def validate_results(system: SystemLike, state: CampaignState, side: SideId, ent
     _counts(system, "LVP", entry.lvp, every_side=False)
     _counts(system, "Leaders lost", entry.leaders_lost, every_side=False)
     _counts(system, "Units lost", entry.units_lost, every_side=False)
+    _counts(system, "Objective Hexes Controlled", entry.objective_hexes, every_side=False)
     sides = side_ids(system)
     if set(entry.attacked) != set(sides):
         raise SubmissionError(f"Attacked: say for each side whether it attacked (sides: {', '.join(sides)})")
@@ -84,7 +85,7 @@ def differing_fields(results: Mapping[SideId, ScenarioResult]) -> tuple[str, ...
     if len(entries) != 2:
         return ()
     first, second = (e.to_json() for e in entries)
-    return tuple(name for name in ScenarioResult.FIELDS if first[name] != second[name])
+    return tuple(name for name in ScenarioResult.FIELDS if first.get(name) != second.get(name))
 
 
 def _record(state: CampaignState, result: ScenarioResult, map_results: Mapping[str, ScenarioResult] | None = None

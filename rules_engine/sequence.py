@@ -972,8 +972,32 @@ def _weather(system: SystemLike, state: CampaignState, step: Step, dice: Dice) -
         cell = getattr(entry, name, None)
         payload[name] = cell.text if isinstance(cell, Cell) else None
     payload["night"] = bool(getattr(entry, "night", False))
+    if payload["weather"] is None and step.params.get("weather_unset") == "table-or-board":
+        return _weather_unset(system, state, step, dice, payload)
     event = Event("weather", Visibility.PUBLIC, None, payload)
     return _record(state, event), (event,)
+
+
+def _weather_unset(
+    system: SystemLike, state: CampaignState, step: Step, dice: Dice, payload: dict[str, JSON]
+) -> tuple[CampaignState, Events]:
+    """ER 1.517 / KGP 8.617 (CG3): the card's calendar gives no weather for this CG Date — a public roll on the
+    card's random weather table when the card supplies one (the step's ``tables:``), else the board decides."""
+    if not step.tables:
+        payload["board"] = True
+        payload["text"] = (f"The card gives no weather for {state.date_id}: determine it at the board from the "
+                           f"printed {step.ref} chart (or the optional random weather the players agreed to use).")
+        event = Event("weather", Visibility.PUBLIC, None, payload)
+        return _record(state, event), (event,)
+    table = _system(system).table(step.tables[0])
+    roller = _system(system).sides[0].id
+    roll = _roll(dice, table, f"{step.ref} {step.name} ({table.name})", roller, Visibility.PUBLIC)
+    resolution = roll_on(table, roll, table_column(system, step, table, roller), {}, {}, {})
+    state, rolled = _result_events(state, step, roller, resolution, Visibility.PUBLIC)
+    payload["weather"] = resolution.cell.text
+    payload["rolled"] = table.name
+    event = Event("weather", Visibility.PUBLIC, None, payload)
+    return _record(state, event), (*rolled, event)
 
 
 ROSTER_TRACKS = {"san": "san", "elr": "elr", "lvp": "lvp_current", "cg_lvp": "lvp_cg"}

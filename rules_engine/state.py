@@ -142,11 +142,14 @@ class ScenarioResult:
     lvp: Mapping[SideId, int] = field(default_factory=dict)  # Current-LVP/TVP controlled (RR 2.5032)
     leaders_lost: Mapping[SideId, int] = field(default_factory=dict)
     units_lost: Mapping[SideId, int] = field(default_factory=dict)
+    # KGP 8.2 Objective Hex: how many of its own designated Objective Hexes the side Controls at the scenario's end
+    objective_hexes: Mapping[SideId, int] = field(default_factory=dict)
 
-    FIELDS: ClassVar[tuple[str, ...]] = ("cvp", "winner", "lvp", "leaders_lost", "units_lost", "attacked")
+    FIELDS: ClassVar[tuple[str, ...]] = ("cvp", "winner", "lvp", "leaders_lost", "units_lost", "attacked",
+                                         "objective_hexes")
 
     def __post_init__(self) -> None:
-        for name in ("cvp", "attacked", "lvp", "leaders_lost", "units_lost"):
+        for name in ("cvp", "attacked", "lvp", "leaders_lost", "units_lost", "objective_hexes"):
             object.__setattr__(self, name, _frozen_map(getattr(self, name)))
 
     def to_json(self) -> dict[str, JSON]:
@@ -158,6 +161,7 @@ class ScenarioResult:
             "leaders_lost": dict(self.leaders_lost),
             "units_lost": dict(self.units_lost),
             "attacked": dict(self.attacked),
+            **({"objective_hexes": dict(self.objective_hexes)} if self.objective_hexes else {}),
         }
 
     @classmethod
@@ -170,6 +174,7 @@ class ScenarioResult:
             lvp=_int_map(data, "lvp"),
             leaders_lost=_int_map(data, "leaders_lost"),
             units_lost=_int_map(data, "units_lost"),
+            objective_hexes=_int_map(data, "objective_hexes"),
         )
 
 

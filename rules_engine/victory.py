@@ -11,20 +11,31 @@ from rules_engine.model import System, VictoryCondition, VictoryConditions
 from rules_engine.state import CampaignState
 from rules_engine.vocabulary import SideId
 
-__all__ = ["ConditionCheck", "MEASURE_NAMES", "Verdict", "judge", "measure"]
+__all__ = ["ConditionCheck", "MEASURE_NAMES", "Verdict", "judge", "measure", "objective_hex_ref"]
 
 MEASURE_NAMES: Mapping[str, str] = {
     "cg_lvp": "CG-LVP total",
     "cvp": "CVP earned over the CG",
     "tvp": "CG TVP total",
+    "objective_hexes": "Objective Hexes Controlled",
 }
 OP_WORDS: Mapping[str, str] = {">=": "≥", ">": ">", "<=": "≤", "<": "<", "==": "="}
+
+
+def objective_hex_ref(system: object) -> str | None:
+    """KGP 8.2 Objective Hex: the rule whose ``params.results_field: objective_hexes`` asks the results for the Objective
+    Hexes each side Controls (None: the system has none)."""
+    for rule in getattr(system, "special_rules", ()):
+        if rule.params.get("results_field") == "objective_hexes":
+            return str(rule.ref)
+    return None
 
 
 def measure(state: CampaignState, side: SideId, name: str) -> int | None:
     """A side's measure from the records, None when they do not hold it: ``cg_lvp`` its CG-LVP track (RR/ER/KGP
     bookkeeping), ``cvp`` the CVP it earned in the agreed scenario results, ``tvp`` the sum of its TVP (PL 3.33: CG TVP
-    Total = Current TVP + previous CG TVP, from the results' LVP/TVP column)."""
+    Total = Current TVP + previous CG TVP, from the results' LVP/TVP column), ``objective_hexes`` the number of its own
+    Objective Hexes (KGP 8.2) it Controls per the latest scenario results that record it."""
     if name == "cg_lvp":
         value = state.tracks.get(side, {}).get("cg_lvp")
         return value if isinstance(value, int) else None
@@ -35,6 +46,9 @@ def measure(state: CampaignState, side: SideId, name: str) -> int | None:
     if name == "tvp":
         given = [r.lvp[side] for r in results if side in r.lvp]
         return sum(given) if given else None
+    if name == "objective_hexes":  # KGP 8.2: the count the latest results that give it record (control at the end)
+        counts = [r.objective_hexes[side] for r in results if side in r.objective_hexes]
+        return counts[-1] if counts else None
     raise ValueError(f"unknown victory measure {name!r} (allowed: {', '.join(MEASURE_NAMES)})")
 
 

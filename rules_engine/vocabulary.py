@@ -48,7 +48,7 @@ class Chit(StrEnum):
     IDLE = "idle"
 
 
-VICTORY_MEASURES: tuple[str, ...] = ("cg_lvp", "cvp", "tvp")
+VICTORY_MEASURES: tuple[str, ...] = ("cg_lvp", "cvp", "tvp", "objective_hexes")
 """What a CG Victory Condition compares (docs/cg-format.md): a side's CG-LVP total (RR/ER/KGP), the CVP it earned over
 the CG (agreed scenario results), its CG TVP total (PL)."""
 
