@@ -44,3 +44,24 @@ def test_the_guides_example_card_loads_and_can_start_a_campaign(system_id: str) 
 def test_the_guides_example_card_says_it_is_an_example(system_id: str) -> None:
     assert re.search(r"^example: true$", examples()[system_id], re.M)
     assert re.search(r'^name: ".*(EXAMPLE|TEST DATA)', examples()[system_id], re.M)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("system_id", SYSTEMS)
+def test_the_guides_example_card_opened_in_the_card_builder_saves_and_can_start_a_campaign(system_id: str) -> None:
+    """The browser builder first: the example, opened in the form ("Edit in the form") and saved unchanged, is a card
+    the Start a campaign page accepts."""
+    from django.contrib.auth.models import User
+
+    from campaigns_app import card_services
+    from campaigns_app.models import CgCard
+    from tests.campaigns_app.card_builder import build_card, card_form
+    from tests.campaigns_app.conftest import client_for
+    from tests.campaigns_app.test_cards_pages import load_system
+
+    load_system(system_id)
+    client = client_for(User.objects.create_user("writer", password="correct-horse-battery-staple-42"))
+    response = build_card(client, system_id, {}, start=card_form(system_id, examples()[system_id]))
+    assert response.status_code == 302, response.content.decode()[-3000:]
+    card = CgCard.objects.get(card_id=f"doc-example-{system_id}")
+    assert start_blockers(card_services.card_check(card.text, system_id=system_id).system) == []
