@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from rules_engine.card_fields import BOOL, CELL, CHOICE, LIST, ROW_MARK, TEXT, YAML, Block, Field, Grid, Section, rows_of
 from rules_engine.card_values import flow, value_text
 from rules_engine.loader import MATRIX_RESULTS, RG_TYPES, STEP_SECRET
+from rules_engine import step_kinds
 from rules_engine.model import System
 
 CARD_PARTS_OFFERED = ("steps", "currencies", "initiative", "fortifications", "setup_costs")
@@ -44,19 +45,26 @@ class StepAction:
     params: tuple[str, ...] = ()
 
 
+def _kind(action: str) -> str:
+    """The step kind the loader derives from ``action`` (rules_engine.step_kinds: the one source, issue 14 item 10)."""
+    return step_kinds.derive(action, (), {}).value
+
+
 STEP_ACTIONS: tuple[StepAction, ...] = (
     StepAction("", "as the rules file says for this step (else: played on the board)", ""),
     StepAction("on-board", "played on the board; Refit lists the step", "on-board"),
-    StepAction("replenish-base-minus-dr", "points: the CG Date's base number minus a secret roll", "automatic",
-               ("currency", "dice", "base")),
-    StepAction("replenish-from-table", "points from a dice table, rolled in secret", "automatic", ("currency", "table")),
-    StepAction("purchase-rg", "secret RG purchase", "input", ("currency",)),
-    StepAction("purchase-fortifications", "secret Fortification purchase", "input", ("currency",)),
-    StepAction("initiative", "sealed Attack/Idle chits, revealed to both at once", "initiative"),
-    StepAction("secret-roll", "a secret roll per side", "automatic", ("dice",)),
-    StepAction("roll-per-side", "a roll per side on a dice table", "automatic", ("table",)),
-    StepAction("record-lvp", "each side records its LVP", "automatic"),
-    StepAction("weather-from-calendar", "weather from the calendar", "automatic"),
+    StepAction("replenish-base-minus-dr", "points: the CG Date's base number minus a secret roll",
+               _kind("replenish-base-minus-dr"), ("currency", "dice", "base")),
+    StepAction("replenish-from-table", "points from a dice table, rolled in secret", _kind("replenish-from-table"),
+               ("currency", "table")),
+    StepAction("purchase-rg", "secret RG purchase", _kind("purchase-rg"), ("currency",)),
+    StepAction("purchase-fortifications", "secret Fortification purchase", _kind("purchase-fortifications"),
+               ("currency",)),
+    StepAction("initiative", "sealed Attack/Idle chits, revealed to both at once", _kind("initiative")),
+    StepAction("secret-roll", "a secret roll per side", _kind("secret-roll"), ("dice",)),
+    StepAction("roll-per-side", "a roll per side on a dice table", _kind("roll-per-side"), ("table",)),
+    StepAction("record-lvp", "each side records its LVP", _kind("record-lvp")),
+    StepAction("weather-from-calendar", "weather from the calendar", _kind("weather-from-calendar")),
 )
 ACTIONS_BY_ID = {a.id: a for a in STEP_ACTIONS}
 

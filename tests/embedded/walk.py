@@ -3,7 +3,7 @@
 ``python tests/embedded/walk.py DIR`` sets the environment `make run` gives (SQLite — a file in DIR instead of
 db.sqlite3 — no REDIS_URL and the in-memory channel layer; DEBUG off; the secret key generated into DIR), migrates, loads the systems, and
 then, through Django's test client only (real views, middleware and templates): for every CG system two new users sign
-up, one creates a campaign (uploading a CG Card where the system needs one), the other joins it through the invitation
+up, one creates a campaign (building a CG Card in the card builder's form where the system needs one, typing the values the rule text lost), the other joins it through the invitation
 link, and both open every campaign page. Any page that does not answer as a player expects is printed and the script
 exits 1. tests/embedded/test_embedded_default.py runs it under `make test`.
 """
@@ -19,11 +19,13 @@ CARDS = REPO / "tests" / "campaigns_app" / "cards"
 PASSWORD = "correct-horse-battery-staple-42"
 
 # The card each system is created with: a system whose rule text leaves its calendar or charts to a CG Card cannot start
-# without one (PL 2.5: the bundled example; ER, KGP: the TEST DATA cards). PHD and RR start from the rule text alone.
+# without one (PL 2.5: the bundled example; ER, KGP: the TEST DATA cards). RR starts from the rule text alone; each is
+# built in the card builder's form (`card_build_new`), as a player makes a card.
 CARD_FILES: dict[str, Path] = {
-    "er": CARDS / "er-test.yaml",
-    "kgp": CARDS / "kgp-test.yaml",
+    "er": CARDS / "er-values-test.yaml",  # typed in the form as tests/rules_engine/card_form_values.py ER_FORM
+    "kgp": CARDS / "kgp-values-test.yaml",  # KGP_FORM
     "pl25": REPO / "fixtures" / "cards" / "example-pl25.yaml",
+    "phd": CARDS / "phd-test.yaml",  # optional for PHD (C4.2 and C5 print the rest): its TEST DATA through the form too
 }
 # The players' choices a system leaves without a default (KGP 8.51–.53 which CG; PL 3.2 Redeployment Option).
 CHOICES: dict[str, dict[str, str]] = {"kgp": {"setting-kgp_cg": "I"}, "pl25": {"setting-redeployment_option": "A"}}
@@ -44,15 +46,31 @@ def environment(folder: Path) -> None:
 
 
 def create_card(client: object, system_id: str) -> str:
-    """A CG Card for ``system_id`` made through the card form (uploaded as YAML for now); its id."""
-    text = CARD_FILES[system_id].read_text(encoding="utf-8")
-    response = client.post("/cards/new/", {"system": system_id, "text": text})  # type: ignore[attr-defined]
+    """A CG Card for ``system_id`` built through the card builder's own form (``card_build_new``), as a player types it:
+    PL 2.5 and PHD the fields of the bundled example / TEST DATA card, ER and KGP the TEST DATA values-only cards typed
+    field by field (tests/rules_engine/card_form_values.py); its id."""
+    from tests.campaigns_app.card_builder import build_card, card_form
+    from tests.rules_engine.card_form_values import ER_FORM, KGP_FORM, form_over
+
+    typed = {"er": ER_FORM, "kgp": KGP_FORM}
+    if system_id in typed:  # the new-card form, its offered rows replaced by the typed ones
+        values = form_over(card_form(system_id), typed[system_id])
+    else:  # the form of the bundled example, every field as the builder shows it
+        values = card_form(system_id, CARD_FILES[system_id].read_text(encoding="utf-8"))
+    response = build_card(client, system_id, values, start={})  # type: ignore[arg-type]
     if response.status_code != 302:
-        raise AssertionError(f"{system_id}: the card form answered {response.status_code}:\n"
-                             f"{response.content.decode()[:3000]}")
+        raise AssertionError(f"{system_id}: the card builder answered {response.status_code}:\n"
+                             f"{_problems(response.content.decode())}")
     found = re.fullmatch(r"/cards/([^/]+)/", response["Location"])
     assert found, response["Location"]
     return found.group(1)
+
+
+def _problems(html: str) -> str:
+    """The builder's problems on a refused form: its summary and each field's problem, as the player reads them."""
+    found = re.findall(r'<(?:div|p|span|li)[^>]*class="[^"]*(?:problem|builder-summary|builder-error)[^"]*"[^>]*>(.*?)</(?:div|p|span|li)>',
+                       html, flags=re.S)
+    return "\n".join(t for t in (" ".join(visible_text(f).split()) for f in found) if t)[:3000] or visible_text(html)[:3000]
 
 
 def sign_up(name: str) -> object:
@@ -102,6 +120,7 @@ def walk(problems: list[str]) -> list[str]:
     from django.conf import settings
 
     from campaigns_app.card_selectors import start_blockers
+    from tests.campaigns_app.lost_test_values import BY_SYSTEM as LOST_VALUES, post_fields
     from campaigns_app import engine
     from campaigns_app.models import CgSystem
 
@@ -115,6 +134,7 @@ def walk(problems: list[str]) -> list[str]:
                 **CHOICES.get(system_id, {})}
         if start_blockers(system) or system_id in CARD_FILES:
             form["card"] = create_card(creator, system_id)
+        form |= post_fields(LOST_VALUES.get(system_id, {}))  # the lost values the creator types (issue 9 item 2)
         check(problems, f"{system_id} create page", creator.get(f"/campaigns/new/?system={system_id}"))  # type: ignore[attr-defined]
         response = creator.post("/campaigns/new/", form)  # type: ignore[attr-defined]
         if response.status_code != 302:
