@@ -27,9 +27,10 @@ def fits(page: object) -> None:
     assert width <= viewport, f"{page.url}: the page is {width} px wide in a {viewport} px viewport"  # type: ignore[attr-defined]
 
 
-def visit(player: Player, shoot: Callable[[object, str], Path], name: str) -> None:
-    """Check the page the player is on at 1280 and 390 px (width, and axe when available) and photograph it at both."""
-    page = player.page
+def visit(player: Player, shoot: Callable[[object, str], Path], name: str, page: object | None = None) -> None:
+    """Check the page the player is on (or another page of the player's) at 1280 and 390 px — no wider than the
+    viewport, and axe when the conftest has it — and photograph it at both widths."""
+    page = player.page if page is None else page
     settle(page)
     axe = getattr(conftest, "check_accessibility", None)
     for label, size in (("1280", DESKTOP), ("390", PHONE)):
@@ -165,10 +166,15 @@ def join(player: Player, shoot: Callable[[object, str], Path], link: str, live_u
     expect(page).to_have_url(live_url + campaign_path)  # type: ignore[attr-defined]
 
 
+def points(page: object, code: str) -> int:
+    """The points of one currency (CPP, FPP …) the side's own "Your points" card shows."""
+    item = page.locator("#ledger-summary .points-item", has=page.locator("dt", has_text=re.compile(rf"^{code}$")))  # type: ignore[attr-defined]
+    return int(str(item.locator("dd").inner_text()).strip())
+
+
 def cpp(page: object) -> int:
     """The CPP the side's own "Your points" card shows."""
-    item = page.locator("#ledger-summary .points-item", has=page.locator("dt", has_text=re.compile(r"^CPP$")))  # type: ignore[attr-defined]
-    return int(str(item.locator("dd").inner_text()).strip())
+    return points(page, "CPP")
 
 
 def order_points(page: object) -> int:
@@ -184,13 +190,15 @@ def replenishment_dr(player: Player, shoot: Callable[[object, str], Path], campa
                      base: int, currency: str = "CPP") -> int:
     """The secret Replenishment DR the side's own history shows for ``date`` ("<ref>: Base Number B − DR d = n CPP"),
     checked against the Base Number typed in the card (the history page is visited and photographed)."""
-    page = player.page
-    page.goto(campaign_path + "history/")  # type: ignore[attr-defined]
-    visit(player, shoot, f"history-{date.replace(' ', '')}")
-    text = " ".join(str(page.locator("main").inner_text()).split())  # type: ignore[attr-defined]
+    page = player.context.new_page()  # type: ignore[attr-defined]
+    try:  # a second tab: the live page stays as it is
+        page.goto(campaign_path + "history/")
+        visit(player, shoot, f"history-{date.replace(' ', '')}", page)
+        text = " ".join(str(page.locator("main").inner_text()).split())
+    finally:
+        page.close()
     found = re.findall(rf"{re.escape(ref)}: Base Number (\d+) − DR (\d+) = (\d+) {currency}", text)
     assert found, f"no {ref} record on the {player.side} history page"
     base_shown, dr, amount = (int(x) for x in found[-1])
     assert base_shown == base and amount == base - dr and 2 <= dr <= 12, found
-    page.goto(campaign_path)  # type: ignore[attr-defined]
     return dr

@@ -23,8 +23,8 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.campaign_pages import (
-    add_row, both, cg_date, cpp, create_with_card, fill, join, open_new_card_form, order_points, replenishment_dr,
-    save_card, signed_up, visit,
+    add_row, both, cg_date, cpp, create_with_card, fill, join, open_new_card_form, order_points, points, replenishment_dr,
+    row_count, save_card, signed_up, visit,
 )
 from tests.e2e.conftest import Player, at_rule, buy_nothing, choose_chit, play_until, submit
 
@@ -166,8 +166,8 @@ def test_two_new_players_play_an_er_campaign_built_in_the_browser_from_values_on
     add_row(page, "calendar", "calendar")
     add_row(page, "calendar", "calendar")
     for chart, rows in ((0, US_ROWS), (1, JAPANESE_ROWS)):
-        while page.locator(f'input[type=hidden][name^="rg_charts.{chart}.rows."][name$="._row"]').count() < len(rows):  # type: ignore[attr-defined]
-            add_row(page, "rg_charts", f"rg_charts.{chart}.rows") if chart == 0 else _add_second_chart_row(page)
+        while row_count(page, f"rg_charts.{chart}.rows") < len(rows):
+            add_chart_row(page, chart)
     add_row(page, "victory_conditions", "victory_conditions.conditions")
     add_row(page, "victory_conditions", "victory_conditions.conditions")
     fill(page, CARD_VALUES)
@@ -220,7 +220,12 @@ def test_two_new_players_play_an_er_campaign_built_in_the_browser_from_values_on
     both(players, screenshot, "15-D1PM-1.518-chit-first")
     left = {"us": 2, "japanese": 4}
     dr = {p.side: replenishment_dr(p, screenshot, campaign_path, "1.516", "D1 PM", BASE["D1 PM"][p.side]) for p in players}
+    jp_frames = len(jp.frames)
     seal_chit(us, jp, "idle")
+    # sealed: the Japanese page learns only that the U.S. has chosen, nothing of the chit, until 1.522
+    expect(jp.page.locator("#players")).to_contain_text("Has chosen")  # type: ignore[attr-defined]
+    expect(jp.page.locator("#chit-reveal")).to_have_count(0)  # type: ignore[attr-defined]
+    assert not any("chit-reveal" in frame for frame in jp.frames[jp_frames:])
     seal_chit(jp, us, "attack")
     for player in players:
         expect(player.page.locator("#order-form")).to_be_visible()  # type: ignore[attr-defined]
@@ -233,6 +238,7 @@ def test_two_new_players_play_an_er_campaign_built_in_the_browser_from_values_on
     order(jp, us, {"O2": (1, None), "I1": (1, "reserve")}, "O2 + I1 In Reserve")
     assert cpp(us.page) == before["us"] - 6
     assert cpp(jp.page) == before["japanese"] - 12
+    assert points(us.page, "FPP") == 10  # M1 "gives 10 FPP" (card)
     both(players, screenshot, "17-D1PM-after-purchases")
 
     # 1.520: the U.S. buys two Jungle Paths with the FPP of M1 (3 FPP each on the card: 10 − 6 = 4 FPP left)
@@ -240,6 +246,7 @@ def test_two_new_players_play_an_er_campaign_built_in_the_browser_from_values_on
     us.page.fill("#fqty-0", "2")  # type: ignore[attr-defined]
     submit(us, jp, us.page.locator("#fort-form button[name=nothing][value=no]"), "two Jungle Paths")  # type: ignore[attr-defined]
     buy_nothing(jp, us, "1.520")
+    assert points(us.page, "FPP") == 10 - 2 * 3 == 4
     # 1.522 reveals the chits sealed at 1.518: Japanese Attack × U.S. Idle → "Japanese Attack"
     for player in players:
         expect(player.page.locator("#chit-reveal")).to_contain_text("Japanese Attack")  # type: ignore[attr-defined]
@@ -291,11 +298,11 @@ def test_two_new_players_play_an_er_campaign_built_in_the_browser_from_values_on
     (output_dir / "actions.txt").write_text("\n".join(f"{p.side}: {a}" for p in players for a in p.actions) + "\n")
 
 
-def _add_second_chart_row(page: object) -> None:
-    """ "Add a row" of the second RG chart (the section has one per chart)."""
+def add_chart_row(page: object, chart: int) -> None:
+    """ "Add a row" of one RG chart (the section has one such button per chart)."""
     from playwright.sync_api import expect
 
-    rows = page.locator('input[type=hidden][name^="rg_charts.1.rows."][name$="._row"]')  # type: ignore[attr-defined]
+    rows = page.locator(f'input[type=hidden][name^="rg_charts.{chart}.rows."][name$="._row"]')  # type: ignore[attr-defined]
     before = rows.count()
-    page.locator("#section-rg_charts").get_by_role("button", name="Add a row").nth(1).click()  # type: ignore[attr-defined]
+    page.locator("#section-rg_charts").get_by_role("button", name="Add a row").nth(chart).click()  # type: ignore[attr-defined]
     expect(rows).to_have_count(before + 1)
