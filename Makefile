@@ -22,6 +22,9 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+# `make run` is a local run over plain HTTP that prints e-mails: with DEBUG off it must say so (campaigns_app/settings.py).
+run: export REFIT_PLAIN_HTTP ?= 1
+run: export REFIT_ALLOW_CONSOLE_EMAIL ?= 1
 run: $(STAMP)
 	env -u DATABASE_URL -u REDIS_URL $(BIN)/python manage.py migrate --noinput
 	env -u DATABASE_URL -u REDIS_URL $(BIN)/python manage.py load_systems

@@ -5,6 +5,8 @@ sees the card through the campaign (its copied text), never through the card its
 """
 from __future__ import annotations
 
+import re
+
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, fields, is_dataclass
 from typing import Any
@@ -160,7 +162,7 @@ def system_values(system: System) -> tuple[list[Value], list[Value], list[Value]
                 elif item.verify:
                     verify.append(Value(where, item.text, _verify_note(item, item.caution or VERIFY_NOTE)))
             else:
-                verify.append(Value(where, str(getattr(item, "label", "") or ""), VERIFY_NOTE))
+                verify.append(Value(where, str(getattr(item, "label", "") or ""), getattr(item, "note", None) or VERIFY_NOTE))
     return missing, verify, supplied
 
 
@@ -424,10 +426,8 @@ def player_settings_from_post(system: System, data: Mapping[str, Any]) -> dict[s
             continue
         text = str(raw).strip()
         if setting.type == "int":
-            try:
-                out[setting.id] = int(text)
-            except ValueError:
-                out[setting.id] = text  # the engine says what is allowed
+            number = re.fullmatch(r"[+-]?[0-9]{1,12}", text)
+            out[setting.id] = int(text) if number else text[:20]  # the engine says what is allowed
         elif setting.type == "bool":
             out[setting.id] = {"true": True, "on": True, "false": False}.get(text.casefold(), text)
         else:
@@ -479,7 +479,8 @@ def system_report(system: System) -> dict[str, Any]:
 def campaign_rules(campaign: Campaign) -> dict[str, Any]:
     """The rules a campaign plays by: system, card (its copied text), what the card supplies, what to verify and what is
     still missing. Shown to both seated players."""
-    system = engine.card_system_for(campaign)  # the card's own values: the players' choices are shown apart
+    # the card's own values (the players' choices are shown apart), with the lost values settled at creation
+    system = engine.with_values(engine.card_system_for(campaign), campaign.supplied_values or {})
     out: dict[str, Any] = {
         "choices": campaign_choices(campaign),
         "system_name": campaign.system.name,

@@ -10,19 +10,26 @@ completely.
 The page also swaps fragments from the htmx responses to its own actions, so what it holds is not always what this
 socket last sent; after such a swap it sends "resync" and the socket sends every fragment again (the page keeps those
 it already has at that version: static/refit.js).
+
+A message that is not one of these is ignored; an error while handling one closes the socket with a close frame and
+clears its presence (``dispatch``).
 """
 from __future__ import annotations
 
 import json
+import logging
 from typing import Any
 
 from channels.db import database_sync_to_async
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from campaigns_app import live, services
 from campaigns_app.notifications import group_name
 
 MAX_MESSAGE = 4096
+CLOSE_ERROR = 1011  # RFC 6455: the server met a condition that kept it from going on (the page reconnects)
+logger = logging.getLogger(__name__)
 
 
 class CampaignConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
@@ -48,11 +55,31 @@ class CampaignConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         await self.accept()
         await self.push()
 
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Every message through its handler; whatever goes wrong there, the socket leaves its group, its presence is
+        cleared and it is closed with a close frame (never dropped), so the opponent sees it offline at once."""
+        try:
+            await super().dispatch(message)
+        except StopConsumer:
+            raise
+        except Exception:
+            logger.exception("campaign websocket: closing after an error in %s", message.get("type"))
+            await self.leave()
+            await self.close(code=CLOSE_ERROR)
+
     async def disconnect(self, code: int) -> None:
-        if self.group is None:
+        await self.leave()
+
+    async def leave(self) -> None:
+        """Leave the side's group and clear this socket's presence (once, however the socket ends)."""
+        group, self.group = self.group, None
+        if group is None:
             return
-        await self.channel_layer.group_discard(self.group, self.channel_name)
-        await database_sync_to_async(services.presence_close)(public_id=self.public_id, channel_name=self.channel_name)
+        try:
+            await self.channel_layer.group_discard(group, self.channel_name)
+        finally:
+            await database_sync_to_async(services.presence_close)(public_id=self.public_id,
+                                                                  channel_name=self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """The page's messages: its heartbeat (every 25 s: keep the seat online, refresh presence) and "resync"."""
@@ -60,7 +87,7 @@ class CampaignConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             return
         try:
             message: Any = json.loads(text_data)
-        except ValueError:
+        except (ValueError, RecursionError):  # not JSON, or nested too deep ("[" × 2000): ignored
             return
         if not isinstance(message, dict):
             return
@@ -85,3 +112,10 @@ class CampaignConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         if changed:
             self.sent = dict(view.fragments)
             await self.send(text_data="".join(view.stamped(fragment_id) for fragment_id in changed))
+
+
+class RefusedSocket(AsyncWebsocketConsumer):  # type: ignore[misc]
+    """A websocket to a path Refit does not serve: the handshake is refused (HTTP 403), never answered with a 500."""
+
+    async def connect(self) -> None:
+        await self.close()

@@ -186,9 +186,7 @@ def system_for(campaign: Campaign) -> Any:
     """The campaign's System: its base system with the CG Card copied into the campaign at creation (if any), the
     players' choices made at creation (``source: players`` settings) over it, and the lost values typed at creation
     filled in for both sides (``lost_values.with_cells``), cached by all of them."""
-    from rules_engine.lost_values import with_cells
-
-    return with_cells(_chosen_system_for(campaign), dict(campaign.supplied_values or {}))
+    return with_values(_chosen_system_for(campaign), dict(campaign.supplied_values or {}))
 
 
 def _chosen_system_for(campaign: Campaign) -> Any:
@@ -221,9 +219,9 @@ def settle_values(system: Any, raw: Mapping[str, object]) -> dict[str, Any]:
 
 def with_values(system: Any, values: Mapping[str, Any]) -> Any:
     """rules_engine.lost_values.with_cells: the system with settled lost values filled in."""
-    from rules_engine.lost_values import with_cells
+    from rules_engine.lost_values import SETTLED_NOTE, with_cells
 
-    return with_cells(system, dict(values))
+    return with_cells(system, dict(values), SETTLED_NOTE)
 
 
 def card_system_for(campaign: Campaign) -> Any:
@@ -285,9 +283,12 @@ def advance(system: Any, state: Any, dice: Any) -> tuple[Any, tuple[Event, ...]]
     return sequence.advance(system, state, dice)
 
 
-def phase_mark_done(system: Any, state: Any, side: str, map_group: str | None = None) -> tuple[Any, tuple[Event, ...]]:
+def phase_mark_done(system: Any, state: Any, side: str, map_group: str | None = None, run: bool = False
+                    ) -> tuple[Any, tuple[Event, ...]]:
     from rules_engine import sequence
 
+    if run:
+        return sequence.mark_run_done(system, state, side)
     return sequence.mark_done(system, state, side, map_group)
 
 
@@ -295,6 +296,19 @@ def phase_submit_order(system: Any, state: Any, side: str, orders: list[Any]) ->
     from rules_engine import sequence
 
     return sequence.submit_order(system, state, side, orders)
+
+
+def phase_repair_roll(system: Any, state: Any, side: str, threshold: str, drm: int, purpose: str, dice: Any
+                      ) -> tuple[Any, tuple[Event, ...]]:
+    from rules_engine import board, sequence
+
+    return board.repair_roll(system, state, side, sequence.current_step(system, state), threshold, drm, purpose, dice)
+
+
+def phase_choose_order(system: Any, state: Any, side: str, first: str) -> tuple[Any, tuple[Event, ...]]:
+    from rules_engine import sequence
+
+    return sequence.choose_resolution_order(system, state, side, first)
 
 
 def phase_submit_recon(system: Any, state: Any, side: str, extra: int | None, dice: Any) -> tuple[Any, tuple[Event, ...]]:
@@ -390,7 +404,8 @@ def _need_dict(need: Any) -> dict[str, Any]:
     else:
         need_id, kind, shape, text = str(need.id), str(need.kind), str(need.shape), str(need.text)
         data = {name: getattr(need, name, None) for name in ("table", "table_ref", "table_name", "final", "row",
-                                                             "column", "column_label", "step", "public")}
+                                                             "column", "column_label", "step", "public", "low",
+                                                             "high")}
         data["examples"] = list(getattr(need, "examples", ()) or ())
     label, help_text = TRACK_LABELS.get(need_id, ("", "")) if kind == "track" else ("", "")
     if kind == "table-value":
@@ -399,9 +414,12 @@ def _need_dict(need: Any) -> dict[str, Any]:
             label += f", column {data['column_label']}"
         help_text = text[:1].upper() + text[1:] + "."
     elif kind == "fact":
-        label = need_id.replace("_", " ").capitalize() + "?" if shape == "yes-no" else need_id.replace("_", " ").capitalize()
-        help_text = text[:1].upper() + text[1:]
-    inputs = {"number": "number", "yes-no": "fact"}
+        label = text[:1].upper() + text[1:]  # the table's own words for the DRM (never the internal key)
+        help_text = ""
+    elif kind == "questions":  # issue 14 item 7: the DRM ticks of this side's own secret rolls
+        label = "Questions for your secret rolls"
+        help_text = text[:1].upper() + text[1:] + "."
+    inputs = {"number": "number", "yes-no": "fact", "questions": "questions"}
     return {"id": need_id, "kind": kind, "shape": shape, "label": label or need_id, "text": help_text,
             "input": inputs.get(shape, "text"), **data}
 

@@ -83,3 +83,25 @@ def email_action_due(public_id: str, side: str, reason: str) -> bool:
         log.exception("Could not e-mail %s about %s", seat.user.email, public_id)
         return False
     return True
+
+
+def address_reused(request: object, user: object) -> bool:
+    """A new account was made with an e-mail address another account already uses: tell that address (only its
+    owner reads it), never the person signing up, so sign-up reveals nothing about who has an account."""
+    from django.contrib.auth import get_user_model
+
+    email = str(getattr(user, "email", "") or "")
+    others = list(get_user_model().objects.filter(email__iexact=email).exclude(pk=getattr(user, "pk", None))
+                  .values_list("username", flat=True)[:5])
+    if not email or not others:
+        return False
+    body = render_to_string("email/address_reused.txt", {
+        "new": getattr(user, "username", ""), "others": others,
+        "login_url": settings.SITE_URL + reverse("login"), "reset_url": settings.SITE_URL + reverse("password_reset"),
+    })
+    try:
+        send_mail("Refit: a new account uses your e-mail address", body, None, [email])
+    except Exception:
+        log.exception("Could not e-mail %s about a reused address", email)
+        return False
+    return True

@@ -7,6 +7,8 @@ from campaigns_app import views
 urlpatterns = [
     path("phase/done/", views.phase_done, name="phase_done"),
     path("phase/order/", views.order_submit, name="phase_order"),
+    path("phase/repair/", views.repair_roll_submit, name="phase_repair"),
+    path("phase/first/", views.resolution_order_submit, name="phase_first"),
     path("phase/recon/", views.recon_submit, name="phase_recon"),
     path("phase/roll/", views.roll_submit, name="phase_roll"),
     path("phase/board-roll/", views.board_roll_submit, name="phase_board_roll"),
@@ -14,5 +16,7 @@ urlpatterns = [
     path("phase/declare/", views.declare_submit, name="phase_declare"),
     path("phase/results/", views.results_submit, name="phase_results"),
     path("phase/supply/", views.supply_submit, name="phase_supply"),
+    path("phase/losses/", views.losses_submit, name="phase_losses"),
+    path("phase/recon-location/", views.recon_declare, name="phase_recon_location"),
     path("phase/cg-end/", views.cg_end, name="phase_cg_end"),
 ]

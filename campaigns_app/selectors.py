@@ -12,7 +12,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 
-from campaigns_app import engine
+from campaigns_app import engine, order_forms
 from campaigns_app.models import Campaign, CgSystem, EventRecord, LiveConnection, Seat
 from rules_engine.errors import RulesError
 from rules_engine.vocabulary import Chit
@@ -265,6 +265,8 @@ def _describe_event(system: Any, record: EventRecord, viewer: str) -> dict[str, 
         text = f"The Campaign Game ended after {payload.get('date')}."
     elif kind in PHASE_EVENT_TEXT:
         text = PHASE_EVENT_TEXT[kind](payload, name, viewer)
+    elif kind in ("items-lost", "nothing-to-resolve", "resolution-order", "leaders-generated") and payload.get("text"):
+        text = str(payload["text"]) + "."  # rules_engine.patrols words them
     else:
         text = kind.replace("-", " ").capitalize() + "."
     return {
@@ -325,6 +327,9 @@ PHASE_EVENT_TEXT: dict[str, Any] = {
     "campaign-started": lambda p, name, v: f"The Campaign Game began on {p.get('date')}.",
     "step-done": _step_done_text,
     "step-resolved": lambda p, name, v: f"Step {p.get('step')} resolved by the app ({p.get('date')}).",
+    "recon-declared": lambda p, name, v: str(p.get("text") or "A Recon Location was declared."),
+    "losses-recorded": lambda p, name, v: str(p.get("text") or "Losses recorded."),
+    "board-part": lambda p, name, v: str(p.get("text") or f"Step {p.get('step')}: the rest is done on the board."),
     "order-recorded": lambda p, name, v: f"Your secret order at {p.get('step')} is recorded ({p.get('date')}).",
     "replenished": lambda p, name, v: str(p.get("text") or f"Replenished {p.get('amount')} {p.get('currency')}."),
     "weather": lambda p, name, v: f"Weather for {p.get('date')}: " + " · ".join(
@@ -669,6 +674,24 @@ def _checklist(system: Any, view: dict[str, Any], side: str) -> list[dict[str, A
     return items
 
 
+def _recon_turn(system: Any, state: Any, step: Any, side: str) -> dict[str, Any] | None:
+    """RR 2.524 / PHD C5.40: whose turn it is to declare, and this side's own count (never the opponent's)."""
+    from rules_engine import recon_turns
+
+    if step is None or recon_turns.first(step) is None or state.phase_ref != step.ref:
+        return None
+    now = recon_turns.turn(state, step)
+    mine = recon_turns.declared(state, step, side)
+    return {"left": max(0, recon_turns.allowed(state, side) - len(mine)), "declared": list(mine),
+            "your_turn": now == side, "turn_name": engine.side_name(system, now) if now else None}
+
+
+def _records_losses(step: Any) -> bool:
+    from rules_engine.losses import records_losses
+
+    return records_losses(step)
+
+
 def _describe_record(system: Any, event: dict[str, Any], side: str) -> dict[str, Any] | None:
     """One step result of this date as the viewer may see it (view_for already dropped what it may not)."""
     payload = event.get("payload") or {}
@@ -701,6 +724,12 @@ def _describe_record(system: Any, event: dict[str, Any], side: str) -> dict[str,
                 f"{payload.get('amount')} {payload.get('currency')}")}
     if kind == "secret-dr":
         return {**base, "title": "Secret DR", "text": str(payload.get("text") or payload.get("final"))}
+    if kind == "recon-declared":  # issue 14 item 8
+        return {**base, "title": "Recon Location", "text": str(payload.get("text") or "")}
+    if kind == "losses-recorded":  # issue 14 item 6
+        return {**base, "title": "Losses", "text": str(payload.get("text") or "")}
+    if kind == "board-part":  # issue 14 item 9: the app did its part; the rest is on the board
+        return {**base, "title": "Now on the board", "text": str(payload.get("text") or "")}
     if kind == "points-forfeited":
         return {**base, "title": "Points forfeited", "text": str(payload.get("text") or payload)}
     if kind == "announced":
@@ -971,7 +1000,8 @@ def phase_context(campaign: Campaign, seat: Seat, system: Any, state: Any, view:
         panel = "scenario"
     elif step is not None:
         if kind == "input":
-            panel = {"purchase-fortifications": "fortifications", "purchase-recon": "recon"}.get(step.action or "", "order")
+            panel = {"purchase-fortifications": "fortifications", "purchase-recon": "recon",
+                     "purchase-patrols": "patrols"}.get(step.action or "", "order")
         elif kind == "assisted":
             panel = "assisted"
         elif kind == "automatic":
@@ -1013,6 +1043,9 @@ def phase_context(campaign: Campaign, seat: Seat, system: Any, state: Any, view:
         "opponent_done": opponent in state.done,
         "waiting_for": engine.side_name(system, waiting_for) if waiting_for else None,
         "needs": needs,
+        "roll_questions": list(phase.get("roll_questions") or []),  # this side's own (view_for)
+        "records_losses": _records_losses(step),
+        "recon_turn": _recon_turn(system, state, step, side),
         "needs_public": needs_public,
         "needs_public_names": " and ".join(str(n["id"]).upper() for n in needs if n["kind"] == "track"),
         "opponent_needs": engine.opponent_needs(system, state, side),
@@ -1045,8 +1078,29 @@ def phase_context(campaign: Campaign, seat: Seat, system: Any, state: Any, view:
              "token": services.form_token(campaign, seat, state, "done", group["id"])}
             for group in groups
         ]
-    if panel in ("order", "fortifications", "recon"):
+    if panel == "on-board" and both_seated:
+        context["run_steps"] = [{"ref": s.ref, "name": s.name, "option": order_forms.chosen_option(system, s)}
+                                for s in sequence.board_run(system, state)]
+        context["run_label"] = f"Mark these {len(context['run_steps'])} steps finished"
+    context["chosen_option"] = order_forms.chosen_option(system, step)
+    if both_seated and step is not None and not view.get("ended"):
+        from rules_engine.board import PURPOSE_MAX, REPAIR_DRM
+
+        context["repair_rows"] = order_forms.repair_rows(system, step)
+        if context["repair_rows"]:
+            context["repair_token"] = services.form_token(campaign, seat, state, "board")
+            context["repair_drm"] = REPAIR_DRM
+            context["purpose_max"] = PURPOSE_MAX
+    if panel in ("order", "fortifications", "recon", "patrols"):
         context["order_token"] = services.form_token(campaign, seat, state, "recon" if panel == "recon" else "order")
+    if panel == "order" and step is not None:
+        context["attack_option"] = order_forms.attack_option(system, state, step, side, currency)
+    if panel == "patrols":
+        context["patrols"] = order_forms.patrol_purchase(system, state, side, currency)
+    if both_seated and step is not None and not view.get("ended"):
+        context["resolution_choice"] = order_forms.resolution_choice(system, state, step, side)
+        if context["resolution_choice"] and context["resolution_choice"]["you_choose"]:
+            context["first_token"] = services.form_token(campaign, seat, state, "first")
     if panel == "order" and step is not None:
         context["rg_rows"] = _rg_rows(system, side, ledger, state.date_id, state.date_index,
                                       initial=state.pass_kind == "initial", chit=state.sealed.get(side))
@@ -1064,6 +1118,7 @@ def phase_context(campaign: Campaign, seat: Seat, system: Any, state: Any, view:
         context["fort_ref"] = table.ref if table is not None else None
         context["fort_forfeit"] = bool(table and table.forfeit_unspent)
         context["fort_points"] = _balance(ledger, table.currency if table is not None else None)
+        context["points_purchase"] = order_forms.points_purchase(system, side, ledger)
     if panel == "recon" and step is not None:
         context["recon"] = _recon_context(system, state, step, side, currency)
     if panel == "assisted" and step is not None:

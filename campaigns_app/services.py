@@ -44,6 +44,10 @@ class CampaignFull(ServiceError):
     """Both seats are taken."""
 
 
+class FormNotValid(ServiceError):
+    """A form token this server never issued (forged or altered): refused, nothing changed."""
+
+
 class RefusedOrder(ServiceError):
     """An order the rules refuse: ``messages`` has one message per broken rule, each citing it."""
 
@@ -444,7 +448,26 @@ def form_token(campaign: Campaign, seat: Seat, state: Any, purpose: str, map_gro
         campaign.public_id, seat.side, seat.pk, purpose, state.date_index, state.pass_kind, state.phase_ref,
         len(state.history), count, done, map_group or "",
     ))
-    return hmac.new(settings.SECRET_KEY.encode(), message.encode(), hashlib.sha256).hexdigest()[:32]
+    occurrence = hmac.new(settings.SECRET_KEY.encode(), message.encode(), hashlib.sha256).hexdigest()[:32]
+    return _form_tag(campaign, seat, purpose, map_group) + occurrence
+
+
+FORM_NOT_VALID = ("That form is not valid: this page did not issue it, or it was changed. Nothing was changed; "
+                  "reload the page and try again.")
+
+
+def _form_tag(campaign: Campaign, seat: Seat, purpose: str, map_group: str | None) -> str:
+    """The part of a form token that never changes for one seat's form: it proves the server issued the token, so a
+    forged one is told apart from a genuine one that is merely spent (already recorded, or a stale page)."""
+    message = "|".join(("form", campaign.public_id, str(seat.pk), purpose, map_group or ""))
+    return hmac.new(settings.SECRET_KEY.encode(), message.encode(), hashlib.sha256).hexdigest()[:16]
+
+
+def _require_genuine(campaign: Campaign, seat: Seat, purpose: str, map_group: str | None, token: str | None) -> None:
+    """FormNotValid unless ``token`` was issued by this server for this seat's form (spent or not)."""
+    expected = _form_tag(campaign, seat, purpose, map_group)
+    if token is None or len(token) != 48 or not hmac.compare_digest(token[:16], expected):
+        raise FormNotValid(FORM_NOT_VALID)
 
 
 def _phase_action(
@@ -458,6 +481,8 @@ def _phase_action(
     _require_both_seated(system, seats)
     state = engine.load_state(campaign.state)
     campaign.replayed = False  # type: ignore[attr-defined]
+    if purpose is not None:
+        _require_genuine(campaign, seat, purpose, map_group, token)
     if purpose is not None and token != form_token(campaign, seat, state, purpose, map_group):
         campaign.replayed = True  # type: ignore[attr-defined]  # already recorded (or a stale form): nothing to do
         return campaign
@@ -490,7 +515,7 @@ def current_step_ref(state: Any) -> str:
 @transaction.atomic
 def phase_mark_done(
     *, user: AbstractBaseUser, public_id: str, token: str | None = None, step_ref: str | None = None,
-    map_group: str | None = None,
+    map_group: str | None = None, run: bool = False,
 ) -> Campaign:
     """Finish the current step for the user's side (on-board, assisted, an input step with nothing bought, the
     Initial Scenario or a scenario — with Map Groups in play (KGP 8.2), the scenario on ``map_group``); ordered steps
@@ -498,17 +523,19 @@ def phase_mark_done(
 
     The form is bound to one step occurrence: ``token`` (form_token(..., "done", map_group)) and ``step_ref``
     (current_step_ref) as rendered. A stale page or a resent request (the step already finished, or another step
-    current) finishes nothing: ``campaign.replayed`` is True. None for both skips the check (scripts)."""
+    current) finishes nothing: ``campaign.replayed`` is True. None for both skips the check (scripts).
+    ``run``: finish the whole run of on-the-board steps from this one (sequence.board_run) in one click."""
     if step_ref is not None:
         campaign = _locked(public_id)
+        seat = _seat_of(_seats(campaign), user)  # NotSeated for anyone without a seat, as for every other action
+        _require_genuine(campaign, seat, "done", map_group, token)
         if current_step_ref(engine.load_state(campaign.state)) != step_ref:
-            _seat_of(_seats(campaign), user)  # NotSeated for anyone without a seat, as for every other action
             campaign.replayed = True  # type: ignore[attr-defined]
             return campaign
     return _phase_action(user=user, public_id=public_id, token=token, map_group=map_group,
                          purpose="done" if token is not None or step_ref is not None else None,
                          action=lambda system, state, side, dice: engine.phase_mark_done(system, state, side,
-                                                                                         map_group))
+                                                                                         map_group, run))
 
 
 @transaction.atomic
@@ -526,6 +553,27 @@ def order_submit(
 
     return _phase_action(user=user, public_id=public_id, action=action, token=token,
                          purpose="order" if token is not None else None)
+
+
+@transaction.atomic
+def repair_roll_submit(*, user: AbstractBaseUser, public_id: str, threshold: str, drm: int, purpose: str,
+                       token: str | None = None) -> Campaign:
+    """PL 3.46 / 3.461: a public repair dr against one of the ``repair`` rule's thresholds, with the DRM typed."""
+    return _phase_action(
+        user=user, public_id=public_id, token=token, purpose="board" if token is not None else None,
+        action=lambda system, state, side, dice: engine.phase_repair_roll(system, state, side, threshold, drm,
+                                                                          purpose, dice),
+    )
+
+
+@transaction.atomic
+def resolution_order_submit(*, user: AbstractBaseUser, public_id: str, first: str, token: str | None = None
+                            ) -> Campaign:
+    """PL 2.74: the side the rule names chooses which side resolves its Patrols first (both bought some)."""
+    return _phase_action(
+        user=user, public_id=public_id, token=token, purpose="first" if token is not None else None,
+        action=lambda system, state, side, dice: engine.phase_choose_order(system, state, side, first),
+    )
 
 
 @transaction.atomic
@@ -588,6 +636,29 @@ def scenario_roll_submit(
         action=lambda system, state, side, dice: engine.scenario_roll(
             system, state, side, roll_id, threshold, turn, answers or {}, dice, map_group),
     )
+
+
+@transaction.atomic
+def recon_declare(*, user: AbstractBaseUser, public_id: str, location: Any) -> Campaign:
+    """Declare one Location to reconnoitre, in turn (RR 2.524, PHD C5.40: one at a time, German first)."""
+    from rules_engine import losses, recon_turns
+
+    def act(system: Any, state: Any, side: str, dice: Any) -> Any:
+        step = losses.current_step(system, state)
+        if step is None:
+            raise ServiceError("No Recon Locations are declared now.")
+        return recon_turns.declare(system, state, step, side, location)
+
+    return _phase_action(user=user, public_id=public_id, action=act)
+
+
+@transaction.atomic
+def losses_submit(*, user: AbstractBaseUser, public_id: str, cvp: Any) -> Campaign:
+    """The side records the CVP it lost at this step (PL 3.11 / PHD C5.1: they count for the scenario just played)."""
+    from rules_engine import losses
+
+    return _phase_action(user=user, public_id=public_id,
+                         action=lambda system, state, side, dice: losses.record(system, state, side, cvp))
 
 
 @transaction.atomic

@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "django_htmx",
+    "axes",  # login throttling and lock-out (issue 10.6); configured under "Accounts" below
     "campaigns_app",
 ]
 
@@ -62,6 +63,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "axes.middleware.AxesMiddleware",  # last: answers a locked-out login with the lock-out page
 ]
 
 ROOT_URLCONF = "campaigns_app.urls"
@@ -92,6 +94,17 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Row locks do not exist in SQLite; IMMEDIATE transactions serialise writers instead.
     DATABASES["default"].setdefault("OPTIONS", {})["transaction_mode"] = "IMMEDIATE"
     DATABASES["default"]["OPTIONS"]["timeout"] = 20
+
+# PostgreSQL connection pool (Django's psycopg pool, docs/deploy.md): DB_POOL_MAX_SIZE connections at most per worker
+# process, so N workers × DB_POOL_MAX_SIZE stays below PostgreSQL's max_connections. Off when unset (tests, SQLite).
+_pool_max = int(os.environ.get("DB_POOL_MAX_SIZE", "0") or "0")
+if _pool_max and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps the connections; Django must not
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": int(os.environ.get("DB_POOL_MIN_SIZE", "2")),
+        "max_size": _pool_max,
+        "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "10")),  # seconds a request waits for a free connection
+    }
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
@@ -168,10 +181,45 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Refit <refit@localhos
 REFIT_FIXTURES_DIR = Path(os.environ.get("REFIT_FIXTURES_DIR", BASE_DIR / "fixtures"))
 REFIT_BENCH_ECHO = env_bool("REFIT_BENCH_ECHO", False)  # routes the benchmark's bare echo websocket (campaigns_app/echo.py)
 
+# ----------------------------------------------------------------------------------------------------- accounts
+# Log-in throttling (django-axes): after AXES_FAILURE_LIMIT failed log-ins for one account, or from one address, that
+# account / address is locked out for AXES_COOLOFF_MINUTES; the page says when to try again (docs/deploy.md).
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = float(os.environ.get("AXES_COOLOFF_MINUTES", "15")) / 60  # hours
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # each on its own: per account, and per address
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_HTTP_RESPONSE_CODE = 429
+# Behind a reverse proxy the client's address is the last one the proxy appends to X-Forwarded-For.
+AXES_IPWARE_PROXY_COUNT = int(os.environ.get("PROXY_COUNT", "0")) or None
+AXES_IPWARE_META_PRECEDENCE_ORDER = (["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"] if AXES_IPWARE_PROXY_COUNT
+                                     else ["REMOTE_ADDR"])
+
+# ----------------------------------------------------------------------------------------------------- production
+# With DEBUG off (docs/deploy.md): HTTPS only — cookies marked Secure, plain HTTP redirected, HSTS — unless
+# REFIT_PLAIN_HTTP=1 (a local run over plain HTTP, `make run`). PROXY_SSL_HEADER names the header the reverse proxy
+# sets to "https" (e.g. X-Forwarded-Proto); set it only behind a proxy that always sets or strips that header.
+REFIT_PLAIN_HTTP = env_bool("REFIT_PLAIN_HTTP", False)
 if not DEBUG:
-    SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", True)
-    CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", True)
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    _https = not REFIT_PLAIN_HTTP
+    SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", _https)
+    CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", _https)
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", _https)
+    SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000" if _https else "0"))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", _https)
+    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", _https)
+    _proxy_header = os.environ.get("PROXY_SSL_HEADER", "").strip()
+    if _proxy_header:
+        SECURE_PROXY_SSL_HEADER = ("HTTP_" + _proxy_header.upper().replace("-", "_"), "https")
+    if _email_backend.endswith("console.EmailBackend") and not env_bool("REFIT_ALLOW_CONSOLE_EMAIL", False):
+        raise RuntimeError(
+            "DEBUG is off but e-mail goes to the console: set EMAIL_BACKEND (and EMAIL_HOST …, docs/deploy.md), or "
+            "REFIT_ALLOW_CONSOLE_EMAIL=1 to print e-mails on purpose (a local run)."
+        )
 
 LOGGING = {
     "version": 1,

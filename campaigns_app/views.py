@@ -18,7 +18,10 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from campaigns_app import card_selectors, engine, fragments, live, lost_value_selectors, selectors, services
+from campaigns_app import (
+    card_selectors, engine, form_numbers, fragments, live, lost_value_selectors, notifications, order_forms, selectors,
+    services,
+)
 from campaigns_app.forms import CampaignCreateForm, ChitForm, PlayerSeedForm, SignupForm
 from campaigns_app.models import Invitation, Seat
 
@@ -68,6 +71,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
+        notifications.address_reused(request, user)  # the address's other account(s), told by e-mail only
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, f"Welcome to Refit, {user.get_username()}.")
         return redirect(_safe_next(request, reverse("campaign_list")))
@@ -267,6 +271,8 @@ def _chit_fields(request: HttpRequest, seat: Seat) -> tuple[str, str, str | None
     """The posted side and chit, and the first problem with them (form shape, then the rules)."""
     form = ChitForm(request.POST)
     side = str(request.POST.get("side", ""))
+    if len(request.POST.getlist("chit")) > 1 or len(request.POST.getlist("side")) > 1:
+        return side, "", "Choose one chit, Attack or Idle, once (the form sent more than one)."
     chit = str(request.POST.get("chit", "")).strip().lower()
     if not form.is_valid():
         if "chit" in form.errors and not request.POST.get("chit"):
@@ -379,15 +385,16 @@ STEP_ALREADY_FINISHED = "That step is already finished; the page has been refres
 
 
 def _run_phase(request: HttpRequest, seat: Seat, call: Callable[[], Any], done: str,
-               replayed: str = REPLAYED) -> HttpResponse:
+               replayed: str = REPLAYED, refused_extra: dict[str, Any] | None = None) -> HttpResponse:
+    extra = refused_extra or {}
     try:
         campaign = call()
     except services.NotSeated:
         raise Http404(NOT_FOUND) from None
     except services.RefusedOrder as error:
-        return _phase_response(request, seat, 422, phase_errors=error.messages)
+        return _phase_response(request, seat, 422, phase_errors=error.messages, **extra)
     except services.ServiceError as error:
-        return _phase_response(request, seat, 422, phase_errors=[str(error)])
+        return _phase_response(request, seat, 422, phase_errors=[str(error)], **extra)
     if getattr(campaign, "replayed", False):
         return _phase_response(request, seat, 200, done=replayed, phase_notice=replayed)
     return _phase_response(request, seat, 200, done=done)
@@ -395,19 +402,8 @@ def _run_phase(request: HttpRequest, seat: Seat, call: Callable[[], Any], done: 
 
 def _int_field(request: HttpRequest, name: str, label: str, problems: list[str], default: int | None = 0,
                low: int | None = 0, high: int | None = None) -> int | None:
-    raw = str(request.POST.get(name, "")).strip()
-    if raw == "":
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        problems.append(f"{label}: “{raw}” is not a whole number.")
-        return default
-    if low is not None and value < low:
-        problems.append(f"{label}: {value} is below {low}.")
-    if high is not None and value > high:
-        problems.append(f"{label}: {value} is above {high}.")
-    return value
+    """The posted whole number, bounded (``form_numbers``): out of range or not a number is a problem and ``default``."""
+    return form_numbers.field(request.POST, name, label, problems, default, low, high)
 
 
 @seated
@@ -418,9 +414,12 @@ def phase_done(request: HttpRequest, seat: Seat) -> HttpResponse:
     token = str(request.POST.get("token", ""))
     step_ref = str(request.POST.get("step", ""))
     map_group = str(request.POST.get("map_group", "")).strip() or None  # KGP 8.2: the Map Group's scenario
+    run = request.POST.get("run") == "yes"  # a run of on-the-board steps in one click
     return _run_phase(request, seat, lambda: services.phase_mark_done(
-        user=request.user, public_id=seat.campaign.public_id, token=token, step_ref=step_ref, map_group=map_group),
-        f"The scenario on {map_group} is marked finished." if map_group else "Marked finished.",
+        user=request.user, public_id=seat.campaign.public_id, token=token, step_ref=step_ref, map_group=map_group,
+        run=run),
+        f"The scenario on {map_group} is marked finished." if map_group else
+        "These steps are marked finished." if run else "Marked finished.",
         replayed=STEP_ALREADY_FINISHED)
 
 
@@ -437,13 +436,36 @@ def _rg_orders(request: HttpRequest, seat: Seat, problems: list[str]) -> list[di
             continue
         order = {
             "type": "rg", "rg_id": row.id,
-            "setup_mode": str(request.POST.get(f"mode-{row.id}") or "entry"),
+            "setup_mode": str(request.POST.get(f"mode-{row.id}") or "entry")[:40],
             "pre_registered": _int_field(request, f"pre-{row.id}", f"RG {row.id} Pre-Registered hexes", problems, 0, 0),
             "extra": _int_field(request, f"extra-{row.id}", f"RG {row.id} extra points", problems, 0, 0),
             "setup_area": str(request.POST.get(f"area-{row.id}", "")).strip()[:80] or None,
         }
         orders.extend(dict(order) for _ in range(count))
     return orders
+
+
+def _currency(seat: Seat) -> str | None:
+    from rules_engine.sequence import main_currency
+
+    return main_currency(engine.system_for(seat.campaign))
+
+
+POINTS_MAX = 999
+
+
+def _points_orders(request: HttpRequest, seat: Seat, problems: list[str]) -> list[dict[str, Any]]:
+    """PL 2.38 / PHD C5.35: the points the fortification form buys with another currency (FP with CP, DSP with TP)."""
+    if "points" not in request.POST:
+        return []
+    state = engine.load_state(seat.campaign.state)
+    offer = order_forms.points_purchase(engine.system_for(seat.campaign), seat.side, state.ledgers.get(seat.side))
+    if offer is None:
+        return []
+    high = POINTS_MAX if offer["problem"] else offer["max_now"]
+    amount = _int_field(request, "points", f"{offer['code']} to buy with {offer['paid_with']} (allowed: 0 to "
+                                           f"{high})", problems, 0, 0, high) or 0
+    return [{"type": "points", "currency": offer["code"], "amount": amount}] if amount else []
 
 
 def _fort_orders(request: HttpRequest, seat: Seat, problems: list[str]) -> list[dict[str, Any]]:
@@ -459,12 +481,9 @@ def _fort_orders(request: HttpRequest, seat: Seat, problems: list[str]) -> list[
         order: dict[str, Any] = {"type": "fort", "fort_type": row.type, "quantity": quantity}
         option = str(request.POST.get(f"fopt-{index}", "")).strip()
         if row.cost.kind == "by_capacity" and option:
-            try:
-                order["capacity"] = int(option)
-            except ValueError:
-                problems.append(f"{row.type}: capacity “{option}” is not a whole number.")
+            order["capacity"] = form_numbers.whole_number(option, f"{row.type} capacity", problems, None, 0)
         elif row.cost.kind == "by_unit" and option:
-            order["unit"] = option
+            order["unit"] = option[:80]
         if row.cost.kind == "formula":
             order["ca_drm"] = _int_field(request, f"fca-{index}", f"{row.type} CA DRM", problems, None, None)
             order["nca_drm"] = _int_field(request, f"fnca-{index}", f"{row.type} NCA DRM", problems, None, None)
@@ -481,20 +500,69 @@ def order_submit(request: HttpRequest, seat: Seat) -> HttpResponse:
     problems: list[str] = []
     orders: list[dict[str, Any]] = []
     if request.POST.get("nothing") != "yes":
-        orders = _rg_orders(request, seat, problems) + _fort_orders(request, seat, problems)
+        orders = _points_orders(request, seat, problems) + _rg_orders(request, seat, problems) \
+            + _fort_orders(request, seat, problems)
         if request.POST.get("attack_option") == "yes":
             orders.append({"type": "attack-option"})
-        patrols = _int_field(request, "patrols", "Patrols", problems, 0, 0, 20) or 0
-        if patrols:
-            orders.append({"type": "patrol", "count": patrols})
+        if "patrols" in request.POST:
+            most = order_forms.patrol_purchase(engine.system_for(seat.campaign), engine.load_state(seat.campaign.state),
+                                               seat.side, _currency(seat))["most"]
+            high = most if most is not None else 20
+            patrols = _int_field(request, "patrols", f"Patrols (allowed: 0 to {high})", problems, 0, 0, high) or 0
+            if patrols:
+                orders.append({"type": "patrol", "count": patrols})
         if not orders and not problems:
             problems.append("Your order is empty. Enter a quantity for what you buy, or choose “Buy nothing this time”.")
+    typed = {"order_typed": _order_typed(request)}  # a refused form comes back with everything typed
     if problems:
-        return _phase_response(request, seat, 422, phase_errors=problems)
+        return _phase_response(request, seat, 422, phase_errors=problems, **typed)
     token = str(request.POST.get("token", ""))
     return _run_phase(request, seat, lambda: services.order_submit(
         user=request.user, public_id=seat.campaign.public_id, orders=orders, token=token),
-        "Your order is recorded (secret).")
+        "Your order is recorded (secret).", refused_extra=typed)
+
+
+ORDER_FIELDS = ("qty-", "mode-", "pre-", "extra-", "fqty-", "fopt-", "fca-", "fnca-", "fbase-")
+
+
+def _order_typed(request: HttpRequest) -> dict[str, str]:
+    """The order and fortification fields as typed (short excerpts, a bounded number of them)."""
+    typed: dict[str, str] = {}
+    for key in list(request.POST.keys())[:400]:
+        if key.startswith(ORDER_FIELDS) and len(key) <= 40:
+            typed[key] = str(request.POST.get(key, ""))[:40]
+    return typed
+
+
+@seated
+@require_POST
+def repair_roll_submit(request: HttpRequest, seat: Seat) -> HttpResponse:
+    """PL 3.46 / 3.461: a repair dr — what is repaired, the DRM the rule names (their total), what for."""
+    from rules_engine.board import REPAIR_DRM
+
+    problems: list[str] = []
+    low, high = REPAIR_DRM
+    drm = _int_field(request, "drm", f"The DRM (allowed: {low:+d} to {high:+d})", problems, 0, low, high)
+    if problems:
+        return _phase_response(request, seat, 422, phase_errors=problems)
+    token = str(request.POST.get("token", ""))
+    return _run_phase(request, seat, lambda: services.repair_roll_submit(
+        user=request.user, public_id=seat.campaign.public_id, threshold=str(request.POST.get("threshold", "")),
+        drm=drm or 0, purpose=str(request.POST.get("purpose", "")), token=token), "Rolled.")
+
+
+@seated
+@require_POST
+def resolution_order_submit(request: HttpRequest, seat: Seat) -> HttpResponse:
+    """PL 2.74: the chooser names the side that resolves its Patrols first."""
+    first = str(request.POST.get("first", "")).strip()
+    sides = engine.side_ids(engine.system_for(seat.campaign))
+    if first not in sides:
+        return _phase_response(request, seat, 422, phase_errors=["Choose which side resolves its Patrols first."])
+    token = str(request.POST.get("token", ""))
+    return _run_phase(request, seat, lambda: services.resolution_order_submit(
+        user=request.user, public_id=seat.campaign.public_id, first=first, token=token),
+        "The order of resolution is recorded.")
 
 
 @seated
@@ -524,9 +592,8 @@ def _answers(request: HttpRequest, problems: list[str]) -> dict[int, int | bool]
     for key, raw in request.POST.items():
         if not key.startswith("q-"):
             continue
-        try:
-            index = int(key[2:])
-        except ValueError:
+        index = form_numbers.small_index(key[2:])
+        if index is None:
             continue
         kind = str(request.POST.get(f"ask-{index}", "tick"))
         if kind == "tick":
@@ -652,30 +719,73 @@ def results_submit(request: HttpRequest, seat: Seat) -> HttpResponse:
         f"Your results entry for {map_group} is recorded." if map_group else "Your results entry is recorded.")
 
 
+VALUE_TEXT_MAX = 200  # the longest text typed for a chart cell ("8-0, 7-0" …)
+
+
 @seated
 @require_POST
 def supply_submit(request: HttpRequest, seat: Seat) -> HttpResponse:
     """Supply one value the current step needs (SAN/ELR/LVP, a DRM fact, a value lost in the rule text)."""
-    need_id = str(request.POST.get("need", ""))
+    need_id = str(request.POST.get("need", ""))[:80]
     kind = str(request.POST.get("input", "number"))
     raw = str(request.POST.get("value", "")).strip()
+    if kind not in ("fact", "number") and len(raw) > VALUE_TEXT_MAX:
+        return _phase_response(request, seat, 422, phase_errors=[
+            f"That value is {len(raw)} characters long; a value from a chart is at most {VALUE_TEXT_MAX}."])
     value: Any = raw
-    if kind == "fact":
-        value = raw in ("yes", "true", "on", "1") if raw in ("yes", "no", "true", "false", "on", "1", "0") else raw
-        if raw not in ("yes", "no"):
-            try:
-                value = int(raw)
-            except ValueError:
-                return _phase_response(request, seat, 422, phase_errors=[f"{need_id}: answer yes, no or a whole number."])
+    problems: list[str] = []
+    if kind == "questions":  # issue 14 item 7: every question of the form at once; an unticked box is "no"
+        answers: dict[str, Any] = {}
+        for key in list(request.POST)[:400]:
+            if key.startswith("tick:"):
+                answers[key.removeprefix("tick:")[:80]] = True
+            elif key.startswith("count:"):
+                count = form_numbers.whole_number(str(request.POST.get(key, "")), "Each count", problems, 0, 99)
+                if count is None:
+                    return _phase_response(request, seat, 422, phase_errors=problems)
+                answers[key.removeprefix("count:")[:80]] = count
+            if len(answers) > 200:
+                return _phase_response(request, seat, 422, phase_errors=["Too many answers (at most 200)."])
+        value = answers
+    elif kind == "fact":
+        if raw in ("yes", "no"):
+            value = raw == "yes"
+        else:
+            value = form_numbers.whole_number(raw, "Your answer", problems, None, None)
+            if value is None:
+                return _phase_response(request, seat, 422, phase_errors=[
+                    f"Answer yes, no or {form_numbers.allowed(None, None)} (you typed “{form_numbers.excerpt(raw)}”)."])
     elif kind == "number":
-        try:
-            value = int(raw)
-        except ValueError:
-            return _phase_response(request, seat, 422, phase_errors=[f"“{raw}” is not a whole number."])
+        value = form_numbers.whole_number(raw, "The value", problems, None, None)
+        if value is None:
+            return _phase_response(request, seat, 422, phase_errors=problems or [
+                f"Type {form_numbers.allowed(None, None)}."])
     elif not raw:
         return _phase_response(request, seat, 422, phase_errors=["Type the value as printed on your chart."])
     return _run_phase(request, seat, lambda: services.value_supply(
         user=request.user, public_id=seat.campaign.public_id, need_id=need_id, value=value), "Thank you; recorded.")
+
+
+@seated
+@require_POST
+def recon_declare(request: HttpRequest, seat: Seat) -> HttpResponse:
+    """Declare one Recon Location in turn (RR 2.524, PHD C5.40)."""
+    location = str(request.POST.get("location", ""))[:40]
+    return _run_phase(request, seat, lambda: services.recon_declare(
+        user=request.user, public_id=seat.campaign.public_id, location=location), "Declared: both players see it.")
+
+
+@seated
+@require_POST
+def losses_submit(request: HttpRequest, seat: Seat) -> HttpResponse:
+    """Record the CVP this side lost at the current step (PL 3.11, PHD C5.1)."""
+    raw = str(request.POST.get("cvp", "")).strip()
+    try:
+        cvp = int(raw)
+    except ValueError:
+        return _phase_response(request, seat, 422, phase_errors=[f"CVP lost must be a whole number from 1 to 999 (got “{raw[:20]}”)."])
+    return _run_phase(request, seat, lambda: services.losses_submit(
+        user=request.user, public_id=seat.campaign.public_id, cvp=cvp), "Recorded: both players see it.")
 
 
 @seated

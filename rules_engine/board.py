@@ -420,3 +420,61 @@ __all__ = [
     "open_map_groups", "outcome_words", "questions", "scenario_group", "scenario_roll", "scenario_rolls",
     "step_board_kinds", "validate_board_roll", "validate_scenario_roll", "where",
 ]
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Repair rolls by the thresholds a special rule holds (PL 3.46 / 3.461: the ``repair`` rule)
+# ---------------------------------------------------------------------------------------------------------------------
+
+REPAIR_DRM = (-6, 6)  # what a repair form accepts as the total DRM typed (a bound on the input, not a rule value)
+
+
+def repair_thresholds(system: SystemLike, step: Step | None) -> tuple[Mapping[str, object], ...]:
+    """The thresholds a step rolls against (``params.thresholds_rule``: a special rule whose ``thresholds`` name their
+    step by ``ref``), in the rule's order; empty for any other step."""
+    rule_id = step.params.get("thresholds_rule") if step is not None else None
+    if step is None or not isinstance(rule_id, str):
+        return ()
+    rule = next((r for r in getattr(system, "special_rules", ()) if r.id == rule_id), None)
+    found = rule.params.get("thresholds") if rule is not None else None
+    if not isinstance(found, (list, tuple)):
+        return ()
+    return tuple(t for t in found if isinstance(t, Mapping) and str(t.get("ref")) == step.ref)
+
+
+def repair_roll(
+    system: SystemLike, state: CampaignState, side: str, step: Step | None, threshold_id: object, drm: object,
+    purpose: object, dice: Dice,
+) -> tuple[CampaignState, Events]:
+    """One public repair dr for ``purpose`` against the threshold ``threshold_id`` of the current step (PL 3.46 "are
+    repaired on a dr <= 5"), with the DRM the rule names (typed as their total; none where it names none)."""
+    check_side(system, side)
+    if state.ended:
+        raise SubmissionError("The CG has ended; no more rolls are made.")
+    rows = repair_thresholds(system, step)
+    if step is None or not rows:
+        raise SubmissionError("No repair roll is made at this step.")
+    ids = [str(t.get("id")) for t in rows]
+    row = next((t for t in rows if str(t.get("id")) == threshold_id), None)
+    if row is None:
+        raise SubmissionError(f"{step.ref}: choose what is repaired (allowed: {', '.join(ids)}; got {threshold_id!r}).",
+                              step.ref)
+    named = [str(d) for d in row.get("drm") or ()]  # type: ignore[attr-defined]
+    low, high = REPAIR_DRM if named else (0, 0)
+    if isinstance(drm, bool) or not isinstance(drm, int) or not low <= drm <= high:
+        allowed = f"a whole number from {low:+d} to {high:+d}" if named else "0 (the rule names no DRM for it)"
+        raise SubmissionError(f"{step.ref} {row.get('item')}: the DRM must be {allowed}; got {drm!r}.", step.ref)
+    text = clean_purpose(purpose)
+    most = int(str(row.get("success_max")))
+    roll = dice.roll(DiceKind.dr, f"{step.ref} repair dr: {row.get('item')} ({text})", side, PUBLIC_STREAM)
+    final = roll.total + drm
+    success = final <= most
+    word = "success" if success else "failure"
+    item = str(row.get("item"))
+    words = (f"{step.ref} {item[:1].upper()}{item[1:]} ({text}): dr {roll.total}" + (f" {drm:+d} = {final}" if drm else "")
+             + f" → {word} (needs {row.get('as_written', f'dr <= {most}')})")
+    if not success and row.get("failure"):
+        words += f": {row.get('failure')}"
+    event = roll_event(roll, Visibility.PUBLIC, None, date=state.date_id, step=step.ref, board=True, text=words,
+                       index=1, of=1, threshold=str(row.get("id")), drm=drm, final=final, result=word)
+    return _logged(state, side, (event,)), (event,)

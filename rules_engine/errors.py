@@ -6,10 +6,16 @@ class RulesError(ValueError):
     """Base class of everything the engine refuses."""
 
 
+PROBLEM_MAX = 400
+"""The longest problem text a definition error carries (values quoted in it are cut to fit)."""
+
+
 class DefinitionError(RulesError):
     """A CG definition file breaks the format: where, what is wrong, what is allowed."""
 
     def __init__(self, file: str, path: str, problem: str, allowed: str | None = None) -> None:
+        if len(problem) > PROBLEM_MAX:  # a value quoted in a problem is an excerpt, never a whole (aliased) tree
+            problem = problem[:PROBLEM_MAX] + "… (cut)"
         self.file = file
         self.path = path
         self.problem = problem

@@ -9,8 +9,10 @@ from typing import Any
 
 import yaml
 
+from rules_engine import step_kinds, yaml_limits
 from rules_engine.errors import DefinitionError, DefinitionErrors
 from rules_engine.model import (
+    RG_QUALITIES,
     BetweenPhase,
     BoughtWith,
     CalendarEntry,
@@ -149,6 +151,7 @@ FORM_VISIBILITY = {"owner": Visibility.SIDE, "both": Visibility.PUBLIC, "cg-end"
 FORM_PER = ("date", "rg", "scenario", "item", "side")
 RG_TYPES = ("I", "V", "G", "HW", "O", "M", "F", "A")
 SETTING_TYPES = ("choice", "int", "bool", "text")
+INTEGER_MAX = 99_999  # the largest whole number a definition gives where nothing smaller is said (forms: the same)
 SETTING_SOURCES = ("cg-card", "players", "rules")
 ROUNDING = ("down", "up")
 FORT_COST_KINDS = ("by_capacity", "by_unit", "per_factor", "per_hexside", "formula", "multiplier", "as_per")
@@ -178,10 +181,16 @@ def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode, deep: bool
 
 
 _StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+_StrictLoader.add_constructor("tag:yaml.org,2002:int", yaml_limits.safe_int)
+_StrictLoader.add_constructor("tag:yaml.org,2002:timestamp", yaml_limits.safe_timestamp)
 
 
 def _load_yaml(text: str, filename: str) -> object:
-    """Parse YAML safely (no object construction), reporting syntax errors and duplicate keys."""
+    """Parse YAML safely (no object construction) within fixed limits (``yaml_limits``: depth, expanded size, scalars),
+    reporting syntax errors and duplicate keys."""
+    too_big = yaml_limits.check(text)
+    if too_big is not None:
+        raise DefinitionErrors([DefinitionError(filename, "", f"refused: {too_big}")])
     loader = _StrictLoader(text)
     loader.duplicate_keys = []
     try:
@@ -296,13 +305,17 @@ class _Checker:
             return None
         return text
 
-    def integer(self, value: object, path: str, minimum: int | None = None) -> int | None:
-        """A whole number (not a boolean)."""
+    def integer(self, value: object, path: str, minimum: int | None = None,
+                maximum: int = INTEGER_MAX) -> int | None:
+        """A whole number (not a boolean), at most ``maximum`` (every count a card gives fits the records)."""
         if isinstance(value, bool) or not isinstance(value, int):
             self.error(path, f"expected a whole number, got {_kind_of(value)}")
             return None
         if minimum is not None and value < minimum:
             self.error(path, f"{value} is below the minimum", f"{minimum} or more")
+            return None
+        if value > maximum:
+            self.error(path, f"{value} is above the maximum", f"{maximum} or less")
             return None
         return value
 
@@ -838,7 +851,7 @@ def _order_roll(c: _Checker, value: object, path: str, ctx: _Context) -> OrderRo
     items = c.seq(m["rows"], f"{path}.rows")
     for i, item in enumerate(items):
         p = f"{path}.rows[{i}]"
-        rm = c.mapping(item, p, ("result",), ("label", "min", "max", "edge", "verify"))
+        rm = c.mapping(item, p, ("result",), ("label", "min", "max", "edge", "verify", "note"))
         if rm is None or "result" not in rm:
             continue
         lo, hi = _roll_range(c, rm, p, i, len(items))
@@ -846,10 +859,12 @@ def _order_roll(c: _Checker, value: object, path: str, ctx: _Context) -> OrderRo
         edge = c.choice(rm.get("edge", "legible"), f"{p}.edge", ("legible", "interpreted"))
         verify = c.boolean(rm["verify"], f"{p}.verify") if "verify" in rm else False
         row_label = c.text(rm["label"], f"{p}.label", numbers=True) if "label" in rm else None
+        row_note = c.text(rm["note"], f"{p}.note") if "note" in rm else None
         if result is None:
             continue
         probe = Row(lo, hi, None, ())
-        rows.append(OrderRollRow(lo, hi, result, row_label or probe.range_text, edge == "interpreted", bool(verify)))
+        rows.append(OrderRollRow(lo, hi, result, row_label or probe.range_text, edge == "interpreted", bool(verify),
+                                 row_note))
     for i in range(1, len(rows)):
         prev, row = rows[i - 1], rows[i]
         if prev.max is not None and row.min is not None and row.min != prev.max + 1:
@@ -977,11 +992,23 @@ def _steps(c: _Checker, value: object, path: str, ctx: _Context) -> tuple[Step, 
                     revealed = text
                 else:
                     c.error(f"{p}.revealed", f"unknown value {text!r}", ", ".join(STEP_REVEALED))
-        automation = c.choice(m.get("automation", "on-board"), f"{p}.automation", [a.value for a in Automation])
         action = c.ident(m["action"], f"{p}.action", "action name") if "action" in m else None
         params = _params(c, m, p)
         _balance_params(c, params, f"{p}.params", ctx)
         tables = c.refs(m["tables"], f"{p}.tables", ctx.tables, "table") if "tables" in m else ()
+        derived = step_kinds.derive(action, tables, params)
+        if "declare_first" in params:  # RR 2.524 / PHD C5.40: alternating declarations (rules_engine.recon_turns)
+            c.ref(params["declare_first"], f"{p}.params.declare_first", ctx.side_ids, "side")
+        if "losses" in params and not isinstance(params["losses"], bool):
+            c.error(f"{p}.params.losses", f"expected true or false, got {_kind_of(params['losses'])}", "true, false")
+        if "board_part" in params and derived is not Automation.AUTOMATIC:
+            c.error(f"{p}.params.board_part", "only an automatic step has a board part left to the players "
+                    f"(this step is {derived.value}: the players do all of it)", "leave `board_part:` out")
+        if "automation" in m:  # optional; when written it must say what the step's action makes it
+            declared = c.choice(m["automation"], f"{p}.automation", [a.value for a in Automation])
+            if declared is not None and declared != derived.value:
+                c.error(f"{p}.automation", f"step {ref}: {declared!r} contradicts what the app does: {step_kinds.why(action, tables, derived)}",
+                        f"{derived.value} (or leave `automation:` out)")
         note = c.text(m["note"], f"{p}.note") if "note" in m else None
         board: tuple[DiceKind, ...] | None = None
         if "board_rolls" in m:
@@ -991,15 +1018,15 @@ def _steps(c: _Checker, value: object, path: str, ctx: _Context) -> tuple[Step, 
                 c.error(f"{p}.board_rolls", "a step whose rolls are secret (`secret: roll`) has no public rolls at the "
                         "board", "board_rolls: [] or leave it out")
         in_scenario = bool(c.boolean(m["in_scenario"], f"{p}.in_scenario")) if "in_scenario" in m else False
-        if in_scenario and (action or flags["initial_only"] or automation != Automation.ON_BOARD.value):
+        if in_scenario and (action or flags["initial_only"] or derived is not Automation.ON_BOARD):
             c.error(f"{p}.in_scenario", "a step played during the scenario is done on the board: no `action:`, "
                     "`initial_only:` or `automation:` other than on-board")
         if ref:
             refs.append((f"{p}.ref", ref))
-        if ref and name and sides and secret and automation:
+        if ref and name and sides and secret:
             out.append(
                 Step(ref, name, markers, flags["loop_on_idle"], flags["initial"], flags["initial_only"], sides, order,
-                     secret, revealed, revealed_at, Automation(automation), action, params, tables, note, board,
+                     secret, revealed, revealed_at, derived, action, params, tables, note, board,
                      in_scenario)
             )
     c.unique(refs, "step ref")
@@ -1244,7 +1271,7 @@ def _rg_charts(c: _Checker, value: object, path: str, ctx: _Context) -> tuple[Rg
             f"{p}.rows",
             ("id", "type", "group_type", "cost"),
             ("date_max", "cg_max", "full", "depleted", "description", "company", "notes", "available_after",
-             "available_from", "gives", "sw", "note", "effects"),
+             "available_from", "gives", "sw", "note", "effects", "quality"),
             label="id",
         ):
             rid = c.text(rm["id"], f"{rp}.id", numbers=True)
@@ -1278,12 +1305,13 @@ def _rg_charts(c: _Checker, value: object, path: str, ctx: _Context) -> tuple[Rg
                     c.error(f"{rp}.sw", f"expected a mapping of weapons to counts, got {_kind_of(raw_sw)}")
             rnote = c.text(rm["note"], f"{rp}.note") if "note" in rm else None
             effects = _rg_effects(c, rm["effects"], f"{rp}.effects") if "effects" in rm else {}
+            quality = c.choice(rm["quality"], f"{rp}.quality", RG_QUALITIES) if "quality" in rm else None
             if rid:
                 ids.append((f"{rp}.id", rid))
             if rid and rtype and group and cost is not None:
                 rows.append(
                     RgRow(rid, rtype, group, cost, date_max, cg_max, full, depleted, desc, bool(company), rnotes,
-                          after, since, gives, sw, rnote, effects)
+                          after, since, gives, sw, rnote, effects, quality)
                 )
         c.unique(ids, "RG id")
         combined = []
@@ -1624,8 +1652,8 @@ def _initial_ob(c: _Checker, value: object, path: str, ctx: _Context) -> Initial
             group = c.text(gm["group_type"], f"{gp}.group_type", numbers=True) if "group_type" in gm else None
             if count is not None and (rg_id or group):
                 groups.append(ObGroup(count, rg_id, group))
-        elr = c.integer(sm["elr"], f"{p}.elr", minimum=0) if "elr" in sm else None
-        san = c.integer(sm["san"], f"{p}.san", minimum=0) if "san" in sm else None
+        elr = c.integer(sm["elr"], f"{p}.elr", minimum=0, maximum=5) if "elr" in sm else None  # an ELR: 0 to 5
+        san = c.integer(sm["san"], f"{p}.san", minimum=0, maximum=12) if "san" in sm else None  # matched by a DR
         text = c.text(sm["text"], f"{p}.text") if "text" in sm else None
         sides[name] = SideOb(name, points, tuple(groups), elr, san, text)
     return InitialOb(ref, sides, note) if ref else None

@@ -23,7 +23,7 @@ from rules_engine.vocabulary import DiceKind, Provenance, SideId
 __all__ = [
     "LABEL", "Need", "NeedDice", "ReplayDice", "cell_key", "column_shape", "lost_cause", "parse_value", "split_key", "value_json",
     "with_cells", "examples", "need_id", "value_from_json", "LostValue", "UnsuppliedValueError", "needed_values",
-    "unsupplied", "settle", "UnsettledValuesError", "MAX_NUMBER", "MAX_LEADERS",
+    "unsupplied", "settle", "UnsettledValuesError", "SETTLED_NOTE", "MAX_NUMBER", "MAX_LEADERS",
 ]
 
 LABEL = "@label"  # the column part of a key for a lost row label
@@ -33,6 +33,7 @@ MAX_TEXT = 200
 MAX_NUMBER = 1000  # a printed table value is a small number: |value| ≤ 1000
 MAX_LEADERS = 10  # a leader cell lists at most this many leaders
 SUPPLIED_NOTE = "typed by the player during the campaign (lost in the rule text)"
+SETTLED_NOTE = "typed by the players before the campaign started, as printed (lost in the rule text)"
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,8 @@ class Need:
     column_label: str | None = None
     public: bool = False  # a public roll's Need is shown to both sides
     examples: tuple[str, ...] = ()  # values of the same column as printed in other rows (what a value looks like)
+    low: int | None = None  # a number's allowed range, when the rules bound it (PL 3.45: 0 to the most allowed)
+    high: int | None = None
 
     def to_json(self) -> dict[str, JSON]:
         """JSON-safe data (for the side that may see it)."""
@@ -62,7 +65,7 @@ class Need:
             "id": self.id, "kind": self.kind, "side": self.side, "text": self.text, "shape": self.shape,
             "step": self.step, "table": self.table, "table_ref": self.table_ref, "table_name": self.table_name,
             "final": self.final, "row": self.row, "column": self.column, "column_label": self.column_label,
-            "public": self.public, "examples": list(self.examples),
+            "public": self.public, "examples": list(self.examples), "low": self.low, "high": self.high,
         }
 
 
@@ -186,11 +189,12 @@ def value_from_json(value: object) -> CellValue:
 _OVERLAYS: dict[tuple[int, str], tuple[System, System]] = {}
 
 
-def with_cells(system: System, cells: Mapping[str, JSON]) -> System:
-    """The system with one side's supplied cells filled in (cached per system object and set of cells)."""
+def with_cells(system: System, cells: Mapping[str, JSON], note: str = SUPPLIED_NOTE) -> System:
+    """The system with supplied cells filled in (the values settled at creation, or one side's typed during a campaign
+    stored before that), cached per system object, set of cells and note."""
     if not cells:
         return system
-    signature = json.dumps(dict(cells), sort_keys=True)
+    signature = json.dumps(dict(cells), sort_keys=True) + note
     key = (id(system), signature)
     found = _OVERLAYS.get(key)
     if found is not None and found[0] is system:
@@ -213,7 +217,7 @@ def with_cells(system: System, cells: Mapping[str, JSON]) -> System:
                 Cell(None, Provenance.MISSING, note=row.missing) for _ in table.columns]
             if not values[k].missing:
                 continue  # a CG Card filled it since: the card wins
-            values[k] = Cell(value_from_json(raw), Provenance.LEGIBLE, note=SUPPLIED_NOTE, supplied=True)
+            values[k] = Cell(value_from_json(raw), Provenance.LEGIBLE, note=note, supplied=True)
             row = replace(row, cells=tuple(values), missing=None)
         rows = list(table.rows)
         rows[index] = row

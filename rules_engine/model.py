@@ -29,6 +29,7 @@ class OrderRollRow:
     label: str
     interpreted: bool = False
     verify: bool = False
+    note: str | None = None  # how an edge is read (PHD C5.37 "< 3" read as ≤3, as the file's tables read "<")
 
 
 @dataclass(frozen=True)
@@ -433,6 +434,9 @@ class UnitCount:
     unit: str
 
 
+RG_QUALITIES = ("elite", "first-line", "second-line", "green", "conscript")  # ASL troop qualities (PL 3.47)
+
+
 @dataclass(frozen=True)
 class RgRow:
     """One Reinforcement Group line (ID, Group Type, Full/Depleted units, notes, cost and maxima)."""
@@ -454,6 +458,7 @@ class RgRow:
     sw: Mapping[str, int] = field(default_factory=dict)
     note: str | None = None
     effects: Mapping[str, int] = field(default_factory=dict)  # what buying it changes: {"san": 1} (RR M2 Sniper)
+    quality: str | None = None  # the troop quality the card prints (PL 3.47 counts Elite / 1st Line platoons)
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,7 @@ from rules_engine.vocabulary import Chit, SideId
 
 __all__ = [
     "AttackOptionOrder", "FortOrder", "Order", "PatrolOrder", "PointsOrder", "RgOrder", "Violation",
-    "apply_order", "purchase_currency", "record_initial_ob", "rg_order_cost", "side_setting", "validate_order",
+    "PatrolAllowance", "apply_order", "patrol_allowance", "purchase_currency", "record_initial_ob", "rg_order_cost", "side_setting", "validate_order",
 ]
 
 
@@ -624,7 +624,12 @@ def validate_order(
             cost, problems = _attack_cost(system, side)
             violations.extend(problems)
             aref = system.initiative.ref if system.initiative else ref
-            if ledger.items_on(date_id, "attack-option") + batch.attack >= 1:
+            if initial and not problems:
+                # 1.4 Attack Option "[EXC: Dual Attack; Attacker assigned for Initial Firefight.]"; 2.4 "(or were
+                # assigned by the CG card)": the Initial Firefight's roles come from the card, not from a purchase
+                violations.append(Violation(aref, "the Initial Firefight's Attacker is assigned by the CG Card; no "
+                                                  f"Attack Option is bought for it (1.4, {aref})"))
+            elif ledger.items_on(date_id, "attack-option") + batch.attack >= 1:
                 violations.append(Violation(aref, f"the Attack Option is already bought for this firefight ({aref})"))
             elif cost is not None and not problems:
                 if cost > batch.left:
@@ -652,33 +657,58 @@ def validate_order(
     return tuple(violations)
 
 
-def _check_patrols(
-    system: System, ledger: SideLedger, side: SideId, date_id: str, order: PatrolOrder, batch: _Batch, currency: str
-) -> list[Violation]:
+@dataclass(frozen=True)
+class PatrolAllowance:
+    """What a side may still buy of PL 2.31 Patrols on a date: the limit, the price and what is already bought."""
+
+    ref: str
+    most: int | None  # the per-RePh limit by Intensity; None when the rule sets none
+    price: int | None  # the patrol cost (setting patrol_cost); None when not set
+    have: int  # bought on the date already
+    problem: str | None = None  # why none may be bought (the CG does not use Patrols, a setting is missing)
+
+
+def patrol_allowance(system: System, ledger: SideLedger, side: SideId, date_id: str) -> PatrolAllowance:
+    """2.31 Patrols: "one CP each" unless the CG Card says otherwise; one / two / three per RePh by Intensity Low /
+    Mid / High; none where the CG does not use Patrols."""
     limit = next((lim for lim in system.limits if lim.id == "patrols"), None)
+    have = ledger.items_on(date_id, "patrol")
     if limit is None:
-        return [Violation(purchase_ref(system), f"{system.id} has no Patrol purchases")]
+        return PatrolAllowance(purchase_ref(system), 0, None, have, f"{system.id} has no Patrol purchases")
     ref = limit.ref or purchase_ref(system)
-    if not isinstance(order.count, int) or isinstance(order.count, bool) or order.count < 1:
-        return [Violation(ref, f"Patrols: the number must be a whole number ≥ 1, got {order.count!r} ({ref})")]
-    out: list[Violation] = []
+    price = side_setting(system, "patrol_cost", side)
+    cost = price if isinstance(price, int) and not isinstance(price, bool) else None
     if side_setting(system, "patrols_allowed", side) is False:
-        return [Violation(ref, f"this CG does not use Patrols ({ref})")]
+        return PatrolAllowance(ref, 0, cost, have, f"this CG does not use Patrols ({ref})")
     most: int | None = _number(limit.max)
     if limit.by_setting is not None:
         choice = side_setting(system, limit.by_setting, side)
         if choice is None:
-            return [Violation(ref, f"Patrols: the {limit.by_setting} setting is on the CG Card; supply it ({ref})")]
+            return PatrolAllowance(ref, 0, cost, have,
+                                   f"Patrols: the {limit.by_setting} setting is on the CG Card; supply it ({ref})")
         most = _number(limit.by_choice.get(str(choice)))
-    have = ledger.items_on(date_id, "patrol") + batch.patrols
-    if most is not None and have + order.count > most:
-        out.append(Violation(ref, f"Patrols: at most {most} per RePh at this Intensity; {have} already bought, "
-                                  f"{order.count} ordered ({ref})"))
-    price = side_setting(system, "patrol_cost", side)
-    if not isinstance(price, int) or isinstance(price, bool):
-        out.append(Violation(ref, f"Patrols: the patrol cost is not set; supply patrol_cost in a CG Card ({ref})"))
-        return out
-    cost = Decimal(price * order.count)
+    if cost is None:
+        return PatrolAllowance(ref, most, None, have,
+                               f"Patrols: the patrol cost is not set; supply patrol_cost in a CG Card ({ref})")
+    return PatrolAllowance(ref, most, cost, have)
+
+
+def _check_patrols(
+    system: System, ledger: SideLedger, side: SideId, date_id: str, order: PatrolOrder, batch: _Batch, currency: str
+) -> list[Violation]:
+    allowance = patrol_allowance(system, ledger, side, date_id)
+    ref = allowance.ref
+    if not isinstance(order.count, int) or isinstance(order.count, bool) or order.count < 1:
+        return [Violation(ref, f"Patrols: the number must be a whole number ≥ 1, got {order.count!r} ({ref})")]
+    if allowance.problem is not None:
+        return [Violation(ref, allowance.problem)]
+    out: list[Violation] = []
+    have = allowance.have + batch.patrols
+    if allowance.most is not None and have + order.count > allowance.most:
+        out.append(Violation(ref, f"Patrols: at most {allowance.most} per RePh at this Intensity; {have} already "
+                                  f"bought, {order.count} ordered ({ref})"))
+    assert allowance.price is not None
+    cost = Decimal(allowance.price * order.count)
     batch.patrols += order.count
     if cost > batch.left:
         out.append(Violation(ref, f"{order.count} Patrol(s) cost {amount_text(cost)} {currency}; you have "

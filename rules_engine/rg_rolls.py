@@ -14,12 +14,13 @@ from rules_engine.events import JSON, Event, roll_event
 from rules_engine.ledger import PurchaseLine, SideLedger
 from rules_engine.model import DiceTable, RgChart, RgNote, RgRow, System
 from rules_engine.purchases import int_settings, side_setting
-from rules_engine.tables import Fact, MissingFactError, TableResult, needed_facts, resolve, side_facts
+from rules_engine.tables import Fact, MissingFactError, TableResult, needed_facts, questions, resolve, side_facts
 from rules_engine.vocabulary import SideId, Visibility
 
 __all__ = ["RollMissingValueError", "roll_for_purchase", "leader_column"]
 
 MAX_SW_ROUNDS = 100
+Answers = Mapping[str, Mapping[int, int | bool]]  # table id → ``ask:`` modifier index → the owner's answer
 
 
 class RollMissingValueError(MissingValueError):
@@ -85,15 +86,18 @@ def _event(roll: Roll, side: SideId, line: PurchaseLine, result: TableResult, ta
 def _roll_on(
     dice: Dice, table: DiceTable, side: SideId, purpose: str, *, column: str | None = None,
     facts: Mapping[str, Fact] | None = None, settings: Mapping[str, int] | None = None,
+    answers: Answers | None = None,
 ) -> tuple[Roll, TableResult]:
-    """Check the DRM facts are known (nothing rolled otherwise), then roll secretly and resolve."""
+    """Check the DRM facts are known (nothing rolled otherwise), then roll secretly and resolve (with the owner's
+    answers to the table's ``ask:`` modifiers, keyed by table id)."""
     given = facts or {}
     lacking = [f for f in needed_facts(table, column) if f not in given and not f.startswith(("side_is:", "nationality_is:"))]
     if lacking:
         raise MissingFactError(f"{table.id} ({table.ref}): the DRM need {', '.join(lacking)}; nothing was rolled")
     roll = dice.roll(table.dice, purpose, side, stream=side)
     try:
-        return roll, resolve(table, roll, column=column, facts=given, settings=settings)
+        return roll, resolve(table, roll, column=column, facts=given, settings=settings,
+                             answers=(answers or {}).get(table.id))
     except MissingValueError as error:
         raise _Lost(str(error), roll) from error
 
@@ -213,16 +217,18 @@ def roll_for_purchase(
     *,
     ledger: SideLedger | None = None,
     facts: Mapping[str, Fact] | None = None,
+    answers: Answers | None = None,
 ) -> tuple[PurchaseLine, tuple[Event, ...]]:
-    """Make the secret rolls an RG line needs (strength, SW, leaders, OBA ammunition); the line gets the results."""
+    """Make the secret rolls an RG line needs (strength, SW, leaders, OBA ammunition); the line gets the results.
+    ``answers``: the owner's answers to the ``ask:`` DRM of those tables (table id → modifier index → answer)."""
     chart = system.rg_chart(side)
     row = chart.row(line.rg_id)
     events: list[Event] = []
     try:
-        line = _strength(system, chart, row, line, side, dice, facts, events)
+        line = _strength(system, chart, row, line, side, dice, facts, events, answers)
         line = _support_weapons(system, row, line, side, dice, events)
-        line = _leaders(system, chart, row, line, side, dice, ledger, facts, events)
-        line = _oba(system, row, line, side, dice, ledger, facts, events)
+        line = _leaders(system, chart, row, line, side, dice, ledger, facts, events, answers)
+        line = _oba(system, row, line, side, dice, ledger, facts, events, answers)
     except _Lost as error:
         made = roll_event(error.roll, Visibility.CG_END, side, rg_id=line.rg_id, line=line.line, result=None,
                           error=str(error))
@@ -242,7 +248,7 @@ def _facts(system: System, side: SideId, line: PurchaseLine, facts: Mapping[str,
 
 def _strength(
     system: System, chart: RgChart, row: RgRow, line: PurchaseLine, side: SideId, dice: Dice,
-    facts: Mapping[str, Fact] | None, events: list[Event],
+    facts: Mapping[str, Fact] | None, events: list[Event], answers: Answers | None = None,
 ) -> PurchaseLine:
     depletable = any(chart.notes[n].depletable for n in row.notes if n in chart.notes)
     if not depletable:
@@ -252,7 +258,7 @@ def _strength(
         return replace(line, strength="F", units=_units(row.full))
     table = _param_table(system, "strength_table", f"RG {row.id} is subject to depletion")
     roll, result = _roll_on(dice, table, side, f"{table.ref} RG Strength {table.dice} — RG {row.id}",
-                            facts=_facts(system, side, line, facts), settings=int_settings(system, side))
+                            facts=_facts(system, side, line, facts), settings=int_settings(system, side), answers=answers)
     depleted = _result_is(system, "depleted_result", result.cell.text)
     strength = "D" if depleted else "F"
     units = _units(row.depleted) if depleted and row.depleted else _units(row.full)
@@ -302,7 +308,7 @@ def _support_weapons(
 
 def _leaders(
     system: System, chart: RgChart, row: RgRow, line: PurchaseLine, side: SideId, dice: Dice,
-    ledger: SideLedger | None, facts: Mapping[str, Fact] | None, events: list[Event],
+    ledger: SideLedger | None, facts: Mapping[str, Fact] | None, events: list[Event], answers: Answers | None = None,
 ) -> PurchaseLine:
     notes = [chart.notes[n] for n in row.notes if n in chart.notes and chart.notes[n].leader_table]
     if not notes:
@@ -321,7 +327,8 @@ def _leaders(
             if number > 1:
                 purpose += f" #{number}"
             roll, result = _roll_on(dice, table, side, purpose, column=column,
-                                    facts=_facts(system, side, line, facts), settings=int_settings(system, side))
+                                    facts=_facts(system, side, line, facts), settings=int_settings(system, side),
+                                    answers=answers)
             got: list[str] = []
             adjustments: list[str] = []
             for leader in _leader_texts(result.cell.value):
@@ -340,7 +347,7 @@ def _leaders(
 
 def _oba(
     system: System, row: RgRow, line: PurchaseLine, side: SideId, dice: Dice,
-    ledger: SideLedger | None, facts: Mapping[str, Fact] | None, events: list[Event],
+    ledger: SideLedger | None, facts: Mapping[str, Fact] | None, events: list[Event], answers: Answers | None = None,
 ) -> PurchaseLine:
     table = _oba_table(system, side, row)
     if table is None:
@@ -349,6 +356,28 @@ def _oba(
     if "attack_option_purchased_now" not in (facts or {}):
         given["attack_option_purchased_now"] = ledger is not None and ledger.items_on(line.date_id, "attack-option") > 0
     roll, result = _roll_on(dice, table, side, f"{table.ref} {table.name} {table.dice} — RG {row.id}",
-                            facts=given, settings=int_settings(system, side))
+                            facts=given, settings=int_settings(system, side), answers=answers)
     events.append(_event(roll, side, line, result, table))
     return replace(line, oba_ammo=result.cell.text)
+
+
+def line_questions(system: System, line: PurchaseLine, side: SideId) -> tuple[tuple[DiceTable, str | None, int], ...]:
+    """The ``ask:`` DRM the secret rolls of an RG line will need (PHD C5.33 "-1 Pionerie/Engineer Pl", C5.34 "+1 If
+    module placed a FFE counter in prior TM Scenario"): (table, column, modifier index), in the order rolled."""
+    chart = system.rg_chart(side)
+    row = chart.row(line.rg_id)
+    found: list[tuple[DiceTable, str | None, int]] = []
+    if any(chart.notes[n].depletable for n in row.notes if n in chart.notes):
+        sides = _depletion_sides(system)
+        if sides is None or side in sides:
+            table = _param_table(system, "strength_table", f"RG {row.id} is subject to depletion")
+            found.extend((table, None, i) for i, _ in questions(table))
+    for note in (chart.notes[n] for n in row.notes if n in chart.notes and chart.notes[n].leader_table):
+        assert note.leader_table is not None
+        table = _table(system, note.leader_table, f"RG {row.id} generates leaders")
+        column = leader_column(system, side, row, note, table)
+        found.extend((table, column, i) for i, _ in questions(table, column))
+    oba = _oba_table(system, side, row)
+    if oba is not None:
+        found.extend((oba, None, i) for i, _ in questions(oba))
+    return tuple(found)

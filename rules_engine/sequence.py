@@ -46,7 +46,8 @@ from rules_engine.lost_values import (
     value_json,
     with_cells,
 )
-from rules_engine import map_groups
+from rules_engine import board_part, leader_generation, map_groups, patrols, roll_questions
+from rules_engine.step_kinds import INITIATIVE_ACTIONS, INPUT_ACTIONS, ROLL_ACTIONS
 from rules_engine.model import Cell, DiceTable, MapGroup, Row, Step, System
 from rules_engine.state import (
     DUAL_ATTACK,
@@ -67,7 +68,7 @@ from rules_engine.state import (
     side_name,
 )
 from rules_engine.tables import AppliedModifier, Fact, MissingFactError, modifiers_for, needed_facts, side_facts
-from rules_engine.vocabulary import Chit, DiceKind, Visibility
+from rules_engine.vocabulary import Automation, Chit, DiceKind, Visibility
 
 if TYPE_CHECKING:
     from rules_engine.purchases import RgOrder
@@ -81,16 +82,19 @@ MARKS = (RESULTS_MARK, NEW_DATE, SCENARIO_MARK, INITIAL_MARK)
 POST = "post-scenario"
 NEW = "new-date"
 PART_WORDS = {"post-scenario": POST, "new-date": NEW, "new-scenario": NEW}
-INITIATIVE_ACTIONS = ("initiative", "resolve-initiative")
 
 AUTOMATIC = "automatic"
 INPUT = "input"
 ASSISTED = "assisted"
 ON_BOARD = "on-board"
 
-INPUT_ACTIONS = ("purchase-rg", "purchase", "purchase-patrols", "purchase-fortifications", "purchase-recon")
-ROLL_ACTIONS = ("roll-table", "roll-per-item", "free-rolls", "secret-roll")
 TRACKS = ("san", "elr", "lvp")  # values a side may have to supply (its current SAN, ELR, Current-LVP)
+TRACK_RANGES: Mapping[str, tuple[int, int, str]] = {
+    "san": (0, 12, "a SAN is matched against a Dice Roll, 2 to 12"),
+    "elr": (0, 5, "an ELR runs from 0 to 5"),
+    "lvp": (0, 99_999, "LVP are counted, never negative"),
+}
+"""The whole numbers a side may supply for each track: (lowest, highest, why)."""
 
 Events = tuple[Event, ...]
 
@@ -391,15 +395,15 @@ def start(
 
 
 def step_kind(system: SystemLike, step: Step) -> str:
-    """automatic | input | assisted | on-board (module docstring)."""
-    automatic = step.action in AUTO_HANDLERS or step.action in PARTS
-    if automatic and not step.params.get("optional"):
-        return AUTOMATIC
-    if step.action in INPUT_ACTIONS:
-        return INPUT
-    if step.tables or step.action in ROLL_ACTIONS or automatic:
-        return ASSISTED
-    return ON_BOARD
+    """automatic | input | assisted | on-board: the kind the loader derived (step_kinds); the initiative step runs
+    through the initiative flow and, outside it, is a board step (its tie-breaking rolls are made at the board)."""
+    return ON_BOARD if step.automation is Automation.INITIATIVE else step.automation.value
+
+
+def current_kind(system: SystemLike, state: CampaignState, step: Step) -> str:
+    """The kind of ``step`` now: an automatic step whose app part is done and whose board part is left to the players
+    (RR 2.5031, PHD C5.25 Booby Traps; rules_engine.board_part) is a board step until both mark it finished."""
+    return ON_BOARD if board_part.is_open(state, step) else step_kind(system, step)
 
 
 def _attacker(record: DateRecord | RevealedRound | None) -> str | None:
@@ -428,6 +432,8 @@ def _played(state: CampaignState) -> list[DateRecord]:
 
 def resolve_order(system: SystemLike, state: CampaignState, step: Step) -> tuple[str, ...] | None:
     """The sides of an ordered step in turn (sides not named act last); None when a role is not known."""
+    if patrols.resolved_item(step) is not None and step.params.get("order_chooser"):
+        return patrols.order(state, step, order_chooser(system, state, step))  # PL 2.74: the buyers, as chosen
     sides = side_ids(system)
     other = {sides[0]: sides[1], sides[1]: sides[0]}
     in_scenario_pass = state.pass_kind == "scenario" or (state.pass_kind == "initial" and state.step != INITIAL_SCENARIO)
@@ -458,6 +464,29 @@ def resolve_order(system: SystemLike, state: CampaignState, step: Step) -> tuple
         if side not in order:
             order.append(side)
     return tuple(order) + tuple(s for s in sides if s not in order)
+
+
+def order_chooser(system: SystemLike, state: CampaignState, step: Step) -> str | None:
+    """The side that chooses the order of a ``resolves`` step (``params.order_chooser``: role words, the first one
+    known wins: PL 2.74 the Defender in the most recent firefight), or None."""
+    words = step.params.get("order_chooser")
+    for word in ([words] if isinstance(words, str) else words if isinstance(words, list) else []):
+        found = resolve_order(system, state, replace(step, order=(str(word),), params={}))
+        if found:
+            return found[0]
+    return None
+
+
+def choose_resolution_order(system: SystemLike, state: CampaignState, side: str, first: str
+                            ) -> tuple[CampaignState, Events]:
+    """PL 2.74: the side the rule names chooses which side resolves its Patrols first."""
+    check_side(system, side)
+    state = _settle(system, state)
+    step = _current_step(system, state)
+    if step is None or patrols.resolved_item(step) is None:
+        raise SubmissionError(f"There is no order of resolution to choose now (step: {state.phase_ref or state.step}).")
+    new, events = patrols.choose_first(system, state, step, side, order_chooser(system, state, step), first)
+    return _record(new, *events), events
 
 
 def _waiting_for(system: SystemLike, state: CampaignState, step: Step, side: str) -> str | None:
@@ -526,6 +555,11 @@ def facts_for(system: SystemLike, state: CampaignState, side: str) -> dict[str, 
     own = state.sealed.get(side)
     if own is not None:
         facts["attack_option_purchased_now"] = own is Chit.ATTACK
+    ledger = state.ledgers.get(side)
+    if ledger is not None and hasattr(system, "rg_chart"):
+        from rules_engine.record_facts import platoons_purchased
+
+        facts.update(platoons_purchased(_system(system), ledger, side, state.date_id))  # PL 3.47, from the record
     facts.update(state.facts_supplied.get(side, {}))
     return facts
 
@@ -681,6 +715,19 @@ def _fact_shape(system: SystemLike, step: Step, side: str, fact: str) -> str:
     return "number" if any(m.per is not None and m.per.fact == fact for m in table.modifiers) else "yes-no"
 
 
+def _fact_words(system: SystemLike, step: Step, side: str, fact: str, shape: str) -> str:
+    """The question for a DRM fact, in the words of the table's modifier ("–2 per Friendly Elite Infantry Pltn …")."""
+    try:
+        table = _step_table(system, step, side)
+    except RulesError:
+        table = None
+    for modifier in table.modifiers if table is not None else ():
+        if (modifier.per is not None and modifier.per.fact == fact) or modifier.when == fact:
+            reason = str(modifier.reason).strip().rstrip(".")
+            return f"How many? {reason}" if shape == "number" else f"Does this apply? {reason}"
+    return fact.replace("_", " ")
+
+
 def _table_need(system: SystemLike, state: CampaignState, side: str, pending: Mapping[str, JSON]) -> Need:
     """The "table-value" Need of a side's paused roll."""
     key = str(pending["cell"])
@@ -724,7 +771,7 @@ def needs(system: SystemLike, state: CampaignState, side: str) -> tuple[Need, ..
     if state.step != PHASE or state.phase_ref in MARKS or state.phase_ref is None:
         return tuple(out)
     step = _step(system, state.phase_ref)
-    if step_kind(system, step) != AUTOMATIC:
+    if current_kind(system, state, step) != AUTOMATIC:
         return tuple(out)
     for track in _missing_tracks(system, state, step, side):
         text = f"your current {track.upper()} ({step.ref})"
@@ -733,10 +780,25 @@ def needs(system: SystemLike, state: CampaignState, side: str) -> tuple[Need, ..
             text = (f"your current SAN ({step.ref}), without the {bought:+d} of the Sniper RG you bought: "
                     "the app adds it")
         out.append(Need(track, "track", side, text, "number", step.ref))
+    generate = leader_generation.need(state, step, side) if leader_generation.params(step) is not None else None
+    if generate is not None:
+        out.append(generate)
     for fact in _missing_facts(system, state, step, side):
         shape = _fact_shape(system, step, side, fact)
-        out.append(Need(fact, "fact", side, f"{fact.replace('_', ' ')} ({step.ref})", shape, step.ref))
+        out.append(Need(fact, "fact", side, f"{_fact_words(system, step, side, fact, shape)} ({step.ref})", shape,
+                        step.ref))
+    asked = roll_questions.need(_system(system), state, step, side)  # PHD C5.33/C5.34 ticks (issue 14 item 7)
+    if asked is not None:
+        out.append(asked)
     return tuple(out)
+
+
+def roll_questions_for(system: SystemLike, state: CampaignState, side: str) -> tuple[roll_questions.Question, ...]:
+    """The DRM questions of ``side``'s own secret rolls at the current step, while it has not answered (its view only)."""
+    step = _current_step(system, _settle(system, state))
+    if step is None or roll_questions.answered(state, side):
+        return ()
+    return roll_questions.open_questions(_system(system), state, step, side)
 
 
 def public_needs(system: SystemLike, state: CampaignState, side: str) -> tuple[Need, ...]:
@@ -769,6 +831,15 @@ def supply(
     if not values:
         raise SubmissionError(f"Nothing supplied (needed: {ids})")
     by_id = {n.id: n for n in wanted}
+    if leader_generation.NEED in values and leader_generation.NEED in by_id:
+        if len(values) > 1:
+            raise SubmissionError("Say how many leaders you Generate on its own", state.phase_ref)
+        return _generate_leaders(system, state, side, values[leader_generation.NEED], dice)
+    if roll_questions.NEED_ID in values and roll_questions.NEED_ID in by_id:
+        if len(values) > 1:
+            raise SubmissionError("Send the answers of your secret rolls on their own", state.phase_ref)
+        step = _step(system, str(state.phase_ref))
+        return roll_questions.answer(_system(system), state, step, side, values[roll_questions.NEED_ID])
     for key, given in values.items():
         found = by_id.get(key)
         if found is None:
@@ -781,6 +852,11 @@ def supply(
         values = {**values, key: given}
         if found.shape == "number" and (isinstance(given, bool) or not isinstance(given, int)):
             raise SubmissionError(f"{key} must be a whole number, got {given!r}", state.phase_ref)
+        if key in TRACK_RANGES and isinstance(given, int) and not isinstance(given, bool):
+            low, high, why = TRACK_RANGES[key]
+            if not low <= given <= high:
+                raise SubmissionError(f"{key.upper()} must be a whole number from {low} to {high} ({why}); "
+                                      f"{given} is out of range", state.phase_ref)
         if found.shape == "yes-no" and not isinstance(given, bool):
             raise SubmissionError(f"{key} must be yes or no (true/false), got {given!r}", state.phase_ref)
     facts = {s: dict(v) for s, v in state.facts_supplied.items()}
@@ -797,6 +873,37 @@ def supply(
     if public:
         events.append(Event("track-set", Visibility.PUBLIC, None, {"side": side, "values": dict(public)}))
     return new, tuple(events)
+
+
+def _generate_leaders(system: SystemLike, state: CampaignState, side: str, value: object, dice: Dice | None
+                      ) -> tuple[CampaignState, Events]:
+    """PL 3.45: ``side`` Generates this many leaders, each a secret DR on the leader table (the step's
+    ``params.generate``: table, column by nationality) with its DRM (Leader DRM, Historical DRM from the card)."""
+    step = _current_step(system, state)
+    assert step is not None
+    count = leader_generation.chosen(state, step, side, value)
+    if count and dice is None:
+        raise NeedDice(f"{step.ref}: rolling the generated leaders needs the dice")
+    spec = leader_generation.params(step) or {}
+    table = _system(system).table(str(spec.get("table", "leader")))
+    column = table_column(system, replace(step, params=dict(spec)), table, side)
+    visibility = _visibility(step, table)
+    events: list[Event] = []
+    leaders: list[JSON] = []
+    for number in range(1, count + 1):
+        assert dice is not None
+        roll = _roll(dice, table, f"{step.ref} generated leader {number} of {count} ({side_name(system, side)})",
+                     side, visibility)
+        resolution = roll_on(table, roll, column, facts_for(system, state, side), {}, side_settings(system, side))
+        state, more = _result_events(state, step, side, resolution, visibility, generated=number)
+        events.extend(more)
+        leaders.append(resolution.cell.text)
+    state = leader_generation.recorded(state, side, count)
+    text = (f"{step.ref}: {side_name(system, side)} Generates {count} leader{'s' if count != 1 else ''}"
+            + (f" on the {table.ref} table: {', '.join(str(x) for x in leaders)}" if count else ""))
+    summary = Event("leaders-generated", visibility, side, {"date": state.date_id, "step": step.ref, "side": side,
+                                                            "count": count, "leaders": leaders, "text": text})
+    return _record(state, summary), (*events, summary)
 
 
 def _coerce(shape: str, given: object) -> object:
@@ -1145,7 +1252,8 @@ def _purchase_rolls(system: SystemLike, state: CampaignState, step: Step, side: 
             continue
         try:
             rolled, evs = roll_for_purchase(_system(system), line, side, dice, ledger=ledger,
-                                            facts=facts_for(system, state, side))
+                                            facts=facts_for(system, state, side),
+                                            answers=roll_questions.answers_for(_system(system), state, step, side, line))
         except RollMissingValueError as error:
             error.events = (*mine, *error.events)  # the earlier lines' rolls are kept with the lost one
             raise
@@ -1446,7 +1554,8 @@ def enter_idle(system: SystemLike, state: CampaignState) -> tuple[CampaignState,
     event = Event("idle", Visibility.PUBLIC, None, {
         "date": state.date_id, "label": last.label if last else "idle", "loop": list(entries),
         "note": idle.note if idle is not None else None})
-    return new, (event,)
+    lost = patrols.lost_on_idle(system, state)  # PL 2.41: Patrols bought for it are lost
+    return _record(new, *lost), (event, *lost)
 
 
 def _new_date(system: SystemLike, state: CampaignState) -> tuple[CampaignState, Events]:
@@ -1455,7 +1564,7 @@ def _new_date(system: SystemLike, state: CampaignState) -> tuple[CampaignState, 
     if index >= len(system.calendar):
         return end_cg(system, state, "last-date")
     date_id = system.calendar[index].id
-    new = replace(state, date_index=index, date_id=date_id, initial=False, sealed={}, records=())
+    new = replace(state, date_index=index, date_id=date_id, initial=False, sealed={}, records=(), run_done={})
     new = _next(system, new)
     return new, (Event("date-advanced", Visibility.PUBLIC, None, {"date": date_id, "date_index": index, "step": new.step}),)
 
@@ -1579,17 +1688,41 @@ def advance(system: SystemLike, state: CampaignState, dice: Dice) -> tuple[Campa
             state, more = _resolve_initiative(system, state, step, dice)
             events.extend(more)
             continue
-        if step_kind(system, step) != AUTOMATIC or any(needs(system, state, s) for s in state.sides):
+        if step_kind(system, step) == ON_BOARD:
+            state, more = _auto_run(system, state, step)  # a run of on-the-board steps confirmed in one click
+            events.extend(more)
+            if more and state.done >= set(state.sides):
+                state = _next(system, state)
+                continue
+        if patrols.resolved_item(step) is not None:
+            state, more = patrols.skip_non_buyers(system, state, step)  # PL 2.7: only the sides that bought some
+            events.extend(more)
+            if state.done >= set(state.sides):
+                events.append(Event("step-resolved", Visibility.PUBLIC, None, {"date": state.date_id, "step": step.ref}))
+                state = _next(system, state)
+                continue
+        if current_kind(system, state, step) != AUTOMATIC or any(needs(system, state, s) for s in state.sides):
             break
         part = PARTS.get(step.action or "")
-        if part is not None:
+        generating = leader_generation.params(step) is not None
+        if generating and leader_generation.started(state):
+            pass  # PL 3.45: the dr are made and every side has said how many leaders it Generates
+        elif part is not None:
             state, more, finished = _run_parts(system, state, step, part, dice)
             events.extend(more)
             if not finished:
                 break  # a side's roll fell on a value lost in the rule text: it types it (needs / supply)
+            if generating:
+                state = leader_generation.start(state, step)
+                if any(leader_generation.pending(state, s) for s in state.sides):
+                    continue  # each side says how many it Generates (needs / supply)
         else:
             state, more = AUTO_HANDLERS[step.action or ""](system, state, step, dice)
             events.extend(more)
+        if board_part.text(step) is not None:
+            state, left = board_part.begin(state, step)
+            events.append(left)
+            break  # the players do the board part, then both mark the step finished
         events.append(Event("step-resolved", Visibility.PUBLIC, None, {"date": state.date_id, "step": step.ref}))
         state = _next(system, state)
     return state, tuple(events)
@@ -1600,6 +1733,11 @@ def _current_step(system: SystemLike, state: CampaignState) -> Step | None:
     if ref is None or ref in MARKS:
         return None
     return _step(system, ref)
+
+
+def current_step(system: SystemLike, state: CampaignState) -> Step | None:
+    """The current between-scenario step (None at a mark: a scenario, its results, the date change)."""
+    return _current_step(system, _settle(system, state))
 
 
 def validate_mark_done(system: SystemLike, state: CampaignState, side: str, map_group: str | None = None) -> None:
@@ -1635,7 +1773,7 @@ def validate_mark_done(system: SystemLike, state: CampaignState, side: str, map_
     if _open_pending(state, side) is not None:
         raise SubmissionError(f"{_label(step)}: your roll fell on a value lost in the rule text; type it first "
                               "(as printed on your chart)", step.ref)
-    kind = step_kind(system, step)
+    kind = current_kind(system, state, step)
     if kind == AUTOMATIC:
         raise SubmissionError(f"{step.ref} {step.name} is resolved by the app; there is nothing to mark.", step.ref)
     from rules_engine.initiative import choosing_early
@@ -1648,6 +1786,13 @@ def validate_mark_done(system: SystemLike, state: CampaignState, side: str, map_
             f"revealed at {ini.ref}", step.ref)
     if side in state.done:
         raise SubmissionError(f"You have already finished {step.ref} {step.name}; waiting for the other side.", step.ref)
+    if patrols.needs_choice(state, step):
+        chooser = order_chooser(system, state, step)
+        if patrols.chosen_first(state, chooser) is None:
+            who = "you choose" if chooser == side else \
+                f"{side_name(system, chooser)} chooses" if chooser else "the order is chosen"
+            raise SubmissionError(f"{step.ref} {step.name}: both sides resolve here; first {who} which side goes "
+                                  "first", step.ref)
     waiting = _waiting_for(system, state, step, side)
     if waiting is not None:
         raise SubmissionError(
@@ -1665,6 +1810,58 @@ def mark_done(system: SystemLike, state: CampaignState, side: str, map_group: st
     if groups:
         return _finish_group(system, state, side, groups, map_groups.pick(groups, map_group, state.date_id, ""))
     return _finish(system, state, side)
+
+
+def _run_key(state: CampaignState, ref: str) -> str:
+    return f"{state.date_id}|{state.pass_kind}|{ref}"
+
+
+def board_run(system: SystemLike, state: CampaignState) -> tuple[Step, ...]:
+    """The run of consecutive on-the-board steps from the current one (each done by both sides in any order, none
+    ordered, none played during the scenario): a side confirms them all in one click (``mark_run_done``)."""
+    state = _settle(system, state)
+    if state.step != PHASE or state.phase_ref is None or state.phase_ref in MARKS:
+        return ()
+    entries = current_program(system, state)
+    if state.phase_ref not in entries:
+        return ()
+    run: list[Step] = []
+    for entry in entries[entries.index(state.phase_ref):]:
+        if entry in MARKS:
+            break
+        step = _step(system, entry)
+        if step_kind(system, step) != ON_BOARD or step.sides == "ordered" or step.in_scenario \
+                or patrols.resolved_item(step) is not None:
+            break
+        run.append(step)
+    return tuple(run)
+
+
+def mark_run_done(system: SystemLike, state: CampaignState, side: str) -> tuple[CampaignState, Events]:
+    """A side finishes the current on-the-board step and every one after it in its run (``board_run``); each is still
+    finished one by one, and listed, as the other side finishes it too."""
+    validate_mark_done(system, state, side)
+    state = _settle(system, state)
+    run = board_run(system, state)
+    if not run:
+        step = _current_step(system, state)
+        what = f"{step.ref} {step.name}" if step is not None else state.step
+        raise SubmissionError(f"{what} is not done on the board alone; finish it on its own.", state.phase_ref)
+    keys = tuple(k for k in state.run_done.get(side, ()) if k.startswith(f"{state.date_id}|"))
+    keys += tuple(_run_key(state, step.ref) for step in run[1:])
+    state = replace(state, run_done={**state.run_done, side: keys})
+    return _finish(system, state, side)
+
+
+def _auto_run(system: SystemLike, state: CampaignState, step: Step) -> tuple[CampaignState, Events]:
+    """Sides that confirmed a run holding the current step (``mark_run_done``) finish it now."""
+    key = _run_key(state, step.ref)
+    finished = [s for s in state.sides if s not in state.done and key in state.run_done.get(s, ())]
+    if not finished:
+        return state, ()
+    events = tuple(Event("step-done", Visibility.PUBLIC, s, {"date": state.date_id, "step": step.ref, "side": s,
+                                                            "run": True}) for s in finished)
+    return replace(state, done=state.done | frozenset(finished)), events
 
 
 def _finish_group(system: SystemLike, state: CampaignState, side: str, groups: Sequence[MapGroup], group: MapGroup
@@ -1893,15 +2090,20 @@ def owes(system: SystemLike, state: CampaignState, side: str) -> tuple[str, ...]
     step = _current_step(system, state)
     if step is None:
         return ()
-    kind = step_kind(system, step)
+    kind = current_kind(system, state, step)
     wanted = needs(system, state, side)
     lost = [n for n in wanted if n.kind == "table-value"]
     if lost:
         return (f"{_label(step)}: {lost[0].text}",)
     if kind == AUTOMATIC:
-        return (f"{_label(step)}: supply {', '.join(n.id for n in wanted)}",) if wanted else ()
+        asked = dict.fromkeys(n.id if n.kind == "track" else "an answer" for n in wanted)  # never an internal key
+        return (f"{_label(step)}: supply {', '.join(asked)}",) if wanted else ()
     if side in state.done or _waiting_for(system, state, step, side) is not None:
         return ()
+    if patrols.needs_choice(state, step):
+        chooser = order_chooser(system, state, step)
+        if patrols.chosen_first(state, chooser) is None:
+            return (f"{_label(step)}: choose which side resolves first",) if chooser == side else ()
     if kind == INPUT:
         return (f"{_label(step)}: submit your order (or finish with none)",)
     if kind == ASSISTED:
@@ -1934,7 +2136,8 @@ def checklist(system: SystemLike, state: CampaignState) -> list[dict[str, JSON]]
         step = _step(system, entry)
         order = resolve_order(system, state, step) if step.sides == "ordered" else None
         items.append({
-            "ref": step.ref, "name": step.name, "kind": step_kind(system, step), "status": status,
+            "ref": step.ref, "name": step.name,
+            "kind": current_kind(system, state, step) if status == "current" else step_kind(system, step), "status": status,
             "sides": step.sides, "order": list(order) if order else (list(step.order) or None),
             "secret": step.secret, "tables": list(step.tables), "note": step.note,
             "done": {s: (s in state.done) if status == "current" else status == "done" for s in state.sides},

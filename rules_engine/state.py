@@ -289,6 +289,8 @@ class CampaignState:
     # ---- public rolls at the board (rules_engine.board): the current step / scenario only ----
     board_log: tuple[Event, ...] = ()  # the latest rolls made on request there (both sides; public)
     board_counts: Mapping[SideId, int] = field(default_factory=dict)  # how many each side made there
+    # ---- a run of on-the-board steps confirmed in one click (rules_engine.sequence.mark_run_done) ----
+    run_done: Mapping[SideId, tuple[str, ...]] = field(default_factory=dict)  # side → "date|pass|ref" it finished
 
     def __post_init__(self) -> None:
         if self.step not in STEPS:
@@ -310,6 +312,7 @@ class CampaignState:
         object.__setattr__(self, "parts_done", frozenset(self.parts_done))
         object.__setattr__(self, "supplied_cells", _frozen_nested(self.supplied_cells))
         object.__setattr__(self, "map_done", _frozen_map({k: frozenset(v) for k, v in self.map_done.items()}))
+        object.__setattr__(self, "run_done", _frozen_map({k: tuple(v) for k, v in self.run_done.items()}))
         object.__setattr__(self, "map_results", _frozen_nested(self.map_results))
         object.__setattr__(self, "map_agreed", _frozen_map(self.map_agreed))
         object.__setattr__(self, "board_log", tuple(self.board_log))
@@ -355,6 +358,7 @@ class CampaignState:
             "map_agreed": {group: r.to_json() for group, r in self.map_agreed.items()},
             "board_log": [event.to_json() for event in self.board_log],
             "board_counts": dict(self.board_counts),
+            "run_done": {side: list(refs) for side, refs in self.run_done.items()},
         }
 
     @classmethod
@@ -407,6 +411,8 @@ class CampaignState:
                         for group, r in _mapping(data, "map_agreed").items()},
             board_log=tuple(Event.from_json(_as_mapping(r, "board_log")) for r in _list(data, "board_log")),
             board_counts={str(k): _int(_mapping(data, "board_counts"), k) for k in _mapping(data, "board_counts")},
+            run_done={str(k): tuple(str(r) for r in _list(_mapping(data, "run_done"), str(k)))
+                      for k in _mapping(data, "run_done")},
         )
 
 

@@ -126,10 +126,11 @@ def _phase_view(system: SystemLike, state: CampaignState, side: SideId) -> dict[
             "pass": state.pass_kind,
             "ref": ref,
             "name": step.name if step is not None else None,
-            "kind": sequence.step_kind(system, step) if step is not None else None,
+            "kind": sequence.current_kind(system, state, step) if step is not None else None,
             "checklist": sequence.checklist(system, state),
             "needs": [need.to_json() for need in sequence.needs(system, state, side)],
             "opponent_needs": [need.to_json() for need in sequence.public_needs(system, state, side)],
+            "roll_questions": [q.to_json() for q in sequence.roll_questions_for(system, state, side)],  # own only
         },
         "records": [e.to_json() for e in state.records if e.visible_to(side, ended)],
         "results": {**_entries_view(state.results, side, other), "winner_allowed": has_vc, "no_winner_rule": vc_rule},

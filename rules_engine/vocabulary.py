@@ -24,11 +24,13 @@ class Visibility(StrEnum):
 
 
 class Automation(StrEnum):
-    """How much of a step the app can do (catalog flags AUTO / ASSIST / MAP)."""
+    """How much of a step the app does (catalog flags AUTO / ASSIST / MAP), derived from its action (step_kinds)."""
 
     AUTOMATIC = "automatic"
+    INPUT = "input"
     ASSISTED = "assisted"
     ON_BOARD = "on-board"
+    INITIATIVE = "initiative"
 
 
 class Provenance(StrEnum):

@@ -80,6 +80,112 @@
   });
 
 
+
+  // Focus after the player's own action (WCAG 2.4.3). When the response to this page's own htmx request has been
+  // swapped in and the element that had focus is gone (focus fell to <body>), focus goes, inside the live fragment the
+  // request came from, to the error that says what went wrong, else to what the player does next or the message that
+  // says what happened ([data-focus-after]), else to the fragment's heading. A websocket frame (the opponent's action)
+  // never moves focus: only a request this page sent does.
+  var ownRequests = [];
+  function focusable(el) {
+    if (!el.hasAttribute("tabindex") && !/^(A|BUTTON|INPUT|SELECT|TEXTAREA)$/.test(el.tagName)) el.setAttribute("tabindex", "-1");
+    return el;
+  }
+  function visibleEl(el) { return !!(el && (el.offsetWidth || el.offsetHeight || el.getClientRects().length)); }
+  function focusAfter(fragmentId) {
+    var active = document.activeElement;
+    if (active && active !== document.body && active.isConnected) return;  // the player has moved on: keep it
+    var fragment = document.getElementById(fragmentId);
+    if (!fragment || fragment.hidden) fragment = document.getElementById("step-panel");
+    if (!fragment) return;
+    var target = null;
+    [".alert-error", "[data-focus-after]", '[role="alert"], .alert[role="status"]', "h2, h1"].some(function (selector) {
+      target = [].slice.call(fragment.querySelectorAll(selector)).filter(visibleEl)[0] || null;
+      return target !== null;
+    });
+    if (target) focusable(target).focus();
+  }
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var elt = event.detail.elt;
+    var fragment = elt && elt.closest ? elt.closest("[data-live-version]") : null;
+    if (fragment && fragment.id) ownRequests.push({ xhr: event.detail.xhr, fragment: fragment.id });
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var xhr = event.detail.xhr;
+    for (var i = 0; i < ownRequests.length; i++) {
+      if (ownRequests[i].xhr === xhr) {
+        var fragmentId = ownRequests.splice(i, 1)[0].fragment;
+        // after htmx has settled the swap (its settle delay is 20 ms)
+        setTimeout(function () { focusAfter(fragmentId); }, 60);
+        return;
+      }
+    }
+  });
+
+  // One permanent polite live region (#live-announcer, outside the swapped fragments) says what just happened, one
+  // short sentence per event: the new lines of this side's "Latest events" (#history-latest: each <li> carries its
+  // sentence in data-announce, rendered from this side's own view, so it says only what this player may know).
+  // Whether the lines came in a websocket frame or in the response to the player's own action, each is said once.
+  var heardEvents = null;
+  function eventLines() {
+    var list = document.getElementById("history-latest");
+    if (!list) return null;
+    return [].slice.call(list.querySelectorAll("[data-announce]")).map(function (li) { return li.getAttribute("data-announce"); });
+  }
+  function newLines(before, after) {
+    // the longest end of the old window that starts the new one: what follows it is new
+    for (var k = Math.min(before.length, after.length); k > 0; k--) {
+      var same = true;
+      for (var j = 0; j < k; j++) { if (before[before.length - k + j] !== after[j]) { same = false; break; } }
+      if (same) return after.slice(k);
+    }
+    return after.slice();
+  }
+  var announceTimer = null;
+  function announceNew() {
+    var region = document.getElementById("live-announcer");
+    var lines = eventLines();
+    if (!region || lines === null) return;
+    if (heardEvents === null) { heardEvents = lines; return; }
+    var fresh = newLines(heardEvents, lines);
+    heardEvents = lines;
+    if (!fresh.length) return;
+    region.textContent = "";
+    setTimeout(function () { region.textContent = fresh.join(" "); }, 50);  // cleared first: a repeated sentence is said again
+  }
+  function announceSoon() {
+    if (announceTimer) return;
+    announceTimer = setTimeout(function () { announceTimer = null; announceNew(); }, 0);
+  }
+  document.addEventListener("DOMContentLoaded", function () { heardEvents = eventLines(); });
+  document.addEventListener("htmx:oobAfterSwap", announceSoon);
+  document.addEventListener("htmx:afterSwap", announceSoon);
+
+  // A table wider than its box scrolls: a keyboard user can reach it (tabindex) and hears what it is (WCAG 2.1.1).
+  function labelScrollers() {
+    document.querySelectorAll(".table-wrap, .table-scroll").forEach(function (box) {
+      if (box.scrollWidth <= box.clientWidth + 1 || box.hasAttribute("tabindex")) return;
+      box.setAttribute("tabindex", "0");
+      if (!box.getAttribute("role")) box.setAttribute("role", "region");
+      if (!box.hasAttribute("aria-label") && !box.hasAttribute("aria-labelledby")) {
+        var caption = box.querySelector("caption");
+        var card = box.closest("section");
+        var heading = card ? card.querySelector("h2, h3") : null;
+        var name = (caption && caption.textContent) || (heading && heading.textContent) || "Table";
+        box.setAttribute("aria-label", name.replace(/\s+/g, " ").trim());
+      }
+    });
+  }
+  var scrollTimer = null;
+  function labelScrollersSoon() {
+    clearTimeout(scrollTimer);
+    scrollTimer = setTimeout(labelScrollers, 50);
+  }
+  document.addEventListener("DOMContentLoaded", labelScrollers);
+  window.addEventListener("resize", labelScrollers);
+  document.addEventListener("htmx:afterSettle", labelScrollersSoon);
+  document.addEventListener("htmx:oobAfterSwap", labelScrollersSoon);
+
   // Secret order form: the points this order costs and what is left, as you type (the server checks every rule).
   function orderTotals(form) {
     var total = 0;

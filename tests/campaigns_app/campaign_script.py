@@ -146,6 +146,11 @@ class Play:
             step = next(s for s in self.system.steps if s.ref == state.phase_ref)
             if step.sides == "ordered":
                 order = resolve_order(self.system, state, step)
+        asked = [s for s in state.sides if any(n["id"] == "roll-answers" for n in engine.needs(self.system, state, s))]
+        if asked:  # an automatic secret roll asking its DRM ticks first (issue 14 item 7): nothing ticked
+            for side in asked:
+                self.supply(side, "roll-answers", {})
+            return
         for side in order or state.sides:
             if side not in self.state.done:
                 self.done(side)

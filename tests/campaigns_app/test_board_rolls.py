@@ -86,8 +86,8 @@ def test_a_form_posted_twice_rolls_once(rr: Any, users: Any) -> None:
 @pytest.mark.parametrize(("purpose", "count", "message"), [
     ("", "1", "Say what the roll is for"),
     ("x" * 81, "1", "The purpose is 81 characters long; at most 80 are allowed."),
-    ("1TC", "13", "How many rolls: 13 is above 12."),
-    ("1TC", "three", "How many rolls: “three” is not a whole number."),
+    ("1TC", "13", "How many rolls: 13 is out of range: enter a whole number from 1 to 12."),
+    ("1TC", "three", "How many rolls: “three” is not allowed: enter a whole number from 1 to 12."),
 ])
 def test_a_bad_roll_form_is_refused_with_what_is_allowed_and_nothing_is_saved(
     rr: Any, users: Any, purpose: str, count: str, message: str
@@ -162,7 +162,7 @@ async def test_both_players_sockets_receive_the_roll() -> None:
     await database_sync_to_async(services.board_roll_submit)(
         user=german, public_id=campaign.public_id, at="2.504", kind="DR", count=1, purpose="1TC Encircled 4-6-7")
     for socket, who in ((german_socket, "You"), (canadian_socket, "German")):
-        seen = "".join(await drain(socket))
+        seen = "".join(await drain(socket, until="1TC Encircled 4-6-7"))
         assert "1TC Encircled 4-6-7" in seen and f'<span class="board-who">{who}</span>' in seen
     await german_socket.disconnect()
     await canadian_socket.disconnect()

@@ -182,10 +182,11 @@ def test_the_invitation_page_shows_the_dice_seed_commitment(monkeypatch: Any) ->
 
     from tests.campaigns_app.campaign_script import PASSWORD, load_system
     from tests.campaigns_app.conftest import client_for
+    from tests.campaigns_app.lost_test_values import RR
 
     load_system("rr")
     user = User.objects.create_user("inviter", "inviter@example.org", PASSWORD)
-    campaign = services.campaign_create(user=user, system_id="rr", side="german", name="Invite")
+    campaign = services.campaign_create(user=user, system_id="rr", side="german", name="Invite", lost_values=RR)
     page = client_for(user).get(reverse("campaign_invite", args=[campaign.public_id])).content.decode()
     commitment = page[page.index('id="invite-commitment"'):]
     assert len(campaign.seed_commitment) == 64 and campaign.seed_commitment in commitment[:400]

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from django.conf import settings
 
+from campaigns_app import services
 from tests.campaigns_app.campaign_script import Play, ScriptedDice
 
 pytestmark = pytest.mark.django_db
@@ -56,7 +57,8 @@ DICE = (
     # 3.45: Allied dr 6 −1 +2 = 7 → 0; Axis dr 1 +2 = 3 → 2
     6, 1,
     # 3.47: Allied 1+1 = 2 −1 (won) +2 (Attack Option) +0 (an Idle Firefight occurred) = 3 → "< 3" → ELR 2 + 1 = 3;
-    #       Axis 6+6 = 12 −1 (one 1st Line Infantry Pltn purchased, as the Axis player supplies) = 11 → no change
+    #       Axis 6+6 = 12 −1 (one 1st Line Infantry Pltn purchased: I1 Grenadier Platoon, "quality: first-line" on the
+    #       card, read from the RG Purchase Record) = 11 → no change
     1, 1, 6, 6,
     # --- Firefight 4, 2.1: Allied 3+3 = 6 +1 (Attack Option in Firefight 3) −1 (12 CVP suffered) = 6 → MID 21 CP;
     #      Axis 3+3 = 6 −1 HIST −3 (31 CVP suffered: three 10s) = 2 → MID 25 CP
@@ -66,14 +68,6 @@ DICE = (
 
 def rg(rg_id: str, mode: str = "entry") -> dict[str, Any]:
     return {"type": "rg", "rg_id": rg_id, "setup_mode": mode}
-
-
-def supply_elr_facts(play: Play, first_line: dict[str, int]) -> None:
-    """3.47 counts platoons "purchased in the previous CG Firefight" by quality, which the RG tables do not record:
-    each side types its own counts."""
-    for side in ("allied", "axis"):
-        play.supply(side, "elite_platoons_purchased_previous", 0)
-        play.supply(side, "first_line_platoons_purchased_previous", first_line.get(side, 0))
 
 
 def tables(play: Play, date: str, step: str) -> dict[str, tuple[int, int, str]]:
@@ -93,18 +87,26 @@ def test_pl25_example_card_through_three_firefights_with_an_idle_firefight(monke
     assert dict(play.state.tracks["axis"]) == {"elr": 4, "san": 2}
     play.order("allied")
     play.order("axis")
-    assert play.until("@initial-scenario") == ["2.31", "2.38", "2.6", "2.7"]
+    # 2.7 Patrols: neither side bought any at 2.31, so nobody resolves any (the step passes by itself)
+    assert play.until("@initial-scenario") == ["2.31", "2.38", "2.6"]
     assigned = play.records("initiative-assigned", date="1")
     assert [(r.payload["setup_first"], r.payload["moves_first"]) for r in assigned] == [("axis", "allied")]
     play.both_done()
     play.results(cvp={"allied": 14, "axis": 23}, attacked={"allied": True, "axis": False}, winner="allied")
 
-    # --- RePh: 3.11 … 3.461 on the board; 3.44/3.45 roll by themselves (secret); 3.47 waits for the platoon counts
-    assert play.until("3.47")[:2] == ["3.11", "3.12"]
+    # --- RePh: 3.11 … 3.461 on the board; 3.44/3.45/3.47 roll by themselves (3.44/3.45 secret; 3.47 counts the
+    # Elite / 1st Line infantry platoons from the RG Purchase Record: none bought for the Initial Firefight)
+    assert play.until("3.45")[:2] == ["3.11", "3.12"]
+    # 3.45: the Allied dr allows 2 leaders to Battle Harden and/or Generate, the Axis dr none; both are asked (no
+    # leaders lost were entered), so neither learns the other's secret dr from who is asked; each Generates none
+    assert [n["id"] for n in services.engine.needs(play.system, play.state, "axis")] == ["leaders_generated"]
+    assert "(0 to 0)" in services.engine.needs(play.system, play.state, "axis")[0]["label"]
+    play.supply("allied", "leaders_generated", 0)
+    play.supply("axis", "leaders_generated", 0)
+    play.until("3.52")
     assert tables(play, "1", "3.44") == {"allied": (4, 3, "2"), "axis": (6, 5, "1")}
     assert tables(play, "1", "3.45") == {"allied": (2, 3, "2"), "axis": (5, 7, "0")}
     assert {r.visibility for r in play.records("table-result", date="1", step="3.44")} == {"side"}
-    supply_elr_facts(play, {})
     assert tables(play, "1", "3.47") == {"allied": (12, 14, "-1"), "axis": (2, 3, "1")}
     elr = {r.payload["side"]: (r.payload["before"], r.payload["after"]) for r in play.records("elr-changed", date="1")}
     assert elr == {"allied": (3, 2), "axis": (4, 4)}  # Axis: +1 clamped at the maximum 4
@@ -174,7 +176,7 @@ def test_pl25_example_card_through_three_firefights_with_an_idle_firefight(monke
 
     with pytest.raises(ServiceError, match="Axis Side goes first"):
         play.done("allied")  # 2.5 Redeployment: Defender (Axis), then Attacker
-    assert play.until("@scenario") == ["2.5", "2.6", "2.7"]
+    assert play.until("@scenario") == ["2.5", "2.6"]  # 2.7: no Patrols bought for Firefight 3
     # Allied roster for Firefight 3: Start 10, Replenished 16, RG A1 14 + O1 5, Spent 23 (with the Attack Option), Left 3
     line = play.roster("allied", "3")
     assert (line.start, line.replenished, line.purchased, line.spent, line.left, line.elr, line.san) == (
@@ -183,10 +185,12 @@ def test_pl25_example_card_through_three_firefights_with_an_idle_firefight(monke
     play.results(cvp={"allied": 31, "axis": 12}, attacked={"allied": True, "axis": False}, winner="allied")
 
     # --- RePh after Firefight 3
-    play.until("3.47")
+    play.until("3.45")
+    play.supply("allied", "leaders_generated", 0)  # Allied result 0, Axis 2: both asked; each Generates none
+    play.supply("axis", "leaders_generated", 0)
+    play.until("3.52")
     assert tables(play, "3", "3.44") == {"allied": (1, -1, "4"), "axis": (4, 4, "1")}
     assert tables(play, "3", "3.45") == {"allied": (6, 7, "0"), "axis": (1, 3, "2")}
-    supply_elr_facts(play, {"axis": 1})
     assert tables(play, "3", "3.47") == {"allied": (2, 3, "1"), "axis": (12, 11, "0")}
     elr = {r.payload["side"]: (r.payload["before"], r.payload["after"]) for r in play.records("elr-changed", date="3")}
     assert elr == {"allied": (2, 3), "axis": (4, 4)}
@@ -221,8 +225,10 @@ def test_pl25_san_is_clamped_to_two_to_four_before_any_cp_expenditure(monkeypatc
     play.until("@initial-scenario")
     play.both_done()
     play.results(cvp={"allied": 0, "axis": 0}, attacked={"allied": True, "axis": False}, winner="axis")
-    play.until("3.47")
-    supply_elr_facts(play, {})
+    play.until("3.45")  # 3.45 results: Allied 3 + 2 = 5 → 1; Axis 3 + 2 − 1 (won) = 4 → 1: each Generates none
+    play.supply("allied", "leaders_generated", 0)
+    play.supply("axis", "leaders_generated", 0)
+    play.until("3.52")
     assert play.at() == ("1", "phase", "3.52")
     san = {r.payload["side"]: (r.payload["before"], r.payload["after"]) for r in play.records("san-adjusted", date="1")}
     assert san == {"allied": (6, 4), "axis": (1, 2)}

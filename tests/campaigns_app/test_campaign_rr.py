@@ -39,7 +39,7 @@ DICE = (
     4, 3, 4, 3,
 )
 
-POST_SCENARIO = ["2.501", "2.502", "2.504", "2.505", "2.506", "2.507", "2.508", "2.509", "2.510", "2.511"]
+POST_SCENARIO = ["2.501", "2.502", "2.503", "2.504", "2.505", "2.506", "2.507", "2.508", "2.509", "2.510", "2.511"]
 
 
 def rg(rg_id: str, **more: Any) -> dict[str, Any]:
@@ -69,7 +69,8 @@ def test_rr_campaign_through_five_cg_dates_with_an_idle_date(monkeypatch: Any) -
     with pytest.raises(ServiceError, match="German goes first"):
         play.done("canadian")
     passed = play.until("2.512")
-    # 2.503 is automatic (it ran between 2.502 and 2.504), and so is the date change to 19 PM (@new-date)
+    # 2.503: the app records the LVP totals, then both players do 2.5031 Rally & Unloading on the board and mark it
+    # (issue 14 item 9); the date change to 19 PM (@new-date) is automatic
     assert passed == POST_SCENARIO
     # 2.5032/2.5033: Current-LVP 3; CG-LVP = 3 + 0 (no preceding date) = 3
     lvp = play.records("lvp-recorded", date="19 AM")
@@ -117,6 +118,12 @@ def test_rr_campaign_through_five_cg_dates_with_an_idle_date(monkeypatch: Any) -
     assert play.at() == ("19 PM", "phase", "2.523")
     with pytest.raises(ServiceError, match="Canadian goes first"):
         play.done("german")  # 2.523 ordered: set-up first side (Canadian) first
+    # 2.5232 in its four parts: 2.52321 Isolated (Canadian, German), then 2.52322 non-Isolated (Canadian, German)
+    play.done("canadian")
+    play.done("german")
+    assert play.at() == ("19 PM", "phase", "2.52322")
+    with pytest.raises(ServiceError, match="Canadian goes first"):
+        play.done("german")
     play.until("@scenario")
 
     # German 19 PM roster: Start 0; Replenished 73; RG Purchased I1 28 and M3 Recon 3 + 1 extra = 4 (2.521 buys RG M3);
@@ -149,6 +156,9 @@ def test_rr_campaign_through_five_cg_dates_with_an_idle_date(monkeypatch: Any) -
     # 2.503 on the Idle Date: no scenario was played, the Current-LVP stays 4 [interp]; CG-LVP = 4 + 7 = 11
     assert [(r.payload["current_lvp"], r.payload["cg_lvp"]) for r in play.records("lvp-recorded", date="19 Night")] == [
         (4, 11)]
+    # the Idle Date's 2.503 waits for both players' 2.5031 Rally & Unloading (issue 14 item 9), then 20 AM begins
+    assert play.at() == ("19 Night", "phase", "2.503")
+    play.both_done()
     state = play.state
     assert (state.date_id, state.pass_kind) == ("20 AM", "idle")
     assert [(h.date_id, h.kind) for h in state.history] == [

@@ -129,6 +129,8 @@ def test_a_published_card_is_found_by_system_on_the_create_page_with_its_authors
     other = client_for(bob)
     page = other.get(reverse("campaign_create") + "?system=pl25").content.decode()
     assert card.name in page and "published by alice" in page
+    listed = other.get(reverse("card_list")).content.decode()
+    assert 'id="published-cards"' in listed and card.name in listed and "alice" in listed
     # read-only to others: seen, downloaded, used; not edited
     assert other.get(reverse("card_detail", args=[card.id])).status_code == 200
     assert other.get(reverse("card_build_edit", args=[card.id])).status_code == 404

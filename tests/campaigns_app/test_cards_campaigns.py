@@ -171,6 +171,9 @@ def test_a_campaign_without_a_card_lists_the_values_its_system_still_lacks(
     response = client_for(players["alice"]).get(f"/campaigns/{campaign.public_id}/rules/")
     page = response.content.decode()
     assert "plays by the system as it stands, without a CG Card" in page
-    missing = page.split('id="card-missing-values"')[1].split("</table>")[0]
-    assert "Company Leader Allotment Table" in missing and "row 12" in missing  # RR 2.5193: no row for DR 12
+    # RR 2.5193 has no row for DR 12: settled at creation (issue 9 item 2), it is listed as such, no longer as missing
+    missing = page.split('id="card-missing-values"')[1].split("</table>")[0] if 'id="card-missing-values"' in page else ""
+    assert "Company Leader Allotment Table" not in missing
+    lost = page.split('id="rules-lost-values"')[1].split("</section>")[0]
+    assert "2.5193 Company Leader Allotment Table (RG Note L)" in lost and "final DR 12" in lost and "9-1, 8-0" in lost
     assert client_for(players["alice"]).get(f"/campaigns/{campaign.public_id}/rules/card.yaml").status_code == 404

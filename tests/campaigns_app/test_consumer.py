@@ -1,6 +1,8 @@
 """The live page's websocket through the real ASGI stack (Origin check, session auth, channel layer — Redis under make test)."""
 from __future__ import annotations
 
+import asyncio
+
 from typing import Any
 
 import pytest
@@ -42,9 +44,18 @@ async def open_socket(user: Any, public_id: str, origin: bytes = ORIGIN) -> tupl
     return communicator, connected
 
 
-async def drain(communicator: WebsocketCommunicator, quiet: float = 0.4) -> list[str]:
-    """Every frame until the socket has been quiet for ``quiet`` seconds."""
-    frames = []
+async def drain(communicator: WebsocketCommunicator, quiet: float = 0.4, until: str | None = None,
+                wait: float = 15.0) -> list[str]:
+    """Every frame until the socket has been quiet for ``quiet`` seconds; with ``until``, first every frame until one
+    contains that text (up to ``wait`` seconds: a loaded machine may take longer than ``quiet`` to push)."""
+    frames: list[str] = []
+    if until is not None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + wait
+        while not any(until in frame for frame in frames):
+            left = deadline - loop.time()
+            assert left > 0, f"no frame with {until!r} within {wait} s (got {len(frames)} frames)"
+            frames.append(await communicator.receive_from(timeout=left))
     while not await communicator.receive_nothing(timeout=quiet):
         frames.append(await communicator.receive_from(timeout=2))
     return frames

@@ -138,8 +138,8 @@ async def both_pages_open() -> Pages:
     campaign, german, canadian, _ = await setup_campaign()
     german_socket, _ = await open_socket(german, campaign.public_id)
     canadian_socket, _ = await open_socket(canadian, campaign.public_id)
-    german_seen = "".join(await drain(german_socket))
-    await drain(canadian_socket)
+    german_seen = "".join(await drain(german_socket, until="data-live-version"))
+    await drain(canadian_socket, until="data-live-version")
     return Pages(campaign, german, canadian, german_socket, canadian_socket, german_seen)
 
 
@@ -158,7 +158,7 @@ async def test_a_response_and_a_frame_of_one_moment_carry_one_version_and_a_late
     before = max(versions_in(pages.german_seen))  # his page's newest fragments (they showed the Canadian arrive)
 
     response = await database_sync_to_async(_chit_post)(pages.german, pages.campaign, "german", "attack")
-    frame = "".join(await drain(pages.german_socket))
+    frame = "".join(await drain(pages.german_socket, until="data-live-version"))
 
     assert len(versions_in(frame)) == 1 and versions_in(response) == versions_in(frame)
     assert min(versions_in(frame)) > before  # an older rendering can never replace it on the page
@@ -174,7 +174,7 @@ async def test_a_resync_makes_the_socket_send_every_fragment_again(fresh_channel
     assert await drain(socket) == []  # nothing changed: nothing sent
 
     await socket.send_to(text_data='{"resync": 1}')
-    again = "".join(await drain(socket))
+    again = "".join(await drain(socket, until='id="players"'))
 
     for fragment_id in fragments.FRAGMENTS:
         assert f'id="{fragment_id}"' in again
@@ -191,7 +191,7 @@ async def test_a_second_page_of_a_side_already_online_sends_the_opponent_nothing
     assert await drain(pages.canadian_socket) == []
 
     await pages.german_socket.disconnect()
-    players_frame = "".join(await drain(pages.canadian_socket))
+    players_frame = "".join(await drain(pages.canadian_socket, until="presence-offline"))
     assert 'id="players"' in players_frame and "presence-offline" in players_frame
     await pages.canadian_socket.disconnect()
 
@@ -208,7 +208,7 @@ async def test_a_page_that_stopped_beating_shows_offline_on_the_other_page_at_it
 
     await database_sync_to_async(lose_the_germans_network)()
     await pages.canadian_socket.send_to(text_data='{"heartbeat": 1}')
-    seen = "".join(await drain(pages.canadian_socket))
+    seen = "".join(await drain(pages.canadian_socket, until="presence-offline"))
 
     assert 'id="players"' in seen and seen.count("presence-online") == 1 and "presence-offline" in seen
     await pages.close()
@@ -224,10 +224,10 @@ async def test_a_page_forgotten_while_it_was_away_is_online_again_at_its_next_he
 
     await database_sync_to_async(the_canadians_laptop_sleeps)()
     await pages.german_socket.send_to(text_data='{"heartbeat": 1}')  # his beat forgets the Canadian's page
-    assert "presence-offline" in "".join(await drain(pages.german_socket))
+    assert "presence-offline" in "".join(await drain(pages.german_socket, until="presence-offline"))
 
     await pages.canadian_socket.send_to(text_data='{"heartbeat": 1}')  # it wakes up
-    seen = "".join(await drain(pages.german_socket))
+    seen = "".join(await drain(pages.german_socket, until='id="players"'))
 
     assert 'id="players"' in seen and seen.count("presence-online") == 2
     await pages.close()

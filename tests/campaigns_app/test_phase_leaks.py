@@ -83,8 +83,8 @@ async def test_the_opponents_socket_carries_nothing_of_a_secret_order() -> None:
 
     await database_sync_to_async(services.order_submit)(
         user=german, public_id=campaign.public_id, orders=ORDERS["infantry on map and fortifications"])
-    german_seen = "".join(await drain(german_socket))
-    canadian_seen = "".join(await drain(canadian_socket))
+    german_seen = "".join(await drain(german_socket, until="Eng Pltn"))
+    canadian_seen = "".join(await drain(canadian_socket, until="German: finished"))
 
     assert "Eng Pltn" in german_seen  # the German's own ledger summary
     assert 'id="checklist"' in canadian_seen and "German: finished" in canadian_seen  # only that he has finished

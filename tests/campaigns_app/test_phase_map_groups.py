@@ -92,7 +92,7 @@ def test_each_map_groups_results_are_entered_on_its_own_form_and_a_difference_bl
     assert 'id="results-form-Lg"' in html and 'id="results-form-St"' not in html
     assert "The entries differ: agree them" in html
     refused = post(play, US, "phase_results", {**form(AM_LG, "Lg"), "cvp-us": "-1"})
-    assert refused.status_code == 422 and "Map Group Lg: CVP amassed by the U.S. side: -1 is below 0." in refused.content.decode()
+    assert refused.status_code == 422 and "Map Group Lg: CVP amassed by the U.S. side: -1 is out of range: enter a whole number from 0 to 99999." in refused.content.decode()
     assert post(play, US, "phase_results", form(AM_LG, "Lg")).status_code == 200
     assert play.at() == ("18 AM", "phase", "8.612")
 

@@ -12,9 +12,14 @@ closes (closing one takes its player offline on the other pages). Each page coun
 is not processed yet (``settle`` waits for none, even when a websocket frame has already replaced the form that sent
 one) and can hold responses back (``hold_responses``) to land them after a newer frame. The play helpers below drive
 the live page as a player would.
+
+Accessibility: ``check_accessibility(page, label)`` runs axe-core (vendored, tests/e2e/vendor/) at 1280 and 390 px
+and fails on any serious or critical WCAG 2.1 AA violation; the ``screenshot`` fixture calls it for every picture, so
+a new test that photographs its pages is checked too (call it directly for a state it does not photograph).
 """
 from __future__ import annotations
 
+import functools
 import os
 import re
 import secrets
@@ -228,14 +233,88 @@ def output_dir(request: pytest.FixtureRequest) -> Path:
 
 @pytest.fixture
 def screenshot(output_dir: Path) -> Callable[..., Path]:
-    """`screenshot(page, "03-player1-created")` → test-results/e2e/<test>/03-player1-created.png (full page)."""
+    """`screenshot(page, "03-player1-created")` → test-results/e2e/<test>/03-player1-created.png (full page), then
+    ``check_accessibility(page, name)``: every page a test photographs is also checked with axe at 1280 and 390 px."""
 
     def take(page: object, name: str) -> Path:
         path = output_dir / f"{name}.png"
         page.screenshot(path=str(path), full_page=True)  # type: ignore[attr-defined]
+        check_accessibility(page, name)
         return path
 
     return take
+
+
+# --- accessibility (axe-core, vendored: tests/e2e/vendor/README.md) ----------------------------------------------------
+
+AXE_FILE = Path(__file__).resolve().parent / "vendor" / "axe-core-4.14.1.min.js"
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]  # WCAG 2.1 AA
+AXE_FAILING_IMPACTS = ("serious", "critical")
+AXE_WIDTHS = (1280, 390)
+
+
+@functools.cache
+def axe_source() -> str:
+    return AXE_FILE.read_text(encoding="utf-8")
+
+
+def axe_violations(page: object) -> list[dict[str, object]]:
+    """axe-core's WCAG 2.1 AA violations on the page as it is now (all impacts), injected from the vendored file."""
+    if not page.evaluate("() => typeof window.axe !== 'undefined'"):  # type: ignore[attr-defined]
+        page.evaluate(axe_source() + "\n;true")  # type: ignore[attr-defined]
+    result = page.evaluate(  # type: ignore[attr-defined]
+        "tags => axe.run(document, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']})"
+        ".then(r => r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,"
+        " nodes: v.nodes.map(n => ({target: n.target.join(' '), summary: n.failureSummary || ''}))})))",
+        AXE_TAGS,
+    )
+    return list(result)
+
+
+def describe_violations(violations: list[dict[str, object]], limit: int = 6) -> str:
+    """One readable block per violation: rule id, impact, what it asks, and the first nodes with axe's summary."""
+    lines = []
+    for v in violations:
+        nodes = list(v["nodes"])  # type: ignore[call-overload]
+        lines.append(f"- {v['id']} ({v['impact']}): {v['help']} — {len(nodes)} node(s)")
+        for node in nodes[:limit]:
+            summary = " ".join(str(node["summary"]).split())
+            lines.append(f"    {node['target']}: {summary[:300]}")
+        if len(nodes) > limit:
+            lines.append(f"    … and {len(nodes) - limit} more")
+    return "\n".join(lines)
+
+
+def check_accessibility(page: object, label: str, widths: tuple[int, ...] = AXE_WIDTHS) -> None:
+    """Fail the test if axe-core (WCAG 2.1 AA rules) finds a serious or critical violation on ``page``.
+
+    Call it on every page state a test reaches (the ``screenshot`` fixture already does, for every picture): the page
+    is checked at each width of ``widths`` (default 1280 and 390 px: the viewport is resized, checked, and put back),
+    as it is now — open forms, confirmations and live updates included. ``label`` names the state in the failure
+    message ("12-player1-confirm-attack"). Moderate and minor findings do not fail. A page whose context has JavaScript
+    disabled cannot run axe: it is skipped (its HTML is the same as the scripted page's, checked elsewhere).
+
+    The failure lists, per width, each violated rule with its impact, its help text and the first offending nodes
+    (CSS selector and axe's "Fix any of the following" summary).
+    """
+    page.add_script_tag(content="window.__refitScripted = true")  # type: ignore[attr-defined]
+    if not page.evaluate("() => window.__refitScripted === true"):  # type: ignore[attr-defined]
+        return  # JavaScript is disabled in this context: the page's scripts (and axe's timers) never run
+    original = page.viewport_size or DESKTOP  # type: ignore[attr-defined]
+    failures = []
+    try:
+        for width in widths:
+            if original["width"] != width or width != widths[0]:
+                page.set_viewport_size({"width": width, "height": original["height"] if width >= 800 else 844})  # type: ignore[attr-defined]
+                page.wait_for_timeout(150)  # type: ignore[attr-defined]
+            found = [v for v in axe_violations(page) if v["impact"] in AXE_FAILING_IMPACTS]
+            if found:
+                failures.append(f"at {width} px:\n{describe_violations(found)}")
+    finally:
+        page.set_viewport_size(dict(original))  # type: ignore[attr-defined]
+    if failures:
+        pytest.fail(f"accessibility ({label}, {page.url}): serious or critical axe-core violations\n"  # type: ignore[attr-defined]
+                    + "\n".join(failures), pytrace=False)
 
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)

@@ -333,7 +333,8 @@ def test_step_flags(phd: System) -> None:
     assert phd.step("C5.37").secret == "choice"
     assert phd.step("C5.12").initial_only is True
     assert phd.step("C5.14").order == ("attacker", "defender")
-    assert phd.step("C5.40").order == ("german", "us")
+    # C5.40 alternating, German first: one Location at a time (rules_engine.recon_turns, issue 14 item 8)
+    assert phd.step("C5.40").params["declare_first"] == "german"
 
 
 def test_a_lull_plays_no_scenario_and_repeats_the_conph(phd: System) -> None:
@@ -364,10 +365,12 @@ def test_initiative_matrix_as_printed(phd: System) -> None:
     assert ini.matrix[(Chit.IDLE, Chit.IDLE)].label == "Lull Date"
 
 
+# Issue 14 item 11: one reading for the file — "<N" is ≤N and ">N" is ≥N in every PHD table (lost glyphs), so the
+# Dual Attack "< 3" German sets up first on dr 1-3, "> 4" US moves first on dr 4-6.
 @pytest.mark.parametrize(("dr", "sets_up", "moves"), [(1, "german", "german"), (2, "german", "german"),
-                                                      (3, "us", "german"), (4, "us", "german"),
+                                                      (3, "german", "german"), (4, "us", "us"),
                                                       (5, "us", "us"), (6, "us", "us")])
-def test_dual_attack_drs_are_read_as_written_and_flagged_verify(phd: System, dr: int, sets_up: str, moves: str) -> None:
+def test_dual_attack_drs_read_lt_as_at_most_like_the_tables_and_flagged_verify(phd: System, dr: int, sets_up: str, moves: str) -> None:
     ini = phd.initiative
     assert ini is not None and ini.dual_attack_setup is not None and ini.dual_attack_move is not None
     setup_row, move_row = ini.dual_attack_setup.winner(dr), ini.dual_attack_move.winner(dr)

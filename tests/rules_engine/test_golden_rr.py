@@ -626,6 +626,7 @@ STEPS = [
     ("2.521", "Purchasing Reconnaissance", ("*",)),
     ("2.522", "Initiative Determination", ("*",)),
     ("2.523", "Scenario Commencement", ()),
+    ("2.52322", "Non-Isolated Setup", ()),
     ("2.524", "Recon Inspection", ()),
     ("2.525", "Begin Play", ()),
 ]
@@ -648,7 +649,7 @@ def test_steps_are_simultaneous_except_the_ordered_ones(rr: System) -> None:
     assert ordered == {
         "2.501": ("attacker", "defender"),
         "2.523": ("setup-first", "setup-second"),
-        "2.524": ("german", "canadian"),
+        "2.52322": ("setup-first", "setup-second"),
     }
 
 

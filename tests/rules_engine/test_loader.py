@@ -35,7 +35,7 @@ calendar:
 steps:
   - {ref: "1.1", name: CPP Replenishment, loop_on_idle: true, secret: roll, automation: automatic,
      action: replenish-base-minus-dr, params: {currency: CPP}, tables: [cpp]}
-  - {ref: "1.2", name: Purchase, secret: purchase, revealed: cg-end, automation: assisted}
+  - {ref: "1.2", name: Purchase, secret: purchase, revealed: cg-end, automation: on-board}
   - {ref: "1.3", name: Initiative, sides: ordered, order: [grey, blue], secret: choice, revealed: at-step "1.3"}
 idle: {name: Idle Date, loop: steps-marked-loop, then: next-date}
 settings:

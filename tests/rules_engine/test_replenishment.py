@@ -70,7 +70,8 @@ def test_pl_mid_column_with_the_cards_hist_cp_drm(pl: System) -> None:
 
 
 def test_pl_attack_option_and_cvp_suffered_in_the_previous_firefight(pl: System) -> None:
-    ledger = apply_order(pl, new_ledger("allied", {"CP": 10}), "allied", "1", [AttackOptionOrder()], initial=True)
+    # bought in a RePh (not for the Initial Firefight, whose Attacker the card assigns: 1.4)
+    ledger = apply_order(pl, new_ledger("allied", {"CP": 10}), "allied", "1", [AttackOptionOrder()], initial=False)
     line = ledger.roster_line("1")
     assert line is not None
     ledger = ledger.with_roster_line(replace(line, cvp_suffered=25))

@@ -34,6 +34,15 @@ def buy_m2(state: CampaignState, dice: FixedDice) -> CampaignState:
     return state
 
 
+def through_2_5031(state: CampaignState, dice: FixedDice) -> tuple[CampaignState, list[Any]]:
+    """The Idle Date's 2.503: the app records the LVP, then both sides do 2.5031 Rally & Unloading on the board."""
+    assert (state.phase_ref, sequence.owes(rr(), state, CDN) != ()) == ("2.503", True)
+    state, _ = sequence.mark_done(rr(), state, CDN)
+    state, _ = sequence.mark_done(rr(), state, GER)
+    state, events = sequence.advance(rr(), state, dice)
+    return state, list(events)
+
+
 def canadian_sees(state: CampaignState) -> Any:
     return json.loads(json.dumps(view_for(rr(), state, CDN)))
 
@@ -86,6 +95,8 @@ def test_after_an_idle_date_2_5122_checks_the_san_with_the_bought_increase() -> 
     state, _ = drive(rr(), state, dice, at("2.522"), (GER, CDN))
     state, _ = sequence.submit_chit(rr(), state, CDN, Chit.IDLE, dice)
     state, events = sequence.submit_chit(rr(), state, GER, Chit.IDLE, dice)  # an Idle Date: no 2.525
+    state, more = through_2_5031(state, dice)
+    events = (*events, *more)
     adjusted = {e.payload["side"]: e.payload for e in events if e.kind == "san-adjusted"}
     assert (adjusted[GER]["before"], adjusted[GER]["dr"], adjusted[GER]["drm"], adjusted[GER]["final"],
             adjusted[GER]["after"]) == (6, 4, 2, 6, 4)
@@ -99,7 +110,8 @@ def test_after_an_idle_date_a_san_the_check_leaves_alone_stays_secret_until_2_52
     state, _ = drive(rr(), state, dice, at("2.522"), (GER, CDN))
     state, _ = sequence.submit_chit(rr(), state, CDN, Chit.IDLE, dice)
     state, events = sequence.submit_chit(rr(), state, GER, Chit.IDLE, dice)
-    adjusted = {e.payload["side"]: e.payload for e in events if e.kind == "san-adjusted"}
+    state, more = through_2_5031(state, dice)
+    adjusted = {e.payload["side"]: e.payload for e in [*events, *more] if e.kind == "san-adjusted"}
     assert (adjusted[GER]["before"], adjusted[GER]["after"], "dr" in adjusted[GER]) == (4, 4, False)
     assert state.tracks[GER]["san"] == 4 and state.ledgers[GER].san_pending == 1
     assert canadian_sees(state)["tracks"][GER] == {"san": 4}

@@ -49,7 +49,11 @@ def drive(
         moved = False
         for side in sides:
             wanted = tuple(n.id for n in sequence.needs(system, state, side))
-            if wanted and supplies is not None and all(w in supplies for w in wanted):
+            if wanted == ("roll-answers",) and (supplies is None or "roll-answers" not in supplies):
+                state, more = sequence.supply(system, state, side, {"roll-answers": {}})  # no tick (issue 14 item 7)
+                events.extend(more)
+                moved = True
+            elif wanted and supplies is not None and all(w in supplies for w in wanted):
                 state, more = sequence.supply(system, state, side, {w: supplies[w] for w in wanted})
                 events.extend(more)
                 moved = True
@@ -164,6 +168,12 @@ def test_an_idle_date_repeats_2_503_and_2_512_to_2_522_for_the_next_date() -> No
     ]
     # 2.503 on the Idle Date: no scenario changed control, the Current-LVP 7 carries; CG-LVP 7 + 7 = 14.
     assert [e.payload["cg_lvp"] for e in events if e.kind == "lvp-recorded"] == [14]
+    # 2.5031 Rally & Unloading is left to the players on the board (issue 14 item 9): 2.503 waits for both.
+    assert (state.phase_ref, sequence.current_kind(rr(), state, rr().step("2.503"))) == ("2.503", "on-board")
+    assert state.date_id == "19 PM"
+    state, _ = mark_step_done(rr(), state, CDN)
+    state, events = mark_step_done(rr(), state, GER)
+    state, _ = sequence.advance(rr(), state, dice)
     assert state.date_id == "19 Night"  # 2.512 began the next CG Date
     state, _ = drive(rr(), state, dice, lambda s: s.step == "initiative", (GER, CDN))
     # 2.5161 19 PM then 19 Night, each minus DR 1+1: Canadian (40 − 2) + (25 − 2) = 61, German (80 − 2) + (80 − 2) = 156.
@@ -177,14 +187,36 @@ def test_an_assault_prepares_the_scenario_with_2_523_in_set_up_order_then_the_sc
     state, _ = drive(rr(), state, dice, lambda s: s.step == "initiative", (GER, CDN))
     state, _ = sequence.submit_chit(rr(), state, CDN, Chit.IDLE, dice)
     state, _ = sequence.submit_chit(rr(), state, GER, Chit.ATTACK, dice)  # German Assault: the Canadian sets up first
-    assert refs(rr(), state) == ["2.523", "2.524", "2.525", "@scenario"]
-    with pytest.raises(SubmissionError, match="Canadian goes first"):
-        mark_step_done(rr(), state, GER)
-    state, _ = mark_step_done(rr(), state, CDN)
-    state, _ = mark_step_done(rr(), state, GER)
+    assert refs(rr(), state) == ["2.523", "2.52322", "2.524", "2.525", "@scenario"]
+    # 2.5232 in four parts: Isolated (2.52321) Canadian then German, then non-Isolated (2.52322) Canadian then German
+    for part in ("2.523", "2.52322"):
+        assert state.phase_ref == part
+        with pytest.raises(SubmissionError, match="Canadian goes first"):
+            mark_step_done(rr(), state, GER)
+        state, _ = mark_step_done(rr(), state, CDN)
+        state, _ = mark_step_done(rr(), state, GER)
     assert state.phase_ref == "2.524"
-    with pytest.raises(SubmissionError, match="German goes first"):  # 2.524: the German declares first
-        mark_step_done(rr(), state, CDN)
+    # 2.524 "The sides take turns declaring one Location at a time, with the German player declaring first": with
+    # Recon 2 (German) and 3 (Canadian) on this date's roster lines the turns go G, C, G, C, C.
+    from rules_engine import recon_turns
+
+    state = sequence.roster_update(state, GER, state.date_id, recon=2)
+    state = sequence.roster_update(state, CDN, state.date_id, recon=3)
+    step = rr().step("2.524")
+    with pytest.raises(SubmissionError, match="the German declares now"):
+        recon_turns.declare(rr(), state, step, CDN, "K5")
+    state, _ = recon_turns.declare(rr(), state, step, GER, "K5")
+    with pytest.raises(SubmissionError, match="the Canadian declares now"):
+        recon_turns.declare(rr(), state, step, GER, "L6")
+    for side, where in ((CDN, "M7"), (GER, "N8"), (CDN, "O9")):
+        state, _ = recon_turns.declare(rr(), state, step, side, where)
+    assert GER in state.done and state.phase_ref == "2.524"  # the German's 2 are declared; the Canadian has one left
+    state, _ = recon_turns.declare(rr(), state, step, CDN, "P10")
+    declared = [(e.payload["side"], e.payload["location"]) for e in state.records if e.kind == "recon-declared"]
+    assert declared == [(GER, "K5"), (CDN, "M7"), (GER, "N8"), (CDN, "O9"), (CDN, "P10")]
+    assert state.phase_ref == "2.525"
+    with pytest.raises(SubmissionError, match="takes no Recon declarations"):
+        recon_turns.declare(rr(), state, rr().step("2.525"), CDN, "Q1")
 
 
 def test_the_phased_state_survives_a_json_round_trip() -> None:

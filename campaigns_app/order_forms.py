@@ -1,0 +1,125 @@
+"""What the secret-order forms show besides the RG chart and the fortification table (read only, for selectors and
+views): the Attack Option (PL 2.4), the Patrol purchase (PL 2.31), points bought with points at the fortification step
+(PL 2.38 CP → FP, PHD C5.35 TP → DSP) and the choice of who resolves first (PL 2.74).
+
+Every number a player may type here is bounded: ``max_now`` is the most the rules and the side's points allow now.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from rules_engine.ledger import amount_text, new_ledger
+from rules_engine.purchases import patrol_allowance, side_setting
+
+
+def _int_setting(system: Any, setting_id: str, side: str) -> int | None:
+    value = side_setting(system, setting_id, side)
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _setting_label(system: Any, setting_id: str) -> str:
+    found = next((s for s in getattr(system, "settings", ()) if s.id == setting_id), None)
+    return str(found.label) if found is not None else setting_id
+
+
+def attack_option(system: Any, state: Any, step: Any, side: str, currency: str | None) -> dict[str, Any] | None:
+    """PL 2.4: the Attack Option box of the order form (None where this step buys none)."""
+    from rules_engine.sequence import ORDER_TYPES
+
+    initiative = getattr(system, "initiative", None)
+    if "AttackOptionOrder" not in ORDER_TYPES.get(step.action or "", ()) or initiative is None \
+            or initiative.mode != "purchase":
+        return None
+    ref = next((s.ref for s in system.settings if s.id == "attack_option_cost" and s.ref), None) or initiative.ref
+    if state.pass_kind == "initial":
+        return {"ref": ref, "initial": True}
+    ledger = state.ledgers.get(side) or new_ledger(side)
+    cost = _int_setting(system, "attack_option_cost", side)
+    balance = ledger.balance(currency) if currency else 0
+    problem = None
+    if cost is None:
+        problem = (f"The CG Card gives no {_setting_label(system, 'attack_option_cost')}: the Attack Option cannot "
+                   "be bought with this card.")
+    elif ledger.items_on(state.date_id, "attack-option"):
+        problem = "You have already bought the Attack Option for this firefight."
+    elif cost > balance:
+        problem = f"It costs {cost} {currency}; you have {amount_text(balance)} {currency}."
+    return {"ref": ref, "initial": False, "cost": cost, "currency": currency, "problem": problem}
+
+
+def patrol_purchase(system: Any, state: Any, side: str, currency: str | None) -> dict[str, Any]:
+    """PL 2.31: the Patrol purchase form (how many, at most, at what price)."""
+    ledger = state.ledgers.get(side) or new_ledger(side)
+    allowance = patrol_allowance(system, ledger, side, state.date_id)
+    balance = ledger.balance(currency) if currency else 0
+    max_now = 0
+    if allowance.problem is None and allowance.price:
+        afford = int(balance // allowance.price)
+        left = max(0, allowance.most - allowance.have) if allowance.most is not None else afford
+        max_now = max(0, min(left, afford))
+    intensity = side_setting(system, "intensity", side)
+    return {"ref": allowance.ref, "price": allowance.price, "most": allowance.most, "have": allowance.have,
+            "max_now": max_now, "problem": allowance.problem, "currency": currency,
+            "intensity": str(intensity).capitalize() if intensity else None, "balance": amount_text(balance)}
+
+
+def points_purchase(system: Any, side: str, ledger: Any) -> dict[str, Any] | None:
+    """PL 2.38 / PHD C5.35: the points the fortification step sells for another currency (None when it sells none)."""
+    table = getattr(system, "fortifications", None)
+    if table is None:
+        return None
+    target = next((c for c in system.currencies if c.code == table.currency and c.bought_with is not None), None)
+    if target is None:
+        return None
+    code, paid_with = target.code, target.bought_with.currency
+    ledger = ledger or new_ledger(side)
+    balance = ledger.balance(paid_with)
+    price_id = f"{code.casefold()}_price"
+    price = _int_setting(system, price_id, side)
+    problem = None
+    if side_setting(system, f"{code.casefold()}_allowed", side) is False:
+        problem = f"This CG Card gives your side no {code} ({target.ref or ''})."
+    elif price is None:
+        problem = (f"The {paid_with} price of {code} is not in the rule text and the CG Card gives none "
+                   f"({_setting_label(system, price_id)}); add it to the card to buy {code} here.")
+    max_now = int(balance // price) if price and problem is None else 0
+    return {"code": code, "name": target.name, "paid_with": paid_with, "price": price, "ref": target.ref,
+            "balance": amount_text(balance), "max_now": max_now, "problem": problem}
+
+
+def resolution_choice(system: Any, state: Any, step: Any, side: str) -> dict[str, Any] | None:
+    """PL 2.74: both sides resolve at this step and the order is not chosen yet — who chooses, and the choices."""
+    from rules_engine import patrols
+    from rules_engine.sequence import order_chooser
+    from rules_engine.state import side_name
+
+    if step is None or not patrols.needs_choice(state, step):
+        return None
+    chooser = order_chooser(system, state, step)
+    if patrols.chosen_first(state, chooser) is not None:
+        return None
+    return {"you_choose": chooser == side, "chooser_name": side_name(system, chooser) if chooser else None,
+            "sides": [{"id": s, "name": side_name(system, s), "you": s == side} for s in state.sides]}
+
+
+def chosen_option(system: Any, step: Any) -> dict[str, Any] | None:
+    """The players' choice a step plays by (``params.setting`` with ``params.describe``: PL 3.2 / 2.5 / 3.34 the
+    Redeployment Option), in words."""
+    if step is None:
+        return None
+    setting_id, words = step.params.get("setting"), step.params.get("describe")
+    if not isinstance(setting_id, str) or not hasattr(words, "get"):
+        return None
+    value = system.settings_values.get(setting_id)
+    if value is None:
+        return None
+    return {"label": _setting_label(system, setting_id), "value": str(value), "text": words.get(str(value)) or ""}
+
+
+def repair_rows(system: Any, step: Any) -> list[dict[str, Any]]:
+    """PL 3.46 / 3.461: what a repair roll may be for at this step, by the ``repair`` rule's thresholds."""
+    from rules_engine.board import repair_thresholds
+
+    return [{"id": str(t.get("id")), "item": str(t.get("item")), "most": t.get("success_max"),
+             "as_written": str(t.get("as_written") or ""), "drm": [str(d) for d in t.get("drm") or ()],
+             "failure": str(t.get("failure") or "")} for t in repair_thresholds(system, step)]

@@ -1,0 +1,81 @@
+"""Issue 14 item 6: CVP lost between scenarios count (PHD C5.1 "All ConPh losses count for the previous scenario for
+all purposes"; PL 3.11, 2.1). The US records 8 CVP lost at C5.8 (Encircled Units: "failure eliminates the unit"); the
+secret DRs that follow count them. Figures typed from seed 003: C5.23 "−1 per 10 CVP amassed" (FRD), rows 3-4 → 2
+MMC; C5.29 "+1 Attack chit previous scenario", "−1 per 10 CVP suffered" (FRD), row 7 → 30 TP (US); rows 5-6 and the
+US row 6 are the TEST DATA card's."""
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+import pytest
+
+from campaigns_app import services
+from tests.campaigns_app.campaign_script import CARDS, Play, ScriptedDice
+
+pytestmark = pytest.mark.django_db
+
+DICE = (
+    1, 1, 3, 3, 4, 4, 6, 6,  # TM I C5.33 Leader Table (card) for the OB-given I1 lines
+    # C5.23: German DR 3+3 = 6; with the US losses the German amassed 12 + 8 = 20 → −2 → 4 → "3-4" → 2 MMC
+    #        (without them: 12 → −1 → 5 → "5-6"). US DR 4+3 = 7, 25 amassed → −2 → 5.
+    3, 3, 4, 3,
+    # C5.29 (TM II): German DR 3+3 = 6, 25 suffered → −2 → 4 (card row 4: 23 TP).
+    #                US DR 3+4 = 7 +1 (US Attack in TM I) −2 (12 + 8 = 20 suffered) = 6 → card row 6: 31 TP
+    #                (without the losses: 7 +1 −1 = 7 → 30 TP, legible)
+    3, 3, 3, 4,
+)
+
+
+def through_tm_i(monkeypatch: Any) -> Play:
+    play = Play(monkeypatch, "phd", "german", ScriptedDice(*DICE), card=CARDS / "phd-test.yaml")
+    play.until("@initial-scenario")
+    play.both_done()
+    play.results(cvp={"german": 12, "us": 25}, attacked={"us": True, "german": False})
+    return play
+
+
+def test_conph_losses_recorded_at_c5_8_feed_the_c5_23_and_c5_29_drm(monkeypatch: Any) -> None:
+    play = through_tm_i(monkeypatch)
+    play.until("C5.8")
+    services.losses_submit(user=play.users["us"], public_id=play.public_id, cvp=8)
+    (recorded,) = play.records("losses-recorded")
+    assert recorded.visibility == "public" and recorded.payload["counted_for"] == "I"
+    assert play.state.history[-1].result.cvp == {"german": 20, "us": 25}  # type: ignore[union-attr]
+    assert play.roster("us", "I").cvp_suffered == 20 and play.roster("german", "I").cvp_amassed == 20
+    play.until("C5.31")
+    c5_23 = {r.side: (r.payload["original"], r.payload["final"], r.payload["result"])
+             for r in play.records("table-result", date="I", step="C5.23")}
+    assert c5_23 == {"german": (6, 4, "2"), "us": (7, 5, "1")}
+    c5_29 = {r.side: (r.payload["dr"], r.payload["amount"]) for r in play.records("replenished", date_id="II")}
+    assert c5_29 == {"german": (4, "23"), "us": (6, "31")}  # without the losses the US Final DR is 7 → 30
+    assert play.ledger("us").balance("TP") == Decimal(30 + 31)  # C4.2 OB 30 TP carried + 31
+
+
+def test_losses_are_recorded_only_where_units_are_lost_and_as_a_positive_whole_number(monkeypatch: Any) -> None:
+    play = through_tm_i(monkeypatch)
+    play.until("C5.2")
+    with pytest.raises(services.ServiceError, match="Losses are recorded at the steps where units are lost"):
+        services.losses_submit(user=play.users["us"], public_id=play.public_id, cvp=8)
+    play.until("C5.8")
+    for bad in (0, -3, 1000, True, "8"):
+        with pytest.raises(services.ServiceError, match="CVP lost must be a whole number from 1 to 999"):
+            services.losses_submit(user=play.users["us"], public_id=play.public_id, cvp=bad)
+    assert play.records("losses-recorded") == []
+
+
+def test_the_losses_form_is_on_the_page_at_c5_8_and_posts_through_the_view(monkeypatch: Any) -> None:
+    from django.urls import reverse
+
+    from tests.campaigns_app.conftest import client_for
+
+    play = through_tm_i(monkeypatch)
+    play.until("C5.8")
+    url = reverse("campaign_detail", args=[play.public_id])
+    assert 'id="losses-form"' in client_for(play.users["us"]).get(url).content.decode()
+    response = client_for(play.users["us"]).post(reverse("phase_losses", args=[play.public_id]), {"cvp": "abc"})
+    assert response.status_code == 422 and "CVP lost must be a whole number" in response.content.decode()
+    client_for(play.users["us"]).post(reverse("phase_losses", args=[play.public_id]), {"cvp": "8"})
+    assert play.state.history[-1].result.cvp["german"] == 20  # type: ignore[union-attr]
+    german_page = client_for(play.users["german"]).get(url).content.decode()
+    assert "the US lost 8 CVP; they count for I" in german_page
