@@ -2,7 +2,7 @@
 photographed at 1280 and 390 px, the card builder's row buttons, the create/join pages, and reading a side's own points.
 
 `visit(player, shoot, name)` is the one place a page is checked: no wider than the viewport at both widths (the
-conftest's `assert_no_sideways_scroll` when it has one) and, when the conftest has `check_accessibility`, axe too.
+conftest's `assert_no_sideways_scroll` when it has one) and axe through the ``screenshot`` fixture.
 """
 from __future__ import annotations
 
@@ -29,17 +29,19 @@ def fits(page: object) -> None:
 
 def visit(player: Player, shoot: Callable[[object, str], Path], name: str, page: object | None = None) -> None:
     """Check the page the player is on (or another page of the player's) at 1280 and 390 px — no wider than the
-    viewport, and axe when the conftest has it — and photograph it at both widths."""
+    viewport at each — and photograph it at both widths. The ``screenshot`` fixture (``shoot``) also runs the
+    conftest's axe check (``check_accessibility``) at both widths when it has one."""
     page = player.page if page is None else page
     settle(page)
-    axe = getattr(conftest, "check_accessibility", None)
-    for label, size in (("1280", DESKTOP), ("390", PHONE)):
-        page.set_viewport_size(size)  # type: ignore[attr-defined]
-        fits(page)
-        if axe is not None:
-            axe(page, f"{name}-{label}")
-        shoot(page, f"{name}-{player.side}-{label}")
     page.set_viewport_size(DESKTOP)  # type: ignore[attr-defined]
+    fits(page)
+    path = shoot(page, f"{name}-{player.side}-1280")
+    page.set_viewport_size(PHONE)  # type: ignore[attr-defined]
+    try:
+        fits(page)
+        page.screenshot(path=str(path.with_name(f"{name}-{player.side}-390.png")), full_page=True)  # type: ignore[attr-defined]
+    finally:
+        page.set_viewport_size(DESKTOP)  # type: ignore[attr-defined]
 
 
 def both(players: tuple[Player, Player], shoot: Callable[[object, str], Path], name: str) -> None:

@@ -47,7 +47,8 @@ JAPANESE_ROWS = [
     ("O2", "O", "Pre-Game Bombardment", "6", "1", "3", "", ""),
     ("M1", "M", "Fortifications", "2", "1", "3", "10 FPP", "{gives: {FPP: 10}}"),
 ]
-# The parts the form has no grid for, typed in "Other parts" (TEST DATA, as in er-values-test.yaml)
+# The parts the form has no grid for, typed in "Other parts" (TEST DATA, as in er-values-test.yaml; `automation:` left
+# out of the input steps, as the form's message asks)
 OTHER_PARTS = """\
 currencies:
   - {code: CPP, name: Campaign Purchase Points, carry_over: true, ref: "CG7"}
@@ -57,11 +58,10 @@ steps:
      automation: automatic, action: replenish-base-minus-dr,
      params: {currency: CPP, dice: DR, base: calendar.base_numbers, skip_roll_flag: replenishment_roll}}
   - {ref: "1.518", name: "Purchasing RG", loop_on_idle: true, initial: true, sides: simultaneous, secret: purchase,
-     revealed: never, automation: automatic, action: purchase-rg, params: {currency: CPP}}
+     revealed: never, action: purchase-rg, params: {currency: CPP}}
   - {ref: "1.520", name: "Purchasing Fortifications", loop_on_idle: true, initial: true, sides: simultaneous,
-     secret: purchase, revealed: never, automation: automatic, action: purchase-fortifications, params: {currency: FPP}}
-  - {ref: "1.522", name: "Initiative", loop_on_idle: true, sides: simultaneous, secret: choice, automation: automatic,
-     action: initiative}
+     secret: purchase, revealed: never, action: purchase-fortifications, params: {currency: FPP}}
+  - {ref: "1.522", name: "Initiative", loop_on_idle: true, sides: simultaneous, secret: choice, action: initiative}
   - {ref: "1.5232", name: "Paths revealed before scenario setup", sides: none, automation: on-board}
 fortifications:
   ref: "1.520"
