@@ -5,6 +5,11 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# `make run` serves players: Django's debug pages stay off unless a developer asks (`make run DEBUG=1`). E-mailed links
+# point at SITE_URL: the address the server is reached at (set it when HOST is 0.0.0.0 or behind a proxy).
+DEBUG ?= 0
+SITE_URL ?= http://$(if $(filter 0.0.0.0 ::,$(HOST)),127.0.0.1,$(HOST)):$(PORT)
+RUN_ENV := env -u DATABASE_URL -u REDIS_URL -u STATIC_MANIFEST DEBUG=$(DEBUG) SITE_URL=$(SITE_URL)
 
 # `make test` talks to real services; these defaults suit a local PostgreSQL with trust auth and a local Redis.
 TEST_DATABASE_URL ?= $(if $(DATABASE_URL),$(DATABASE_URL),postgres://postgres@127.0.0.1:5432/refit)
@@ -26,9 +31,10 @@ install: $(STAMP)
 run: export REFIT_PLAIN_HTTP ?= 1
 run: export REFIT_ALLOW_CONSOLE_EMAIL ?= 1
 run: $(STAMP)
-	env -u DATABASE_URL -u REDIS_URL $(BIN)/python manage.py migrate --noinput
-	env -u DATABASE_URL -u REDIS_URL $(BIN)/python manage.py load_systems
-	env -u DATABASE_URL -u REDIS_URL $(BIN)/uvicorn campaigns_app.asgi:application --host $(HOST) --port $(PORT)
+	$(RUN_ENV) $(BIN)/python manage.py migrate --noinput
+	$(RUN_ENV) $(BIN)/python manage.py load_systems
+	@echo "Refit: $(SITE_URL)/ (DEBUG=$(DEBUG))"
+	$(RUN_ENV) $(BIN)/uvicorn campaigns_app.asgi:application --host $(HOST) --port $(PORT)
 
 test: $(STAMP)
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(BIN)/python -m pytest $(PYTEST_ARGS)

@@ -45,10 +45,25 @@ def side_ids(system: Any) -> list[str]:
 
 
 def side_name(system: Any, side_id: str) -> str:
+    """A side as the pages name it: "German", "Canadian"; a side named "… Side" (PL 2.5 "Axis Side") loses the word,
+    since the pages say "the Axis side" (never "the Axis Side side")."""
     for side in system.sides:
         if side.id == side_id:
-            return str(side.name)
+            name = str(side.name)
+            return name[: -len(" Side")] if name.endswith(" Side") and len(name) > len(" Side") else name
     return side_id
+
+
+def date_name(system: Any, date_id: str) -> str:
+    """A CG Date / Firefight / TM Scenario as players name it: the calendar's name ("Firefight 2: Hill 97"), else its id."""
+    try:
+        entry = system.calendar_entry(date_id)
+    except Exception:  # a date met only in the history (no calendar): its id is all there is
+        return str(date_id)
+    name = getattr(entry, "name", None)
+    if not name or name == date_id:
+        return str(date_id)
+    return str(name) if str(date_id) in str(name) else f"{date_id} ({name})"
 
 
 def other_side(system: Any, side_id: str) -> str:
@@ -319,11 +334,11 @@ def phase_submit_recon(system: Any, state: Any, side: str, extra: int | None, di
 
 def phase_assisted_roll(
     system: Any, state: Any, side: str, step_ref: str, table_id: str, column: str | None,
-    answers: Mapping[int, int | bool], dice: Any,
+    answers: Mapping[int, int | bool], dice: Any, purpose: str = "",
 ) -> tuple[Any, tuple[Event, ...]]:
     from rules_engine import sequence
 
-    return sequence.assisted_roll(system, state, side, step_ref, table_id, column, answers, dice)
+    return sequence.assisted_roll(system, state, side, step_ref, table_id, column, answers, dice, purpose)
 
 
 def board_roll(
@@ -377,12 +392,12 @@ def phase_submit_chit(system: Any, state: Any, side: str, chit: Chit, dice: Any)
 
 
 def cg_end_action(action: str, system: Any, state: Any, side: str, reason: str | None = None) -> tuple[Any, tuple[Event, ...]]:
-    """propose | withdraw | concede (PL 1.3 mutual agreement or CG objectives met, concession)."""
+    """propose | withdraw | decline | concede (PL 1.3 mutual agreement or CG objectives met, concession)."""
     from rules_engine import sequence
 
     if action == "propose":
         return sequence.propose_end(system, state, side, reason or "mutual-agreement")
-    handler = {"withdraw": sequence.withdraw_end, "concede": sequence.concede}[action]
+    handler = {"withdraw": sequence.withdraw_end, "decline": sequence.decline_end, "concede": sequence.concede}[action]
     return handler(system, state, side)
 
 

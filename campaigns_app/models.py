@@ -378,7 +378,11 @@ class PurchaseRecordLine(models.Model):
             models.UniqueConstraint(fields=["campaign", "side", "line"], name="purchaseline_one_per_number_per_side"),
             models.CheckConstraint(condition=~Q(side=""), name="purchaseline_side_not_empty"),
             models.CheckConstraint(condition=~Q(date_id=""), name="purchaseline_date_not_empty"),
-            models.CheckConstraint(condition=~Q(rg_id=""), name="purchaseline_rg_id_not_empty"),
+            # An RG given in the Initial Scenario OB whose chart line the rule text lost (PHD C4.2 without a CG Card) is
+            # recorded by its group type alone: it has no RG id to show.
+            models.CheckConstraint(
+                condition=~Q(rg_id="") | (Q(initial_ob=True) & ~Q(group_type="")), name="purchaseline_rg_id_not_empty"
+            ),
             models.CheckConstraint(condition=Q(line__gte=1), name="purchaseline_line_from_1"),
             models.CheckConstraint(
                 condition=Q(strength__isnull=True) | Q(strength__in=["F", "D"]), name="purchaseline_strength_f_or_d"

@@ -781,7 +781,7 @@ def cg_end_context(seat: Seat) -> dict[str, Any]:
             "cg_end": {
                 "reason": REASONS.get(end.reason, end.reason) if end else "the CG ended",
                 "reason_id": end.reason if end else "",
-                "date": end.date_id if end else state.date_id,
+                "date": engine.date_name(system, end.date_id if end else state.date_id),
                 "side_name": engine.side_name(system, end.side) if end and end.side else None,
                 "victor_name": engine.side_name(system, end.victor) if end and end.victor else None,
             },

@@ -13,6 +13,7 @@ urlpatterns = [
     path("cg-end/", record_views.cg_end, name="records_cg_end"),
     path("cg-end/propose/", record_views.cg_end_propose, name="records_cg_end_propose"),
     path("cg-end/withdraw/", record_views.cg_end_withdraw, name="records_cg_end_withdraw"),
+    path("cg-end/decline/", record_views.cg_end_decline, name="records_cg_end_decline"),
     path("cg-end/concede/", record_views.cg_end_concede, name="records_cg_end_concede"),
     path("verify/", record_views.verification, name="records_verify"),
     path("dice.json", record_views.dice_export, name="records_dice_export"),

@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_POST
 
-from campaigns_app import engine, exports, record_selectors, services
+from campaigns_app import end_selectors, engine, exports, record_selectors, services
 from campaigns_app.models import Seat
 from campaigns_app.views import NOT_FOUND, seated
 
@@ -88,6 +88,8 @@ CG_END_ACTIONS: dict[str, tuple[str, str, str]] = {
     "propose": ("cg_end_propose", "Propose to end the CG by mutual agreement? It ends once your opponent agrees too; "
                 "then everything is revealed to both sides.", "You proposed to end the CG."),
     "withdraw": ("cg_end_withdraw", "Withdraw your proposal to end the CG?", "Your proposal is withdrawn."),
+    "decline": ("cg_end_decline", "Decline the proposal to end the CG? The CG goes on.",
+                "You declined the proposal to end the CG: the CG goes on."),
     "concede": ("cg_end_concede", "Concede the CG? Your opponent wins, the CG ends at once and everything — purchases, "
                 "secret rolls, the dice seed — is revealed to both sides. This is final.", "You conceded the CG."),
 }
@@ -152,7 +154,7 @@ def _cg_end_action(request: HttpRequest, seat: Seat, action: str) -> HttpRespons
     if kwargs.get("reason") == "objectives":
         done = "Recorded: the CG objectives are met."
     try:
-        service(user=request.user, public_id=seat.campaign.public_id, **kwargs)
+        campaign = service(user=request.user, public_id=seat.campaign.public_id, **kwargs)
     except services.NotSeated:
         raise Http404(NOT_FOUND) from None
     except services.ServiceError as error:
@@ -161,7 +163,8 @@ def _cg_end_action(request: HttpRequest, seat: Seat, action: str) -> HttpRespons
         context = _cg_end_context(fresh)
         context["action_error"] = str(error)
         return _page(request, "campaigns/records/cg_end.html", context, status=422)
-    messages.success(request, done)
+    messages.success(request, done if kwargs.get("reason") == "objectives" and not campaign.state.get("ended")
+                     else end_selectors.cg_end_message(campaign, action))
     return redirect("records_cg_end", public_id=seat.campaign.public_id)
 
 
@@ -175,6 +178,12 @@ def cg_end_propose(request: HttpRequest, seat: Seat) -> HttpResponse:
 @require_POST
 def cg_end_withdraw(request: HttpRequest, seat: Seat) -> HttpResponse:
     return _cg_end_action(request, seat, "withdraw")
+
+
+@seated
+@require_POST
+def cg_end_decline(request: HttpRequest, seat: Seat) -> HttpResponse:
+    return _cg_end_action(request, seat, "decline")
 
 
 @seated

@@ -12,9 +12,11 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 
-from campaigns_app import engine, order_forms
+from campaigns_app import end_selectors, engine, order_forms
 from campaigns_app.models import Campaign, CgSystem, EventRecord, LiveConnection, Seat
 from rules_engine.errors import RulesError
+from rules_engine.board import PURPOSE_MAX
+from rules_engine.state import IDLE as IDLE_RESULT
 from rules_engine.vocabulary import Chit
 
 HEARTBEAT_SECONDS = 25
@@ -258,11 +260,14 @@ def _describe_event(system: Any, record: EventRecord, viewer: str) -> dict[str, 
         who = "You" if payload.get("side") == viewer else f"The {name(payload.get('side'))} side"
         text = f"{who} finished {step} ({payload.get('date')})."
     elif kind == "date-advanced":
-        text = f"CG Date {payload.get('date')}: {STEP_LABELS.get(str(payload.get('step')), payload.get('step'))}."
+        date_id = str(payload.get("date"))
+        named = engine.date_name(system, date_id)
+        unit = getattr(getattr(system, "time_unit", None), "name", None) or "CG Date"
+        text = f"{named if named != date_id else f'{unit} {date_id}'}: {STEP_LABELS.get(str(payload.get('step')), payload.get('step'))}."
     elif kind == "move-order":
         text = f"{name(payload.get('moves_first'))} moves first on {payload.get('date')}."
     elif kind == "cg-ended":
-        text = f"The Campaign Game ended after {payload.get('date')}."
+        text = end_selectors.cg_ended_text(system, payload)
     elif kind in PHASE_EVENT_TEXT:
         text = PHASE_EVENT_TEXT[kind](payload, name, viewer)
     elif kind in ("items-lost", "nothing-to-resolve", "resolution-order", "leaders-generated") and payload.get("text"):
@@ -364,6 +369,9 @@ PHASE_EVENT_TEXT: dict[str, Any] = {
         else f"The {name(p.get('side'))} side says its CG objectives are met." if p.get("claimant") == p.get("side")
         else f"The {name(p.get('side'))} side confirms that the {name(p.get('claimant'))} side's CG objectives are met."),
     "end-withdrawn": lambda p, name, v: f"The {name(p.get('side'))} side withdrew its proposal to end the CG.",
+    "end-declined": lambda p, name, v: (
+        f"{'You' if p.get('side') == v else 'The ' + name(p.get('side')) + ' side'} declined the proposal to end the "
+        "CG: the CG goes on."),
     "initiative-assigned": lambda p, name, v: f"Initial Scenario roles: {p.get('label')}.",
     "initial-ob": lambda p, name, v: f"{p.get('text') or name(p.get('side')) + ' Initial OB'}.",
 }
@@ -450,12 +458,20 @@ def live_context(seat: Seat) -> dict[str, Any]:
     if len(seats) == 2 and state.phased:
         my_owes = _need_words(system, state, seat.side, my_owes)
         opponent_owes = _need_words(system, state, engine.other_side(system, seat.side), opponent_owes)
+    end_question = None
+    if len(seats) == 2 and state.phased and not view.get("ended"):
+        end_question, my_owes, opponent_owes = end_selectors.proposal_moves(system, view, seat.side, my_owes, opponent_owes)
     last_round = view.get("last_round")
     current_round = last_round if last_round and last_round["date_index"] == view["date"]["index"] else None
+    if current_round is None and _idle_still_shown(last_round, view):
+        current_round = last_round  # an Idle Date jumps to the next date: its result stays until the next reveal
     revealed = None
     if current_round:
         revealed = {
-            "label": current_round["label"],
+            "label": _round_label(system, current_round),
+            "date_id": current_round["date_id"],
+            "date_name": engine.date_name(system, current_round["date_id"]),
+            "earlier": current_round["date_index"] != view["date"]["index"],
             "result": current_round["result"],
             "chits": [
                 {"side_name": engine.side_name(system, side), "chit": str(current_round["chits"].get(side, "")).capitalize(),
@@ -491,6 +507,8 @@ def live_context(seat: Seat) -> dict[str, Any]:
             else f"The scenario ({revealed['label']}) is finished" if revealed else "The scenario is finished"),
         "seeds_fixed": seeds_fixed(campaign, len(seats)),
         "revealed": revealed,
+        "end_question": end_question,
+        "cg_end_text": end_selectors.cg_ended_text(system, view["cg_end"]) if view.get("ended") and view.get("cg_end") else "",
         "can_mark_done": len(seats) == 2 and engine.can_mark_done(system, state, seat.side),
         "move_order_due": len(seats) == 2 and engine.move_order_due(system, state, seat.side),
         "history_latest": history(campaign, seat, latest=HISTORY_LATEST, state=state),
@@ -498,6 +516,22 @@ def live_context(seat: Seat) -> dict[str, Any]:
         "phase": phase_context(campaign, seat, system, state, view, len(seats) == 2),
         "phase_oob": ",".join(f"#{fragment_id}" for fragment_id in PHASE_FRAGMENT_IDS),
     }
+
+
+def _idle_still_shown(last_round: dict[str, Any] | None, view: dict[str, Any]) -> bool:
+    """RR 2.522 / PL 2.4 / PHD C5.37: an Idle Date (Idle Firefight, Lull) sends both sides into the idle loop of the next
+    date at once; its result stays on the page through that loop, until the players move on to the next reveal."""
+    return bool(last_round and last_round["result"] == IDLE_RESULT and not view.get("ended")
+                and last_round["date_index"] < view["date"]["index"])
+
+
+def _round_label(system: Any, revealed: dict[str, Any]) -> str:
+    """The matrix result as a player reads it; an Idle result says why: "Idle Date — both chose Idle"."""
+    label = str(revealed["label"])
+    chits = {str(chit) for chit in (revealed.get("chits") or {}).values()}
+    if revealed["result"] == IDLE_RESULT and chits == {"idle"}:
+        return f"{label} — both chose Idle"
+    return label
 
 
 def _need_words(system: Any, state: Any, side: str, items: list[str]) -> list[str]:
@@ -692,13 +726,30 @@ def _records_losses(step: Any) -> bool:
     return records_losses(step)
 
 
+def _recon_inspection(system: Any, state: Any, step: Any, ledger: Any) -> dict[str, Any] | None:
+    """RR 2.524 Recon Inspection: the number of Locations the viewer may reconnoiter — its own Recon Final dr, recorded
+    in the Recon column of its CG Roster line at the step that buys Recon (2.521) and used at the step that step names
+    as its reveal. None when the viewer bought no Recon for this date (nothing is shown: the opponent's page is the same
+    whatever the other side bought)."""
+    if step is None or ledger is None:
+        return None
+    bought_at = next((s for s in system.steps if s.action == "purchase-recon" and s.revealed == "at-step"
+                      and s.revealed_at == step.ref), None)
+    line = ledger.roster_line(state.date_id) if bought_at is not None else None
+    if line is None or line.recon is None:
+        return None
+    return {"count": line.recon, "ref": bought_at.ref, "step_ref": step.ref}
+
+
 def _describe_record(system: Any, event: dict[str, Any], side: str) -> dict[str, Any] | None:
     """One step result of this date as the viewer may see it (view_for already dropped what it may not)."""
     payload = event.get("payload") or {}
     kind = event["kind"]
     own_secret = event.get("visibility") != "public" and (event.get("side") in (None, "", side))
-    who = engine.side_name(system, payload.get("side") or event.get("side") or "")
-    base = {"kind": kind, "secret": own_secret, "step": payload.get("step"), "side_name": who}
+    owner = payload.get("side") or event.get("side") or payload.get("roller") or ""
+    who = engine.side_name(system, owner)
+    base = {"kind": kind, "secret": own_secret, "step": payload.get("step"), "side_name": who, "you": owner == side,
+            "what_for": (payload.get("purpose") or "") if kind == "table-result" else ""}
     if kind == "table-result":
         return {**base, "title": f"{payload.get('table_name')} ({payload.get('table_ref')})",
                 "column": payload.get("column"), "dice": payload.get("dice") or [], "original": payload.get("original"),
@@ -1024,7 +1075,11 @@ def phase_context(campaign: Campaign, seat: Seat, system: Any, state: Any, view:
     own_records = _with_step_cautions(
         [r for r in (_describe_record(system, e, side) for e in view.get("records", [])) if r])
     step_records = [r for r in own_records if r.get("step") == state.phase_ref]
+    # the rolls at this step: the viewer's own, and the opponent's where the step's rolls are public (RR 2.504 …)
+    step_rolls = [r for r in step_records if r.get("breakdown") and r.get("you")]
+    opponent_step_rolls = [r for r in step_records if r.get("breakdown") and not r.get("you")]
     needs = engine.needs(system, state, side)
+    recon_inspection = _recon_inspection(system, state, step, ledger)
     # what a side types is seen by both when the step is not secret (RR 2.512: each side announces its SAN, 2.525)
     needs_public = bool(needs) and step is not None and str(step.secret or "none") == "none" and all(
         n.get("public") for n in needs if n["kind"] == "table-value")
@@ -1051,6 +1106,10 @@ def phase_context(campaign: Campaign, seat: Seat, system: Any, state: Any, view:
         "opponent_needs": engine.opponent_needs(system, state, side),
         "records": own_records,
         "step_records": step_records,
+        "step_rolls": step_rolls,
+        "recon_inspection": recon_inspection,
+        "purpose_max": PURPOSE_MAX,
+        "opponent_step_rolls": opponent_step_rolls,
         "balances": balances,
         "currency": currency,
         "results": view["results"],

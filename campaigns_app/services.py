@@ -588,13 +588,14 @@ def recon_submit(*, user: AbstractBaseUser, public_id: str, extra: int | None, t
 @transaction.atomic
 def assisted_roll_submit(
     *, user: AbstractBaseUser, public_id: str, step_ref: str, table_id: str, column: str | None = None,
-    answers: dict[int, int | bool] | None = None, token: str | None = None,
+    answers: dict[int, int | bool] | None = None, token: str | None = None, what_for: str = "",
 ) -> Campaign:
-    """A roll on one of the current assisted step's tables, with the DRM conditions the player ticked/counted."""
+    """A roll on one of the current assisted step's tables, with the DRM conditions the player ticked/counted and what
+    it is for (a unit or leader, optional)."""
     return _phase_action(
         user=user, public_id=public_id, token=token, purpose="roll" if token is not None else None,
         action=lambda system, state, side, dice: engine.phase_assisted_roll(
-            system, state, side, step_ref, table_id, column, answers or {}, dice),
+            system, state, side, step_ref, table_id, column, answers or {}, dice, what_for),
     )
 
 
@@ -700,6 +701,13 @@ def cg_end_withdraw(*, user: AbstractBaseUser, public_id: str) -> Campaign:
     """Withdraw the side's proposal to end the CG."""
     return _phase_action(user=user, public_id=public_id,
                          action=lambda system, state, side, dice: engine.cg_end_action("withdraw", system, state, side))
+
+
+@transaction.atomic
+def cg_end_decline(*, user: AbstractBaseUser, public_id: str) -> Campaign:
+    """Decline the other side's proposal to end the CG: the proposal is gone and the CG goes on."""
+    return _phase_action(user=user, public_id=public_id,
+                         action=lambda system, state, side, dice: engine.cg_end_action("decline", system, state, side))
 
 
 @transaction.atomic

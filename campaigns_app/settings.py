@@ -1,12 +1,18 @@
 """Refit settings: every deployment-specific value comes from the environment.
 
-Embedded default (``make run``): SQLite file + in-memory channel layer, console e-mail.
-Production: set SECRET_KEY, ALLOWED_HOSTS, DATABASE_URL (PostgreSQL), REDIS_URL and the EMAIL_* variables.
+Embedded default (``make run``): SQLite file + in-memory channel layer, console e-mail, DEBUG off (players never see
+Django's debug pages; a developer opts in with ``DEBUG=1``), static files served by WhiteNoise from the source folders,
+and a SECRET_KEY generated once into a local, untracked file (``.secret_key``).
+Production: set SECRET_KEY, ALLOWED_HOSTS, SITE_URL, DATABASE_URL (PostgreSQL), REDIS_URL, STATIC_MANIFEST=1 (after
+``collectstatic``) and the EMAIL_* variables.
 """
 from __future__ import annotations
 
 import os
+import secrets
+import warnings
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 
@@ -24,20 +30,35 @@ def env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
-DEBUG = env_bool("DEBUG", True)
-SECRET_KEY = os.environ.get("SECRET_KEY", "")
-if not SECRET_KEY:
-    if not DEBUG:
-        raise RuntimeError("SECRET_KEY must be set in the environment when DEBUG is off.")
-    SECRET_KEY = "refit-insecure-development-key-never-use-in-production"
+def local_secret_key(path: Path) -> str:
+    """The key kept in ``path`` (never committed: .gitignore), written there at random the first time (mode 600)."""
+    try:
+        key = path.read_text(encoding="utf-8").strip()
+    except FileNotFoundError:
+        key = ""
+    if not key:
+        key = secrets.token_urlsafe(50)
+        try:  # O_EXCL: two processes starting at once keep the one key written first
+            descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            return path.read_text(encoding="utf-8").strip() or key
+        with os.fdopen(descriptor, "w", encoding="utf-8") as out:
+            out.write(key + "\n")
+    return key
 
-ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
+
+DEBUG = env_bool("DEBUG", False)  # players never see a debug page: a developer opts in (`make run DEBUG=1`)
+SECRET_KEY = os.environ.get("SECRET_KEY", "") or local_secret_key(
+    Path(os.environ.get("SECRET_KEY_FILE", BASE_DIR / ".secret_key")))
+
 # The CG Card builder posts one field per cell of a card's grids (calendar, RG charts, tables): a large card has
 # more than Django's default 1000 fields. Still bounded (and the body by DATA_UPLOAD_MAX_MEMORY_SIZE).
 DATA_UPLOAD_MAX_NUMBER_FIELDS = 6000
-CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
-# Public base URL used in e-mailed links (invitations, "your move" notices).
+# Public base URL used in e-mailed links ("your move" notices); `make run` sets it to the address it serves.
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+_site_host = urlsplit(SITE_URL).hostname or ""
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ",".join(dict.fromkeys(["127.0.0.1", "localhost", "testserver", _site_host])))
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -146,13 +167,19 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "staticfiles"))
+# STATIC_MANIFEST=1 (production, after `collectstatic`): hashed, compressed files from STATIC_ROOT. Otherwise (the
+# embedded default, tests) WhiteNoise serves the files straight from the source folders, DEBUG on or off.
+STATIC_MANIFEST = env_bool("STATIC_MANIFEST", False)
+WHITENOISE_USE_FINDERS = not STATIC_MANIFEST
+if not STATIC_MANIFEST:  # no STATIC_ROOT is expected then: WhiteNoise need not say it found none
+    warnings.filterwarnings("ignore", message="No directory at", category=UserWarning)
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
         "BACKEND": (
-            "django.contrib.staticfiles.storage.StaticFilesStorage"
-            if DEBUG
-            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            if STATIC_MANIFEST
+            else "django.contrib.staticfiles.storage.StaticFilesStorage"
         )
     },
 }

@@ -19,8 +19,8 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaigns_app import (
-    card_selectors, engine, form_numbers, fragments, live, lost_value_selectors, notifications, order_forms, selectors,
-    services,
+    card_selectors, end_selectors, engine, form_numbers, fragments, live, lost_value_selectors, notifications,
+    order_forms, selectors, services,
 )
 from campaigns_app.forms import CampaignCreateForm, ChitForm, PlayerSeedForm, SignupForm
 from campaigns_app.models import Invitation, Seat
@@ -384,7 +384,7 @@ REPLAYED = "That form was already recorded; nothing was changed."
 STEP_ALREADY_FINISHED = "That step is already finished; the page has been refreshed."
 
 
-def _run_phase(request: HttpRequest, seat: Seat, call: Callable[[], Any], done: str,
+def _run_phase(request: HttpRequest, seat: Seat, call: Callable[[], Any], done: str | Callable[[Any], str],
                replayed: str = REPLAYED, refused_extra: dict[str, Any] | None = None) -> HttpResponse:
     extra = refused_extra or {}
     try:
@@ -397,7 +397,7 @@ def _run_phase(request: HttpRequest, seat: Seat, call: Callable[[], Any], done: 
         return _phase_response(request, seat, 422, phase_errors=[str(error)], **extra)
     if getattr(campaign, "replayed", False):
         return _phase_response(request, seat, 200, done=replayed, phase_notice=replayed)
-    return _phase_response(request, seat, 200, done=done)
+    return _phase_response(request, seat, 200, done=done(campaign) if callable(done) else done)
 
 
 def _int_field(request: HttpRequest, name: str, label: str, problems: list[str], default: int | None = 0,
@@ -618,7 +618,8 @@ def roll_submit(request: HttpRequest, seat: Seat) -> HttpResponse:
     token = str(request.POST.get("token", ""))
     return _run_phase(request, seat, lambda: services.assisted_roll_submit(
         user=request.user, public_id=seat.campaign.public_id, step_ref=str(request.POST.get("step", "")),
-        table_id=table_id, column=column, answers=answers, token=token), "Rolled.")
+        table_id=table_id, column=column, answers=answers, token=token,
+        what_for=str(request.POST.get("purpose", ""))), "Rolled.")
 
 
 @seated
@@ -791,16 +792,18 @@ def losses_submit(request: HttpRequest, seat: Seat) -> HttpResponse:
 @seated
 @require_POST
 def cg_end(request: HttpRequest, seat: Seat) -> HttpResponse:
-    """Propose or withdraw the end of the CG by mutual agreement, or concede (asked to confirm first)."""
+    """Propose, withdraw, agree to (propose too) or decline the end of the CG by mutual agreement, or concede (asked to
+    confirm first)."""
     action = str(request.POST.get("action", ""))
-    calls = {"propose": services.cg_end_propose, "withdraw": services.cg_end_withdraw, "concede": services.cg_end_concede}
+    calls = {"propose": services.cg_end_propose, "withdraw": services.cg_end_withdraw,
+             "decline": services.cg_end_decline, "concede": services.cg_end_concede}
     if action not in calls:
-        return _phase_response(request, seat, 422, phase_errors=["Unknown action (allowed: propose, withdraw, concede)."])
+        return _phase_response(request, seat, 422,
+                               phase_errors=["Unknown action (allowed: propose, withdraw, decline, concede)."])
     if action == "concede" and request.POST.get("confirmed") != "yes":
         return _phase_response(request, seat, 200, confirm_concede=True)
     kwargs: dict[str, Any] = {}
     if action == "propose":
         kwargs["reason"] = str(request.POST.get("reason") or "mutual-agreement")
     return _run_phase(request, seat, lambda: calls[action](user=request.user, public_id=seat.campaign.public_id, **kwargs),
-                      {"propose": "You proposed to end the CG.", "withdraw": "Proposal withdrawn.",
-                       "concede": "You conceded the CG."}[action])
+                      lambda campaign: end_selectors.cg_end_message(campaign, action))

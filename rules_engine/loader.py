@@ -1809,7 +1809,8 @@ def _steps_over_system(card_steps: object, system_steps: object) -> object:
         if base is None or not isinstance(step, dict):
             out.append(copy.deepcopy(step))
             continue
-        merged = {**copy.deepcopy(base), **copy.deepcopy(step)}
+        # the kind is derived from the action (step_kinds): a declared kind of the system's step does not carry over
+        merged = {**{k: copy.deepcopy(v) for k, v in base.items() if k != "automation"}, **copy.deepcopy(step)}
         base_params, card_params = base.get("params"), step.get("params")
         if isinstance(base_params, dict) and isinstance(card_params, dict):
             merged["params"] = {**copy.deepcopy(base_params), **copy.deepcopy(card_params)}

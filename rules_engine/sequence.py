@@ -1456,9 +1456,11 @@ def _resume_all(system: SystemLike, state: CampaignState, dice: Dice | None) -> 
             raw = args.get("answers")
             answers = {int(k): v for k, v in raw.items() if isinstance(v, (int, bool))} if isinstance(raw, Mapping) else {}
 
+            what_for = args.get("purpose")
+
             def rolled(sys_: SystemLike, st: CampaignState, d: Dice, side: str = side) -> tuple[CampaignState, Events]:
                 return _assisted_work(sys_, st, side, step, table_id, column if isinstance(column, str) else None,
-                                      answers, d)
+                                      answers, d, what_for if isinstance(what_for, str) else "")
 
             state, more, finished = _attempt(system, state, side, step.ref, op, args, rolled, dice)
         elif op == "recon":
@@ -2181,8 +2183,13 @@ def assisted_roll(
     column: str | None,
     answers: Mapping[int, int | bool],
     dice: Dice,
+    purpose: str = "",
 ) -> tuple[CampaignState, Events]:
-    """A roll on one of the current step's tables; the player ticks the DRM the board shows (``ask:`` modifiers)."""
+    """A roll on one of the current step's tables; the player ticks the DRM the board shows (``ask:`` modifiers) and
+    may say what it is for (the unit or leader: "8-1 in 23Q5"), so that several rolls of a step can be told apart."""
+    from rules_engine.board import clean_purpose  # late: board uses this module
+
+    what_for = clean_purpose(purpose) if purpose.strip() else ""
     validate_mark_done(system, state, side)
     state = _settle(system, state)
     step = _current_step(system, state)
@@ -2199,10 +2206,10 @@ def assisted_roll(
     table = _system(system).table(table_id)
     table.column(column)  # UnknownNameError naming the columns before anything is rolled
     args: dict[str, JSON] = {"table": table_id, "column": column,
-                             "answers": {str(k): v for k, v in answers.items()}}
+                             "answers": {str(k): v for k, v in answers.items()}, "purpose": what_for}
 
     def work(sys_: SystemLike, st: CampaignState, d: Dice) -> tuple[CampaignState, Events]:
-        return _assisted_work(sys_, st, side, step, table_id, column, answers, d)
+        return _assisted_work(sys_, st, side, step, table_id, column, answers, d, what_for)
 
     state, events, _ = _attempt(system, state, side, step.ref, "assisted", args, work, dice)
     return state, events
@@ -2210,13 +2217,14 @@ def assisted_roll(
 
 def _assisted_work(
     system: SystemLike, state: CampaignState, side: str, step: Step, table_id: str, column: str | None,
-    answers: Mapping[int, int | bool], dice: Dice,
+    answers: Mapping[int, int | bool], dice: Dice, purpose: str = "",
 ) -> tuple[CampaignState, Events]:
     table = _system(system).table(table_id)
     visibility = _visibility(step, table)
-    roll = _roll(dice, table, f"{step.ref} {table.name} ({side_name(system, side)})", side, visibility)
+    label = f"{step.ref} {table.name} ({side_name(system, side)})" + (f": {purpose}" if purpose else "")
+    roll = _roll(dice, table, label, side, visibility)
     resolution = roll_on(table, roll, column, facts_for(system, state, side), answers, side_settings(system, side))
-    return _result_events(state, step, side, resolution, visibility)
+    return _result_events(state, step, side, resolution, visibility, **({"purpose": purpose} if purpose else {}))
 
 
 def concede(system: SystemLike, state: CampaignState, side: str) -> tuple[CampaignState, Events]:
@@ -2279,6 +2287,20 @@ def withdraw_end(system: SystemLike, state: CampaignState, side: str) -> tuple[C
     reason, claimant = (state.end_reason, state.end_claimant) if proposals else (None, None)
     return replace(state, end_proposals=proposals, end_reason=reason, end_claimant=claimant), (
         Event("end-withdrawn", Visibility.PUBLIC, side, {"side": side}),)
+
+
+def decline_end(system: SystemLike, state: CampaignState, side: str) -> tuple[CampaignState, Events]:
+    """PL 1.3 CG End by mutual agreement: the side asked declines the other's proposal to end; the CG goes on."""
+    check_side(system, side)
+    if state.ended:
+        raise SubmissionError("The CG has already ended.")
+    if not state.end_proposals or side in state.end_proposals:
+        raise SubmissionError("There is no proposal of the other side to end the CG to decline.")
+    payload: dict[str, JSON] = {"side": side, "reason": state.end_reason or "mutual-agreement"}
+    if state.end_claimant is not None:
+        payload["claimant"] = state.end_claimant
+    return replace(state, end_proposals=frozenset(), end_reason=None, end_claimant=None), (
+        Event("end-declined", Visibility.PUBLIC, side, payload),)
 
 
 def submit_chit(system: SystemLike, state: CampaignState, side: str, chit: Chit | str, dice: Dice) -> tuple[CampaignState, Events]:

@@ -230,6 +230,32 @@
   document.addEventListener("htmx:afterSettle", function () { initOrderForms(document); });
   document.addEventListener("htmx:oobAfterSwap", function () { initOrderForms(document); });
 
+  // A table wider than its box scrolls inside it (never the page): say so above it, only while it does (resize, swaps).
+  var SCROLL_HINT = "Scroll sideways for every column \u2192";
+  function markScrollingTables() {
+    document.querySelectorAll(".table-wrap, .table-scroll").forEach(function (wrap) {
+      var hint = wrap.previousElementSibling;
+      var has = hint && hint.classList.contains("scroll-hint");
+      var scrolls = wrap.scrollWidth > wrap.clientWidth + 1;
+      if (scrolls && !has) {
+        hint = document.createElement("p");
+        hint.className = "scroll-hint muted small no-print";
+        hint.setAttribute("aria-hidden", "true");
+        hint.textContent = SCROLL_HINT;
+        wrap.parentNode.insertBefore(hint, wrap);
+      } else if (!scrolls && has) {
+        hint.remove();
+      }
+      wrap.classList.toggle("scrolls", scrolls);
+    });
+  }
+  var hintTimer = null;
+  function markSoon() { clearTimeout(hintTimer); hintTimer = setTimeout(markScrollingTables, 50); }
+  document.addEventListener("DOMContentLoaded", markScrollingTables);
+  window.addEventListener("resize", markSoon);
+  document.addEventListener("htmx:afterSettle", markSoon);
+  document.addEventListener("htmx:oobAfterSwap", markSoon);
+
   // Copy buttons (the link stays selectable without JavaScript).
   document.addEventListener("DOMContentLoaded", function () {
     document.querySelectorAll("[data-copy-target]").forEach(function (button) {

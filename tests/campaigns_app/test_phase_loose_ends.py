@@ -402,7 +402,7 @@ def test_a_side_claims_its_cg_objectives_are_met_and_the_other_confirms_through_
     assert "The German side says its CG objectives are met." in history
     assert "The Canadian side confirms that the German side&#x27;s CG objectives are met." in history
     ended = page(cana, "records_cg_end", campaign)
-    assert "the CG objectives were met" in ended and "Victor: <strong>German</strong>" in ended
+    assert "the German side met its CG objectives" in ended and "Victor: <strong>German</strong>" in ended
 
 
 def test_an_unknown_reason_to_end_is_refused(users: Any) -> None:

@@ -197,7 +197,7 @@ def test_rr_cg_end_on_the_last_date_names_no_victor_and_shows_the_totals(finishe
     html = _page(users["cana"], "records_cg_end", finished).content.decode()
 
     assert "The CG ended on <strong>26 AM</strong>: the last CG Date was played." in html
-    assert "No victor is named." in html and "not in the seed" in html
+    assert "No victor is named." in html and "not in the rule text" in html
     assert "Victor:" not in html
     # Final totals, hand-worked from the driver's entries: the Canadian records Current-LVP 3 after every scenario
     # and carries it on Idle Dates (RR 2.5032–.5033), so the CG-LVP Total after 13 dates is 13 × 3 = 39.

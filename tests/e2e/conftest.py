@@ -231,14 +231,46 @@ def output_dir(request: pytest.FixtureRequest) -> Path:
     return folder
 
 
+PHONE_WIDTH = 390
+
+
+def assert_no_sideways_scroll(page: object, what: str = "") -> None:
+    """The page is no wider than the viewport (document.documentElement.scrollWidth ≤ window.innerWidth): nothing makes
+    a player scroll sideways. A failure names the elements reaching past the viewport's right edge."""
+    width, viewport, wide = page.evaluate(  # type: ignore[attr-defined]
+        """() => {
+          const w = window.innerWidth, out = [];
+          for (const el of document.querySelectorAll('body *')) {
+            const r = el.getBoundingClientRect();
+            if (r.right > w + 1 && r.width > 0) out.push(`${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''}` +
+              `${typeof el.className === 'string' && el.className ? '.' + el.className.trim().split(/\\s+/).join('.') : ''} → ${Math.round(r.right)}px`);
+          }
+          return [document.documentElement.scrollWidth, w, out.slice(0, 8)];
+        }"""
+    )
+    assert width <= viewport, (
+        f"{what or page.url}: the page is {width}px wide in a {viewport}px viewport; too wide: {wide}")  # type: ignore[attr-defined]
+
+
 @pytest.fixture
 def screenshot(output_dir: Path) -> Callable[..., Path]:
-    """`screenshot(page, "03-player1-created")` → test-results/e2e/<test>/03-player1-created.png (full page), then
-    ``check_accessibility(page, name)``: every page a test photographs is also checked with axe at 1280 and 390 px."""
+    """`screenshot(page, "03-player1-created")` → test-results/e2e/<test>/03-player1-created.png (full page) and
+    03-player1-created-390.png (the same page at phone width, then back), each checked by assert_no_sideways_scroll,
+    then ``check_accessibility(page, name)``: every page a test photographs is also checked with axe at 1280 and 390 px."""
 
     def take(page: object, name: str) -> Path:
         path = output_dir / f"{name}.png"
         page.screenshot(path=str(path), full_page=True)  # type: ignore[attr-defined]
+        assert_no_sideways_scroll(page, name)
+        size = page.viewport_size  # type: ignore[attr-defined]
+        if size and size["width"] != PHONE_WIDTH:
+            page.set_viewport_size({"width": PHONE_WIDTH, "height": 844})  # type: ignore[attr-defined]
+            try:
+                page.wait_for_timeout(100)  # type: ignore[attr-defined]  # refit.js re-marks wide tables on resize
+                page.screenshot(path=str(output_dir / f"{name}-{PHONE_WIDTH}.png"), full_page=True)  # type: ignore[attr-defined]
+                assert_no_sideways_scroll(page, f"{name} at {PHONE_WIDTH}px")
+            finally:
+                page.set_viewport_size(size)  # type: ignore[attr-defined]
         check_accessibility(page, name)
         return path
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.conftest import (
-    DESKTOP, Player, answer_needs, at_rule, buy_nothing, choose_chit, create_campaign, enter_results, join_campaign,
+    DESKTOP, Player, answer_needs, assert_no_sideways_scroll, at_rule, buy_nothing, choose_chit, create_campaign, enter_results, join_campaign,
     play_until, settle, submit,
 )
 
@@ -162,6 +162,7 @@ def test_two_players_play_a_full_rr_cg_date_cycle(
     for player in players:
         player.page.set_viewport_size(PHONE)  # type: ignore[attr-defined]
         player.page.locator("#step-panel").screenshot(path=str(output_dir / f"06c-phone-2.504-{player.side}.png"))  # type: ignore[attr-defined]
+        assert_no_sideways_scroll(player.page, f"06c-phone-2.504-{player.side}")
         player.page.set_viewport_size(DESKTOP)  # type: ignore[attr-defined]
     passed += play_until(players, at_rule("2.512"))
     assert step_refs(passed) == POST_SCENARIO, passed
@@ -306,6 +307,7 @@ def test_two_players_play_a_full_rr_cg_date_cycle(
         player.page.locator("#checklist").screenshot(path=str(output_dir / f"27-phone-checklist-{player.side}.png"))  # type: ignore[attr-defined]
         player.page.evaluate("window.scrollTo(0, 0)")  # type: ignore[attr-defined]
         player.page.screenshot(path=str(output_dir / f"28-phone-page-top-{player.side}.png"), full_page=False)  # type: ignore[attr-defined]
+        assert_no_sideways_scroll(player.page, f"28-phone-page-top-{player.side}")
         player.page.set_viewport_size(DESKTOP)  # type: ignore[attr-defined]
 
     # Nothing either side bought or rolled in secret ever reached the other's page

@@ -96,7 +96,7 @@ def test_company_leader_roll_into_the_missing_row_12_is_refused_with_the_catalog
     # Depleted (6+6); SW drs 1,1,1,1; leader DR 5+5 = 10 + 2 = 12: no row 12 in the seed
     with pytest.raises(MissingValueError) as error:
         roll_for_purchase(rr, ledger.purchases[0], "german", FixedDice(6, 6, 1, 1, 1, 1, 5, 5))
-    assert "no row for final DR 12 in the seed" in str(error.value)
+    assert "no row for final DR 12 in the rule text" in str(error.value)
     assert isinstance(error.value, RollMissingValueError)
     assert len(error.value.events) == 6  # every roll made is kept, the one into the lost row too
     assert error.value.events[-1].payload["total"] == 10

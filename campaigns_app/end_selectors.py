@@ -1,0 +1,74 @@
+"""Ending the CG in words (PL 1.3 mutual agreement, CG objectives met, concession; the last CG Date): the proposal a
+side must answer in "Your move" (Agree / Decline), and what happened once it ended. Reads only; services write."""
+from __future__ import annotations
+
+from typing import Any
+
+from campaigns_app import engine
+from campaigns_app.models import Campaign
+
+END_HOW = {
+    "last-date": "the last CG Date was played",
+    "mutual-agreement": "both sides agreed to end it",
+}
+
+
+def cg_ended_text(system: Any, payload: dict[str, Any]) -> str:
+    """What happened, in words: "The Campaign Game ended on 19 PM: the German side conceded; the Canadian side wins."
+    ``payload``: a cg-ended event's, or the view's ``cg_end``."""
+    reason = str(payload.get("reason") or "")
+    side, victor = payload.get("side"), payload.get("victor")
+    if reason == "concession" and side:
+        how = f"the {engine.side_name(system, side)} side conceded"
+    elif reason == "objectives" and side:
+        how = f"the {engine.side_name(system, side)} side met its CG objectives"
+    else:
+        how = END_HOW.get(reason, "it ended")
+    if victor:
+        how += f"; the {engine.side_name(system, victor)} side wins"
+    date = payload.get("date_id") or payload.get("date")
+    return f"The Campaign Game ended on {engine.date_name(system, str(date))}: {how}."
+
+
+CG_END_DONE = {
+    "propose": "You proposed to end the CG. It ends when the {other} side agrees.",
+    "withdraw": "Your proposal to end the CG is withdrawn.",
+    "decline": "You declined the proposal to end the CG: the CG goes on.",
+    "concede": "You conceded the CG.",
+}
+
+
+def cg_end_message(campaign: Campaign, action: str) -> str:
+    """The message after a CG end action: what happened — the CG ended and how, or what is awaited now."""
+    system = engine.system_for(campaign)
+    view_end = engine.load_state(campaign.state).cg_end
+    if view_end is not None:
+        return cg_ended_text(system, view_end.to_json()) + " Everything is revealed to both sides."
+    seat_sides = engine.side_ids(system)
+    proposer = next((s for s in seat_sides if s in engine.load_state(campaign.state).end_proposals), None)
+    other = engine.side_name(system, engine.other_side(system, proposer)) if proposer else "other"
+    return CG_END_DONE.get(action, "Recorded.").format(other=other)
+
+
+def proposal_moves(system: Any, view: dict[str, Any], side: str, mine: list[str], theirs: list[str]
+                        ) -> tuple[dict[str, Any] | None, list[str], list[str]]:
+    """PL 1.3 CG End by mutual agreement (or CG objectives met): a proposal the side must answer is its move (Agree /
+    Decline); the proposer waits for the answer. The proposal itself is public (both pages list it)."""
+    proposals = view.get("end_proposals") or {}
+    other = engine.other_side(system, side)
+    reason = view.get("end_reason") or "mutual-agreement"
+    if proposals.get(other) and not proposals.get(side):
+        claimant = view.get("end_claimant")
+        if reason == "objectives" and claimant:
+            text = (f"The {engine.side_name(system, claimant)} side says its CG objectives are met and it wins the CG. "
+                    "If you confirm, the CG ends at once and everything is revealed to both sides.")
+        else:
+            text = (f"The {engine.side_name(system, other)} side proposes to end the CG now, by mutual agreement. If you "
+                    "agree, the CG ends at once and everything is revealed to both sides.")
+        question = {"text": text, "reason": reason,
+                    "agree": "Confirm: the CG ends" if reason == "objectives" else "Agree: end the CG",
+                    "decline": "Decline: the CG goes on"}
+        return question, ["agree to or decline the proposal to end the CG", *mine], theirs
+    if proposals.get(side) and not proposals.get(other):
+        return None, mine, ["agree to or decline the proposal to end the CG", *theirs]
+    return None, mine, theirs

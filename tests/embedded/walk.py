@@ -1,0 +1,166 @@
+"""The embedded default as `make run` serves it, walked by new users: run as a script in a process of its own.
+
+``python tests/embedded/walk.py DIR`` sets the environment `make run` gives (SQLite — a file in DIR instead of
+db.sqlite3 — no REDIS_URL and the in-memory channel layer; DEBUG off; the secret key generated into DIR), migrates, loads the systems, and
+then, through Django's test client only (real views, middleware and templates): for every CG system two new users sign
+up, one creates a campaign (uploading a CG Card where the system needs one), the other joins it through the invitation
+link, and both open every campaign page. Any page that does not answer as a player expects is printed and the script
+exits 1. tests/embedded/test_embedded_default.py runs it under `make test`.
+"""
+from __future__ import annotations
+
+import os
+import re
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+CARDS = REPO / "tests" / "campaigns_app" / "cards"
+PASSWORD = "correct-horse-battery-staple-42"
+
+# The card each system is created with: a system whose rule text leaves its calendar or charts to a CG Card cannot start
+# without one (PL 2.5: the bundled example; ER, KGP: the TEST DATA cards). PHD and RR start from the rule text alone.
+CARD_FILES: dict[str, Path] = {
+    "er": CARDS / "er-test.yaml",
+    "kgp": CARDS / "kgp-test.yaml",
+    "pl25": REPO / "fixtures" / "cards" / "example-pl25.yaml",
+}
+# The players' choices a system leaves without a default (KGP 8.51–.53 which CG; PL 3.2 Redeployment Option).
+CHOICES: dict[str, dict[str, str]] = {"kgp": {"setting-kgp_cg": "I"}, "pl25": {"setting-redeployment_option": "A"}}
+# The campaign pages both players open, relative to the campaign's URL, and the status each answers with.
+PAGES = ["", "invite/", "history/", "fragments/", "rules/", "roster/", "roster.csv", "purchases/",
+         "purchases.csv", "dice/", "dice.csv", "cg-end/"]
+
+
+def environment(folder: Path) -> None:
+    """The environment `make run` gives its server (Makefile: RUN_ENV), pointed at files in ``folder``."""
+    for name in ("DATABASE_URL", "REDIS_URL", "STATIC_MANIFEST", "SECRET_KEY", "ALLOWED_HOSTS", "DEBUG", "EMAIL_BACKEND"):
+        os.environ.pop(name, None)
+    os.environ["DJANGO_SETTINGS_MODULE"] = "campaigns_app.settings"
+    os.environ["SECRET_KEY_FILE"] = str(folder / ".secret_key")
+    os.environ["DATABASE_URL"] = f"sqlite:///{folder / 'db.sqlite3'}"  # the embedded default's backend, another file
+    os.environ["SITE_URL"] = "http://127.0.0.1:8000"
+    os.environ["EMAIL_BACKEND"] = "django.core.mail.backends.locmem.EmailBackend"  # the console's, kept in memory
+
+
+def create_card(client: object, system_id: str) -> str:
+    """A CG Card for ``system_id`` made through the card form (uploaded as YAML for now); its id."""
+    text = CARD_FILES[system_id].read_text(encoding="utf-8")
+    response = client.post("/cards/new/", {"system": system_id, "text": text})  # type: ignore[attr-defined]
+    if response.status_code != 302:
+        raise AssertionError(f"{system_id}: the card form answered {response.status_code}:\n"
+                             f"{response.content.decode()[:3000]}")
+    found = re.fullmatch(r"/cards/([^/]+)/", response["Location"])
+    assert found, response["Location"]
+    return found.group(1)
+
+
+def sign_up(name: str) -> object:
+    from django.test import Client
+
+    client = Client()
+    response = client.post("/accounts/signup/", {"username": name, "email": f"{name}@example.test",
+                                                 "password1": PASSWORD, "password2": PASSWORD})
+    assert response.status_code == 302, f"sign-up of {name}: {response.status_code} {re.findall(r"<li>([^<]+)</li>", response.content.decode())}"
+    return client
+
+
+# Words no player should read (issue 9 item 4): the rule text called "the seed", the catalog's and implementers'
+# notes, internal keys (snake_case with two underscores or more), "the Axis Side side".
+NOT_FOR_PLAYERS = re.compile(
+    r"\b(?:in|not in|from) the seed\b|\bthe seed[;:,)]|\bcatalog\b|\[interp|never_on_map|missing_parts|Side side"
+    r"|source inconsistency|(?<![/\w])[a-z]+_[a-z]+_[a-z_]+\b(?!\.)")  # a file name (a test card's source) is not a key
+
+
+def visible_text(html: str) -> str:
+    """What a player reads on a page: no scripts, no tags, no attribute values, no YAML view (<pre>, <textarea>)."""
+    import html as entities
+
+    text = re.sub(r"<(script|style|pre|textarea)\b.*?</\1>", " ", html, flags=re.S)  # the card's YAML view is YAML
+    text = re.sub(r"<!--.*?-->", " ", text, flags=re.S)
+    text = re.sub(r"<[^>]+>", " ", text)
+    return entities.unescape(text)
+
+
+def check(problems: list[str], what: str, response: object, status: int = 200) -> str:
+    code = response.status_code  # type: ignore[attr-defined]
+    body = response.content.decode("utf-8", "replace") if hasattr(response, "content") else ""  # type: ignore[attr-defined]
+    if code != status:
+        problems.append(f"{what}: HTTP {code} (expected {status})\n{body[:1500]}")
+    if "Traceback" in body or "URLconf" in body or "DEBUG = True" in body:
+        problems.append(f"{what}: a Django debug page")
+    if "text/html" in str(response.get("Content-Type", "")):  # type: ignore[attr-defined]
+        text = visible_text(body)
+        for found in NOT_FOR_PLAYERS.finditer(text):
+            start = found.start()
+            problems.append(f"{what}: a player reads {found.group(0)!r}: …{' '.join(text[start - 80:start + 80].split())}…")
+    return body
+
+
+def walk(problems: list[str]) -> list[str]:
+    """Every system: create, join, open every page. The systems walked."""
+    from django.conf import settings
+
+    from campaigns_app.card_selectors import start_blockers
+    from campaigns_app import engine
+    from campaigns_app.models import CgSystem
+
+    assert not settings.DEBUG and settings.DATABASES["default"]["ENGINE"].endswith("sqlite3")
+    walked = []
+    for cg_system in CgSystem.objects.order_by("id"):
+        system_id = cg_system.id
+        system = engine.system_of(cg_system)
+        creator, joiner = sign_up(f"{system_id}_one"), sign_up(f"{system_id}_two")
+        form = {"name": f"Embedded {system_id}", "system": system_id, "side": system.sides[0].id,
+                **CHOICES.get(system_id, {})}
+        if start_blockers(system) or system_id in CARD_FILES:
+            form["card"] = create_card(creator, system_id)
+        check(problems, f"{system_id} create page", creator.get(f"/campaigns/new/?system={system_id}"))  # type: ignore[attr-defined]
+        response = creator.post("/campaigns/new/", form)  # type: ignore[attr-defined]
+        if response.status_code != 302:
+            check(problems, f"{system_id} create", response, 302)
+            continue
+        campaign_url = response["Location"].removesuffix("invite/")
+        invite = check(problems, f"{system_id} invitation page", creator.get(response["Location"]))  # type: ignore[attr-defined]
+        link = re.search(r'id="invite-link"[^>]*value="([^"]+)"|value="([^"]+)"[^>]*id="invite-link"', invite)
+        assert link, f"{system_id}: no invitation link on the invitation page"
+        join_path = re.sub(r"^https?://[^/]+", "", link.group(1) or link.group(2))
+        check(problems, f"{system_id} join page", joiner.get(join_path))  # type: ignore[attr-defined]
+        joined = joiner.post(join_path, {})  # type: ignore[attr-defined]
+        if joined.status_code != 302 or joined["Location"] != campaign_url:
+            check(problems, f"{system_id} join", joined, 302)
+            continue
+        pages = [*PAGES, "rules/card.yaml"] if "card" in form else PAGES
+        for who, client in (("creator", creator), ("joiner", joiner)):
+            for page in pages:
+                check(problems, f"{system_id} {who} {campaign_url}{page}", client.get(campaign_url + page))  # type: ignore[attr-defined]
+        walked.append(system_id)
+    return walked
+
+
+def main(folder: Path) -> int:
+    environment(folder)
+    sys.path.insert(0, str(REPO))
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.test import Client
+
+    call_command("migrate", "--noinput", verbosity=0)
+    call_command("load_systems", verbosity=0)
+    problems: list[str] = []
+    walked = walk(problems)
+    stranger = Client()
+    body = check(problems, "an unknown address", stranger.get("/no-such-page/"), 404)
+    if "Page not found" not in body:
+        problems.append("an unknown address: not the site's own 'Page not found' page")
+    check(problems, "a static file", stranger.get("/static/refit.css"))
+    print(f"walked: {', '.join(walked)}")
+    for problem in problems:
+        print(f"PROBLEM {problem}")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(Path(sys.argv[1])))
