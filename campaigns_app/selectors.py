@@ -1143,7 +1143,7 @@ def phase_context(campaign: Campaign, seat: Seat, system: Any, state: Any, view:
         context["run_label"] = f"Mark these {len(context['run_steps'])} steps finished"
     context["chosen_option"] = order_forms.chosen_option(system, step)
     if both_seated and step is not None and not view.get("ended"):
-        from rules_engine.board import PURPOSE_MAX, REPAIR_DRM
+        from rules_engine.board import REPAIR_DRM
 
         context["repair_rows"] = order_forms.repair_rows(system, step)
         if context["repair_rows"]:

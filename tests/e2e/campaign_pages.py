@@ -1,8 +1,8 @@
 """Helpers shared by the per-system browser campaigns (issue 9 item 5): each page a player visits is checked and
 photographed at 1280 and 390 px, the card builder's row buttons, the create/join pages, and reading a side's own points.
 
-`visit(player, shoot, name)` is the one place a page is checked: no wider than the viewport at both widths (the
-conftest's `assert_no_sideways_scroll` when it has one) and axe through the ``screenshot`` fixture.
+`visit(player, shoot, name)` is the one place a page is checked: the conftest's ``screenshot`` fixture photographs it
+at 1280 and 390 px, checks each is no wider than the viewport (``assert_no_sideways_scroll``) and runs axe.
 """
 from __future__ import annotations
 
@@ -10,38 +10,16 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from tests.e2e import conftest
 from tests.e2e.conftest import DESKTOP, Player, settle, sign_up
-
-PHONE = {"width": 390, "height": 844}
-
-
-def fits(page: object) -> None:
-    """The document is no wider than the viewport (no sideways scroll)."""
-    check = getattr(conftest, "assert_no_sideways_scroll", None)
-    if check is not None:
-        check(page)
-        return
-    width = int(page.evaluate("document.documentElement.scrollWidth"))  # type: ignore[attr-defined]
-    viewport = int(page.evaluate("window.innerWidth"))  # type: ignore[attr-defined]
-    assert width <= viewport, f"{page.url}: the page is {width} px wide in a {viewport} px viewport"  # type: ignore[attr-defined]
 
 
 def visit(player: Player, shoot: Callable[[object, str], Path], name: str, page: object | None = None) -> None:
-    """Check the page the player is on (or another page of the player's) at 1280 and 390 px — no wider than the
-    viewport at each — and photograph it at both widths. The ``screenshot`` fixture (``shoot``) also runs the
-    conftest's axe check (``check_accessibility``) at both widths when it has one."""
+    """Check and photograph the page the player is on (or another page of the player's): the ``screenshot`` fixture
+    (``shoot``) takes it at 1280 and 390 px, checks at each that it is no wider than the viewport, and runs axe."""
     page = player.page if page is None else page
     settle(page)
     page.set_viewport_size(DESKTOP)  # type: ignore[attr-defined]
-    fits(page)
-    path = shoot(page, f"{name}-{player.side}-1280")
-    page.set_viewport_size(PHONE)  # type: ignore[attr-defined]
-    try:
-        fits(page)
-        page.screenshot(path=str(path.with_name(f"{name}-{player.side}-390.png")), full_page=True)  # type: ignore[attr-defined]
-    finally:
-        page.set_viewport_size(DESKTOP)  # type: ignore[attr-defined]
+    shoot(page, f"{name}-{player.side}")
 
 
 def both(players: tuple[Player, Player], shoot: Callable[[object, str], Path], name: str) -> None:
