@@ -276,7 +276,7 @@ def test_two_new_players_play_an_er_campaign_built_in_the_browser_from_values_on
     both(players, screenshot, "21-D2AM-idle-date")
     for player in players:
         expect(player.page.locator("#step-panel")).to_contain_text("The Campaign Game is over")  # type: ignore[attr-defined]
-        expect(player.page.locator("#step-panel")).to_contain_text(f"Ended on {LAST} (the last CG Date).")  # type: ignore[attr-defined]
+        expect(player.page.locator("#step-panel")).to_contain_text(f"The Campaign Game ended on {LAST}: the last CG Date was played.")  # type: ignore[attr-defined]
     both(players, screenshot, "22-ended-live-page")
 
     # --- CG end: Japanese CVP 4 + 3 = 7 < 10 (not met); U.S. 2 + 6 = 8 ≥ 8 → the U.S. wins

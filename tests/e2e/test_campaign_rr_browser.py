@@ -206,7 +206,7 @@ def test_two_new_players_play_an_rr_campaign_built_in_the_browser_to_its_cg_end(
     both(players, screenshot, "24-19Night-idle-date")
     for player in players:
         expect(player.page.locator("#step-panel")).to_contain_text("The Campaign Game is over")  # type: ignore[attr-defined]
-        expect(player.page.locator("#step-panel")).to_contain_text(f"Ended on {LAST} (the last CG Date).")  # type: ignore[attr-defined]
+        expect(player.page.locator("#step-panel")).to_contain_text(f"The Campaign Game ended on {LAST}: the last CG Date was played.")  # type: ignore[attr-defined]
     both(players, screenshot, "25-ended-live-page")
 
     # --- CG end: the card's conditions in order: German CVP 8 + 6 = 14 < 20 (not met); Canadian 5 + 12 = 17 ≥ 15 → the
