@@ -274,8 +274,10 @@ def test_two_new_players_play_an_er_campaign_built_in_the_browser_from_values_on
     for player in players:
         expect(player.page.locator("main")).to_contain_text("Idle Date")  # type: ignore[attr-defined]
     both(players, screenshot, "21-D2AM-idle-date")
+    # the Idle Date's loop (its * steps the players mark, if any), then @new-date: no date left → CG end
+    play_until(players, lambda p: p.page.locator("#step-panel", has_text="The Campaign Game is over").count() > 0,  # type: ignore[attr-defined]
+               timeout=90)
     for player in players:
-        expect(player.page.locator("#step-panel")).to_contain_text("The Campaign Game is over")  # type: ignore[attr-defined]
         expect(player.page.locator("#step-panel")).to_contain_text(f"The Campaign Game ended on {LAST}: the last CG Date was played.")  # type: ignore[attr-defined]
     both(players, screenshot, "22-ended-live-page")
 
