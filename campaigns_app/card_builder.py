@@ -4,7 +4,9 @@ beside the field it belongs to (rules_engine.card_paths.field_for_path), and the
 Form field names mirror the document (rules_engine.card_schema): ``id``, ``name``, ``settings_values.<setting>[.<side>]``,
 ``calendar.<n>.<key>``, ``initial_ob.sides.<side>.points.<code>``, ``rg_charts.<n>.rows.<m>.<key>``,
 ``tables.<n>.rows.<m>.cells.<k>``, ``victory_conditions.conditions.<n>.<key>``, ``supply.<table>.<row>.<column>``,
-``other``; ``<prefix>.<n>._row`` keeps an empty row.
+``steps.<n>.<key>``, ``currencies.<n>.<key>``, ``initiative.matrix.<a>/<b>.<key>``, ``idle.<key>``
+(rules_engine.card_parts), ``rg_charts.<n>.rows.<m>.full.<k>.<count|unit>``, ``other``; ``<prefix>.<n>._row`` keeps
+an empty row.
 """
 from __future__ import annotations
 

@@ -7,85 +7,23 @@ from collections.abc import Mapping
 
 import yaml
 
-from rules_engine.card_form import CAL_KEYS, HEADER, RG_ROW_KEYS, TABLE_KEYS, Built, Doc, Path, document_to_form
+from rules_engine import card_parts_build
+from rules_engine.card_form import CAL_KEYS, HEADER, RG_ROW_KEYS, TABLE_KEYS, UNIT_KEYS, Built, Doc, Path, document_to_form
 from rules_engine.card_schema import (
-    ROW_MARK, base_number_columns, offers_new_tables, offers_rg_charts, replaced_tables, rows_of, table_columns,
+    base_number_columns, offers_new_tables, offers_rg_charts, replaced_tables, table_columns,
 )
-from rules_engine.card_values import MAX_FIELD_CHARS, FlowTextError, typed_value, word_list
+from rules_engine.card_reader import Reader, blank
+from rules_engine.card_values import FlowTextError, word_list
 from rules_engine.loader import CARD_KEYS, FORMAT
 from rules_engine.model import System
 
-MAX_ROWS = 400
-TRUE = ("true", "on", "1", "yes")
 
-
-class _Reader:
-    """Reads typed fields, records where each document value came from and what the form could not read."""
-
-    def __init__(self, data: Mapping[str, str], built: Built) -> None:
-        self.data = data
-        self.built = built
-
-    def raw(self, name: str) -> str:
-        text = self.data.get(name, "")
-        if len(text) > MAX_FIELD_CHARS:
-            self.built.problems.append((name, f"too long ({len(text)} characters; at most {MAX_FIELD_CHARS})"))
-            return ""
-        return text
-
-    def value(self, name: str, path: Path, *, text: bool = False) -> object:
-        raw = self.raw(name)
-        self.built.origin[path] = name
-        if text:
-            return raw.strip() or None
-        try:
-            return typed_value(raw)
-        except FlowTextError as exc:
-            self.built.problems.append((name, str(exc)))
-            return raw
-
-    def flag(self, name: str) -> bool:
-        return self.raw(name).strip().lower() in TRUE
-
-    def mapping(self, name: str, path: Path) -> dict[str, object]:
-        raw = self.raw(name).strip()
-        if not raw:
-            return {}
-        try:
-            loaded = typed_value(raw if raw.startswith("{") else "{" + raw + "}")
-        except FlowTextError as exc:
-            self.built.problems.append((name, str(exc)))
-            return {}
-        if not isinstance(loaded, dict):
-            self.built.problems.append((name, "expected a mapping such as {key: value}"))
-            return {}
-        for key in loaded:
-            self.built.origin[(*path, str(key))] = name
-        return {str(k): v for k, v in loaded.items()}
-
-    def put(self, out: dict[str, object], key: str, name: str, path: Path, *, text: bool = False) -> None:
-        value = self.value(name, (*path, key), text=text)
-        if value is not None:
-            out[key] = value
-
-    def rows(self, prefix: str) -> list[int]:
-        found = rows_of(self.data, prefix)
-        if len(found) > MAX_ROWS:
-            self.built.problems.append((prefix, f"too many rows ({len(found)}; at most {MAX_ROWS})"))
-            return found[:MAX_ROWS]
-        return found
-
-
-def _blank(data: Mapping[str, str], prefix: str) -> bool:
-    return not any(v.strip() for k, v in data.items() if k.startswith(prefix + ".") and not k.endswith(ROW_MARK))
-
-
-def _calendar(system: System, r: _Reader) -> list[object]:
+def _calendar(system: System, r: Reader) -> list[object]:
     out: list[object] = []
     sides = [s.id for s in system.sides]
     for n in r.rows("calendar"):
         p = f"calendar.{n}"
-        if _blank(r.data, p):
+        if blank(r.data, p):
             continue
         path: Path = ("calendar", len(out))
         r.built.origin[path] = f"{p}.id"
@@ -115,7 +53,7 @@ def _calendar(system: System, r: _Reader) -> list[object]:
     return out
 
 
-def _initial_ob(system: System, r: _Reader) -> dict[str, object] | None:
+def _initial_ob(system: System, r: Reader) -> dict[str, object] | None:
     sides: dict[str, object] = {}
     for side in system.sides:
         p = f"initial_ob.sides.{side.id}"
@@ -128,7 +66,7 @@ def _initial_ob(system: System, r: _Reader) -> dict[str, object] | None:
             ob["points"] = points
         groups: list[object] = []
         for n in r.rows(f"{p}.rg"):
-            if _blank(r.data, f"{p}.rg.{n}"):
+            if blank(r.data, f"{p}.rg.{n}"):
                 continue
             group: dict[str, object] = {}
             gpath: Path = (*path, "rg", len(groups))
@@ -153,7 +91,7 @@ def _initial_ob(system: System, r: _Reader) -> dict[str, object] | None:
     return {"ref": ref or "CG Card", "sides": sides}
 
 
-def _rg_charts(r: _Reader) -> list[object]:
+def _rg_charts(r: Reader) -> list[object]:
     charts: list[object] = []
     for n in r.rows("rg_charts"):
         p = f"rg_charts.{n}"
@@ -170,7 +108,7 @@ def _rg_charts(r: _Reader) -> list[object]:
         rows: list[object] = []
         for m in r.rows(f"{p}.rows"):
             rp = f"{p}.rows.{m}"
-            if _blank(r.data, rp):
+            if blank(r.data, rp):
                 continue
             rpath: Path = (*path, "rows", len(rows))
             r.built.origin[rpath] = f"{rp}.id"
@@ -182,22 +120,48 @@ def _rg_charts(r: _Reader) -> list[object]:
                         row["notes"] = word_list(r.raw(f"{rp}.notes"))
                 else:
                     r.put(row, key, f"{rp}.{key}", rpath, text=key in ("type", "group_type", "description"))
+            for key in UNIT_KEYS:
+                units = _units(r, f"{rp}.{key}", (*rpath, key))
+                if units:
+                    row[key] = units
+            gives: dict[str, object] = {}
+            for code in sorted({k.split(".")[-1] for k in r.data if k.startswith(f"{rp}.gives.")}):
+                r.put(gives, code, f"{rp}.gives.{code}", (*rpath, "gives"))
+            if gives:
+                row["gives"] = gives
+                r.built.origin[(*rpath, "gives")] = f"{rp}.gives.{next(iter(gives))}"
             row.update(r.mapping(f"{rp}.extra", rpath))
             rows.append(row)
         chart["rows"] = rows
         r.built.origin[(*path, "rows")] = f"{p}.name"
         chart.update(r.mapping(f"{p}.extra", path))
-        if _blank(r.data, p) or (list(chart) == ["side", "rows"] and not rows):
+        if blank(r.data, p) or (list(chart) == ["side", "rows"] and not rows):
             continue
         charts.append(chart)
     return charts
 
 
-def _tables(r: _Reader) -> list[dict[str, object]]:
+def _units(r: Reader, prefix: str, path: Path) -> list[object]:
+    """``<prefix>.<k>.count`` / ``.unit`` rows as [{count, unit}] (a problem shows beside the list)."""
+    out: list[object] = []
+    for k in r.rows(prefix):
+        if blank(r.data, f"{prefix}.{k}"):
+            continue
+        r.built.origin[(*path, len(out))] = prefix
+        unit: dict[str, object] = {"count": r.value(f"{prefix}.{k}.count", (*path, len(out), "count")),
+                                   "unit": r.value(f"{prefix}.{k}.unit", (*path, len(out), "unit"), text=True)}
+        r.built.origin[(*path, len(out), "count")] = prefix  # the list's slot: its inputs have none of their own
+        r.built.origin[(*path, len(out), "unit")] = prefix
+        out.append({key: value for key, value in unit.items() if value is not None})
+    r.built.origin[path] = prefix
+    return out
+
+
+def _tables(r: Reader) -> list[dict[str, object]]:
     tables: list[dict[str, object]] = []
     for n in r.rows("tables"):
         p = f"tables.{n}"
-        if _blank(r.data, p):
+        if blank(r.data, p):
             continue
         path: Path = ("tables", len(tables))
         r.built.origin[path] = f"{p}.id"
@@ -214,7 +178,7 @@ def _tables(r: _Reader) -> list[dict[str, object]]:
         rows: list[object] = []
         for m in r.rows(f"{p}.rows"):
             rp = f"{p}.rows.{m}"
-            if _blank(r.data, rp):
+            if blank(r.data, rp):
                 continue
             rpath: Path = (*path, "rows", len(rows))
             r.built.origin[rpath] = f"{rp}.label"
@@ -235,7 +199,7 @@ def _tables(r: _Reader) -> list[dict[str, object]]:
     return tables
 
 
-def _victory(r: _Reader) -> dict[str, object] | None:
+def _victory(r: Reader) -> dict[str, object] | None:
     p = "victory_conditions"
     vc: dict[str, object] = {}
     r.built.origin[(p,)] = f"{p}.text"
@@ -244,7 +208,7 @@ def _victory(r: _Reader) -> dict[str, object] | None:
     conditions: list[object] = []
     for n in r.rows(f"{p}.conditions"):
         cp = f"{p}.conditions.{n}"
-        if _blank(r.data, cp):
+        if blank(r.data, cp):
             continue
         cpath: Path = (p, "conditions", len(conditions))
         r.built.origin[cpath] = f"{cp}.side"
@@ -258,7 +222,7 @@ def _victory(r: _Reader) -> dict[str, object] | None:
     return vc if set(vc) - {"ref"} else None
 
 
-def _supply(system: System, r: _Reader) -> list[object]:
+def _supply(system: System, r: Reader) -> list[object]:
     out: list[object] = []
     pattern = re.compile(r"^supply\.([a-z0-9-]+)\.(\d+)\.([A-Za-z0-9_-]+)$")
     for name in sorted(k for k in r.data if pattern.match(k)):
@@ -282,7 +246,7 @@ def _supply(system: System, r: _Reader) -> list[object]:
     return out
 
 
-def _other(r: _Reader, owned: set[str]) -> dict[str, object]:
+def _other(r: Reader, owned: set[str]) -> dict[str, object]:
     raw = r.raw("other")
     if not raw.strip():
         return {}
@@ -306,9 +270,10 @@ def _other(r: _Reader, owned: set[str]) -> dict[str, object]:
     return out
 
 
-def _parts(system: System, r: _Reader) -> dict[str, object]:
+def _parts(system: System, r: Reader) -> dict[str, object]:
     parts: dict[str, object] = {"calendar": _calendar(system, r), "initial_ob": _initial_ob(system, r),
                                 "victory_conditions": _victory(r)}
+    parts.update(card_parts_build.parts(system, r))
     if offers_rg_charts(system):
         parts["rg_charts"] = _rg_charts(r)
     if offers_new_tables(system) or replaced_tables(system):
@@ -319,7 +284,7 @@ def _parts(system: System, r: _Reader) -> dict[str, object]:
 def form_to_document(system: System, data: Mapping[str, str]) -> Built:
     """The `refit-cg/1` card document the form data gives (parts equal to the base system's are left out)."""
     built = Built({})
-    r = _Reader(data, built)
+    r = Reader(data, built)
     doc: Doc = {"format": FORMAT, "kind": "cg-card"}
     r.put(doc, "id", "id", (), text=True)
     doc["extends"] = system.id
@@ -343,7 +308,7 @@ def form_to_document(system: System, data: Mapping[str, str]) -> Built:
             if s.type == "bool" and key == s.id:
                 values[key] = _bool(value)
     parts = _parts(system, r)
-    base = _parts(system, _Reader(document_to_form(system, {}), Built({})))
+    base = _parts(system, Reader(document_to_form(system, {}), Built({})))
     for key, value in parts.items():
         if value is not None and value != base.get(key) and (value or key == "calendar" or system.document.get(key)):
             doc[key] = value

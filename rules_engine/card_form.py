@@ -12,6 +12,10 @@ from dataclasses import dataclass, field
 
 import yaml
 
+from rules_engine.card_parts import (
+    currencies_form, fortifications_form, idle_form, initiative_form, offers, offers_idle, owned_parts, setup_costs_form,
+    steps_form,
+)
 from rules_engine.card_schema import (
     ROW_MARK, base_number_columns, offers_new_tables, offers_rg_charts, replaced_tables, rows_of, table_columns,
 )
@@ -25,6 +29,7 @@ HEADER = ("format", "kind", "id", "extends", "name", "source", "example")
 CAL_KEYS = ("id", "name", "date", "night", "initial", "weather", "ec")
 RG_ROW_KEYS = ("id", "type", "group_type", "cost", "date_max", "cg_max", "notes", "description")
 TABLE_KEYS = ("id", "ref", "name", "dice", "per", "secret")
+UNIT_KEYS = ("full", "depleted")
 MAX_ROWS = 400
 
 
@@ -129,12 +134,26 @@ def _rg_form(charts: object, out: dict[str, str]) -> None:
             out[f"{rp}.{ROW_MARK}"] = "1"
             if not isinstance(row, dict):
                 continue
+            known = list(RG_ROW_KEYS)
             for key in RG_ROW_KEYS:
                 if key == "notes" and isinstance(row.get(key), list):
                     out[f"{rp}.notes"] = list_text(row["notes"])
                 elif key in row:
                     _put(out, f"{rp}.{key}", row[key])
-            extra = _rest(row, RG_ROW_KEYS)
+            for key in UNIT_KEYS:
+                units = row.get(key)
+                if isinstance(units, list) and all(isinstance(u, dict) and set(u) == {"count", "unit"} for u in units):
+                    known.append(key)
+                    for k, unit in enumerate(units):
+                        out[f"{rp}.{key}.{k}.{ROW_MARK}"] = "1"
+                        _put(out, f"{rp}.{key}.{k}.count", unit["count"])
+                        _put(out, f"{rp}.{key}.{k}.unit", unit["unit"])
+            gives = row.get("gives")
+            if isinstance(gives, dict) and all(isinstance(k, str) and "." not in k for k in gives):
+                known.append("gives")
+                for code, amount in gives.items():
+                    _put(out, f"{rp}.gives.{code}", amount)
+            extra = _rest(row, tuple(known))
             if extra:
                 out[f"{rp}.extra"] = extra
 
@@ -224,6 +243,19 @@ def document_to_form(system: System, doc: Mapping[str, object]) -> dict[str, str
             out[f"settings_values.{sid}"] = "true" if value is True else "false" if value is False else value_text(value)
     owned = ["format", "kind", "id", "extends", "name", "source", "example", "settings_values", "calendar",
              "initial_ob", "victory_conditions", "supply"]
+    if offers(system, "currencies"):
+        currencies_form(_part(system, doc, "currencies"), out)
+    if offers(system, "steps"):
+        steps_form(system, _part(system, doc, "steps"), out)
+    if offers(system, "initiative"):
+        initiative_form(_part(system, doc, "initiative"), out)
+    if offers_idle(system):
+        idle_form(_part(system, doc, "idle"), out)
+    if offers(system, "fortifications"):
+        fortifications_form(_part(system, doc, "fortifications"), out)
+    if offers(system, "setup_costs"):
+        setup_costs_form(_part(system, doc, "setup_costs"), out)
+    owned += owned_parts(system)
     _calendar_form(system, _part(system, doc, "calendar"), out)
     _ob_form(system, _part(system, doc, "initial_ob"), out)
     if offers_rg_charts(system):

@@ -8,73 +8,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
+from rules_engine.card_fields import (
+    BOOL, CARD_CHART, CELL, CHOICE, DICE, INT, LIST, LONGTEXT, ROW_MARK, TEXT, UNITS, YAML, Block, Field, Grid, Section,
+    rows_of,
+)
+from rules_engine.card_parts import currency_codes, owned_parts, part_sections
 from rules_engine.loader import RG_TYPES, TABLE_PER
 from rules_engine.model import DiceTable, Setting, System
 from rules_engine.vocabulary import VICTORY_MEASURES, VICTORY_OPS
-
-TEXT, INT, BOOL, CHOICE, CELL, YAML, LONGTEXT, LIST = "text", "int", "bool", "choice", "cell", "yaml", "longtext", "list"
-ROW_MARK = "_row"
-DICE = ("DR", "dr")
-CARD_CHART = "the CG Card"
-
-
-@dataclass(frozen=True)
-class Field:
-    """One form field: its name (a document path), label, kind, rule number and printed chart, and value shown."""
-
-    name: str
-    label: str
-    kind: str = TEXT
-    ref: str = ""
-    chart: str = ""
-    help: str = ""
-    choices: tuple[tuple[str, str], ...] = ()
-    value: str = ""
-
-
-@dataclass(frozen=True)
-class Grid:
-    """Rows of fields under ``prefix``; ``dice`` leading columns are the dice column (row label, lowest, highest)."""
-
-    prefix: str
-    title: str
-    headers: tuple[str, ...]
-    rows: tuple[tuple[int, tuple[Field, ...]], ...]
-    dice: int = 0
-    ref: str = ""
-    chart: str = ""
-
-
-@dataclass(frozen=True)
-class Block:
-    """A group of fields and grids inside a section (one side's OB, one RG chart, one table)."""
-
-    title: str
-    fields: tuple[Field, ...] = ()
-    grids: tuple[Grid, ...] = ()
-    prefix: str = ""
-    removable: bool = False
-
-
-@dataclass(frozen=True)
-class Section:
-    """One part of the card: title, rule number, printed chart, help, and what to fill."""
-
-    id: str
-    title: str
-    ref: str
-    chart: str
-    help: str
-    blocks: tuple[Block, ...]
-    add: str = ""  # the prefix a new block is added under ("tables")
-
-
-def rows_of(data: Mapping[str, str], prefix: str) -> list[int]:
-    """The row numbers the form data has under ``prefix`` (``calendar`` → 0, 1, 3 …), in order."""
-    pattern = re.compile(re.escape(prefix) + r"\.(\d+)\.")
-    return sorted({int(m.group(1)) for key in data if (m := pattern.match(key))})
 
 
 def _missing(system: System, part: str) -> list[str | None]:
@@ -164,8 +107,16 @@ def _grid(prefix: str, title: str, columns: tuple[Field, ...], data: Mapping[str
     rows = []
     for n in rows_of(data, prefix):
         rows.append((n, tuple(Field(f"{prefix}.{n}.{c.name}", c.label, c.kind, c.ref or ref, c.chart or chart, c.help,
-                                    c.choices, data.get(f"{prefix}.{n}.{c.name}", "")) for c in columns)))
+                                    c.choices, data.get(f"{prefix}.{n}.{c.name}", ""),
+                                    unit_items(data, f"{prefix}.{n}.{c.name}") if c.kind == UNITS else ())
+                              for c in columns)))
     return Grid(prefix, title, tuple(c.label for c in columns), tuple(rows), dice, ref, chart)
+
+
+def unit_items(data: Mapping[str, str], prefix: str) -> tuple[tuple[int, str, str], ...]:
+    """The (row, count, unit) rows typed under ``prefix`` (``rg_charts.0.rows.2.full``)."""
+    return tuple((k, data.get(f"{prefix}.{k}.count", ""), data.get(f"{prefix}.{k}.unit", ""))
+                 for k in rows_of(data, prefix))
 
 
 def _calendar_section(system: System, data: Mapping[str, str]) -> Section:
@@ -225,8 +176,14 @@ def _rg_section(system: System, data: Mapping[str, str]) -> Section:
                         value=data.get(f"{p}.extra", "")))
         columns = (Field("id", "Id", TEXT), Field("type", "Type", CHOICE, choices=tuple((t, t) for t in RG_TYPES)),
                    Field("group_type", "Group type", TEXT), Field("cost", "Cost", CELL), Field("date_max", "Date max", CELL),
-                   Field("cg_max", "CG max", CELL), Field("notes", "Notes", LIST), Field("description", "Description", TEXT),
-                   Field("extra", "More (YAML)", YAML, help="e.g. {full: [{count: 3, unit: 6-6-8}]}"))
+                   Field("cg_max", "CG max", CELL),
+                   Field("full", "Full strength units", UNITS, help="count and unit, e.g. 3 × 6-6-8"),
+                   Field("depleted", "Reduced (Depleted) strength units", UNITS, help="count and unit"),
+                   *(Field(f"gives.{code}", f"Gives {code}", CELL, help=f"{code} the RG gives when bought")
+                     for code in currency_codes(system, data)),
+                   Field("notes", "Notes", LIST, help="the chart's note letters, e.g. a, l"),
+                   Field("description", "Description", TEXT),
+                   Field("extra", "More (YAML)", YAML, help="e.g. {sw: {LMG: 1}}"))
         grid = _grid(f"{p}.rows", f"{chart} rows", columns, data, ref=ref, chart=chart)
         blocks.append(Block(f"{names.get(side, side)}: {chart}", fields, (grid,), prefix=p))
     return Section("rg_charts", "RG charts", "", "each side's RG chart",
@@ -323,8 +280,8 @@ def _header_section(system: System, data: Mapping[str, str]) -> Section:
 
 def _other_section(system: System, data: Mapping[str, str]) -> Section:
     lacking = [m.part + (f" {m.id}" if m.id else "") for m in system.missing_parts
-               if m.part not in ("calendar", "initial_ob", "rg_charts", "tables", "settings")]
-    help_text = ("Any other card part as YAML (steps, initiative, currencies, fortifications …). "
+               if m.part not in ("calendar", "initial_ob", "rg_charts", "tables", "settings", *owned_parts(system))]
+    help_text = ("Any other card part as YAML (limits, forms, map_groups_in_play …). "
                  + (f"{system.id} still lacks: {', '.join(lacking)}." if lacking else ""))
     return Section("other", "Other parts (YAML)", "", "", help_text,
                    (Block("", (Field("other", "Other parts", LONGTEXT, value=data.get("other", "")),), prefix="other"),))
@@ -336,6 +293,7 @@ def card_sections(system: System, data: Mapping[str, str]) -> tuple[Section, ...
         _header_section(system, data),
         _settings_section(system, data, players=False),
         _settings_section(system, data, players=True),
+        *part_sections(system, data),
         _calendar_section(system, data),
         _ob_section(system, data),
         _rg_section(system, data) if offers_rg_charts(system) else None,
@@ -347,6 +305,6 @@ def card_sections(system: System, data: Mapping[str, str]) -> tuple[Section, ...
     return tuple(s for s in sections if s is not None)
 
 
-__all__ = ["BOOL", "CELL", "CHOICE", "Block", "Field", "Grid", "INT", "LIST", "LONGTEXT", "ROW_MARK", "Section", "TEXT",
+__all__ = ["BOOL", "CELL", "CHOICE", "UNITS", "Block", "Field", "Grid", "INT", "LIST", "LONGTEXT", "ROW_MARK", "Section", "TEXT",
            "YAML", "base_number_columns", "card_sections", "lost_cells", "offers_new_tables", "offers_rg_charts",
-           "replaced_tables", "rows_of", "table_columns"]
+           "replaced_tables", "rows_of", "table_columns", "unit_items"]

@@ -18,9 +18,26 @@ or ``settings_values.<setting>.<side>``, ``calendar.<n>.<id|name|date|night|init
 base_numbers.<side>|extra>``, ``initial_ob.ref``, ``initial_ob.sides.<side>.<elr|san|text|points.<code>>``,
 ``initial_ob.sides.<side>.rg.<n>.<id|group_type|count>``, ``rg_charts.<n>.<side|ref|name|columns.cost|extra>``,
 ``rg_charts.<n>.rows.<m>.<id|type|group_type|cost|date_max|cg_max|notes|description|extra>``,
+``rg_charts.<n>.rows.<m>.<full|depleted>.<k>.<count|unit>`` (the RG's units at full and reduced strength, one row per
+unit kind; buttons ``add:rg_charts.<n>.rows.<m>.full`` / ``remove:rg_charts.<n>.rows.<m>.full.<k>``),
+``rg_charts.<n>.rows.<m>.gives.<currency code>`` (points a bought RG gives, e.g. ``gives.FPP``),
 ``tables.<n>.<id|ref|name|dice|per|secret|columns|extra>``, ``tables.<n>.rows.<m>.<label|min|max|cells.<k>|extra>``,
 ``victory_conditions.<ref|text|otherwise>``, ``victory_conditions.conditions.<n>.<side|measure|op|value>``,
-``supply.<table>.<row index>.<column id>``, ``other`` (YAML of any other card part). Booleans are "true" (ticked)
+``supply.<table>.<row index>.<column id>``, ``other`` (YAML of any other card part).
+
+Where the system leaves them to the card (`missing_parts`: ER, KGP), the RePh sequence, points, initiative and Idle:
+``steps.<n>.<ref|name|sides|initial|loop_on_idle|secret|revealed|action|params.currency|params.dice|params.base|
+params.table|extra>`` — ``sides`` is ``simultaneous``, ``none``, ``order:<side>`` (one side) or ``order:<a>,<b>`` (both
+in order: side ids or attacker/defender, setup-first/setup-second, moves-first/moves-second); ``action`` is "" (as the
+rules file says for that step), ``on-board`` or an action (``replenish-base-minus-dr``, ``replenish-from-table``,
+``purchase-rg``, ``purchase-fortifications``, ``initiative``, ``secret-roll``, ``roll-per-side``, ``record-lvp``,
+``weather-from-calendar``; rules_engine.card_parts.STEP_ACTIONS); a param the action does not take is refused.
+``currencies.<n>.<code|name|carry_over (true/false)|ref|note>``; ``initiative.<ref|mode|extra>``,
+``initiative.matrix.<axis chit>/<allied chit>.<result|label|setup_first|moves_first>`` (``attack/attack``,
+``attack/idle``, ``idle/attack``, ``idle/idle``); ``idle.<name|loop|steps|then|note>``;
+``fortifications.<ref|currency|extra>``, ``fortifications.rows.<n>.<type|cost|note|extra>``;
+``setup_costs.<ref|extra>``, ``setup_costs.modes.<n>.<mode (on-map|reserve|entry)|ref|by_type.<RG type letter>>``. The ER and KGP values-only
+cards typed this way: tests/rules_engine/card_form_values.py (``ER_FORM``, ``KGP_FORM``, ``form_over``). Booleans are "true" (ticked)
 or absent. ``card_form(system_id, yaml_text)`` gives the whole form of an existing card (to post it unchanged or
 change a few fields); ``edit_card`` posts to an existing card's form (``card_build_edit``).
 """

@@ -4,6 +4,7 @@ author's name and read-only to them, unpublished cards 404 to others, a copy pri
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -11,11 +12,13 @@ import yaml
 from django.contrib.auth.models import User
 from django.urls import reverse
 
-from campaigns_app import card_selectors, services
+from campaigns_app import card_selectors, card_services, services
 from campaigns_app.models import CgCard
+from tests.campaigns_app.campaign_script import Play, ScriptedDice
 from tests.campaigns_app.card_builder import build_card, card_form, edit_card, validate_card
 from tests.campaigns_app.conftest import client_for
 from tests.campaigns_app.test_cards_pages import load_system
+from tests.rules_engine.card_form_values import ER_FORM, KGP_FORM, form_over
 
 # TEST DATA: typed for these tests, not from a printed CG Card.
 PL_VALUES = {
@@ -196,3 +199,94 @@ def test_the_builders_grids_scroll_in_a_labelled_focusable_region(pl: None, alic
     regions = re.findall(r'<div class="table-scroll" role="region" tabindex="0" aria-labelledby="([^"]+)"', page)
     assert regions and all(f'id="{label}"' in page for label in regions)
     assert 'aria-label="Id, row 1 of CG Firefights"' in page
+
+
+# ------------------------------------------------- ER and KGP: RePh steps, points, matrix and RG units without YAML
+
+
+def _built_in_the_form(client: Any, system_id: str, values: dict[str, str]) -> CgCard:
+    start = form_over(card_form(system_id), values)
+    assert not [k for k, v in start.items() if (k == "other" or k.endswith(".extra")) and v.strip()]
+    response = build_card(client, system_id, {}, start=start)
+    assert response.status_code == 302, response.content.decode()[:3000]
+    card = CgCard.objects.get(card_id=values["id"])
+    page = client.get(reverse("card_detail", args=[card.id])).content.decode()
+    assert "cannot start" not in page and "it has no" not in page
+    assert card_selectors.start_blockers(card_services.card_check(card.text, system_id=system_id).system) == []
+    return card
+
+
+def rg(rg_id: str, mode: str = "entry") -> dict[str, Any]:
+    return {"type": "rg", "rg_id": rg_id, "setup_mode": mode}
+
+
+def test_an_er_card_typed_in_the_form_alone_starts_a_campaign_with_its_purchase_step_cpp_and_chits(
+        db: Any, alice: User, monkeypatch: Any) -> None:
+    load_system("er")
+    card = _built_in_the_form(client_for(alice), "er", ER_FORM)
+    # TEST DATA dice: D1 Night 1.516 Base Number − secret DR: U.S. 40 − (3+4) = 33; Japanese 30 − (2+2) = 26
+    play = Play(monkeypatch, "er", "us", ScriptedDice(3, 4, 2, 2), card_text=card.text)
+    assert play.at() == ("D1 AM", "phase", "1.518")
+    assert play.until("@initial-scenario") == ["1.518", "1.520"]
+    play.both_done()
+    play.results(cvp={"us": 1, "japanese": 1}, attacked={"us": True, "japanese": False}, lvp={"us": 0, "japanese": 0})
+    assert play.at() == ("D1 Night", "phase", "1.518")
+    assert (play.ledger("us").balance("CPP"), play.ledger("japanese").balance("CPP")) == (Decimal(33), Decimal(26))
+    play.chit("us", "idle")
+    play.chit("japanese", "attack")
+    play.order("us", rg("I1"), rg("M1"))  # 9 CPP (the card's U.S. I1, 3 × 6-6-8) + 2 CPP for M1, which gives 10 FPP
+    play.order("japanese")
+    assert (play.ledger("us").balance("CPP"), play.ledger("us").balance("FPP")) == (Decimal(22), Decimal(10))
+    assert play.at() == ("D1 Night", "phase", "1.520")
+    play.order("us", {"type": "fort", "fort_type": "Foxhole", "quantity": 2})  # 2 × 2 FPP (the form's 1.520 table)
+    play.order("japanese")
+    assert play.ledger("us").balance("FPP") == Decimal(6)
+    play.until("@scenario")
+    assert [(r.payload["label"], r.payload["moves_first"]) for r in play.records("chits-revealed")] == [
+        ("Japanese Attack", "japanese")]
+
+
+def test_a_kgp_card_typed_in_the_form_alone_starts_a_campaign_with_its_purchase_step_cpp_and_chits(
+        db: Any, alice: User, monkeypatch: Any) -> None:
+    load_system("kgp")
+    card = _built_in_the_form(client_for(alice), "kgp", KGP_FORM)
+    # TEST DATA dice: 18 PM 8.616 Base Number − Secret DR (no Balance): U.S. 35 − (3+3) = 29; German 45 − (6+5) = 34
+    play = Play(monkeypatch, "kgp", "german", ScriptedDice(3, 3, 6, 5), card_text=card.text,
+                player_settings={"kgp_cg": "I"})
+    assert play.until("@initial-scenario") == ["8.619"]
+    play.both_done()
+    play.results(cvp={"us": 1, "german": 1}, attacked={"german": True, "us": False}, lvp={"us": 0, "german": 0})
+    assert play.at() == ("18 PM", "phase", "8.619")
+    assert (play.ledger("us").balance("CPP"), play.ledger("german").balance("CPP")) == (Decimal(29), Decimal(34))
+    play.order("us", rg("I1"))  # 10 CPP
+    play.order("german", rg("I1", "on-map"))  # 8 CPP + 2 for Standard On-Map Setup of an I RG (the form's 8.6194)
+    assert (play.ledger("us").balance("CPP"), play.ledger("german").balance("CPP")) == (Decimal(19), Decimal(24))
+    assert play.at() == ("18 PM", "initiative", "8.623")  # the sealed chits are due
+    play.chit("german", "attack")
+    play.chit("us", "idle")
+    play.until("@scenario")
+    assert [r.payload["label"] for r in play.records("chits-revealed")] == ["German Attack"]
+
+
+def test_a_step_param_the_action_does_not_take_is_shown_beside_it_and_nothing_is_saved(
+        db: Any, alice: User) -> None:
+    load_system("er")
+    client = client_for(alice)
+    start = form_over(card_form("er"), ER_FORM) | {"steps.3.params.dice": "DR", "initiative.matrix.idle/idle.result": "x"}
+    html = validate_card(client, "er", {}, start=start).content.decode()
+    assert "takes no params; leave this blank" in _slot(html, "err-steps-3-params-dice")
+    assert "dual-attack, axis-assault, allied-assault, idle" in _slot(html, "err-initiative-matrix-idle-idle-result")
+    assert build_card(client, "er", {}, start=start).status_code == 400
+    assert not CgCard.objects.filter(owner=alice).exists()
+
+
+def test_the_builder_page_shows_the_step_matrix_and_unit_fields_with_their_rule_numbers(db: Any, alice: User) -> None:
+    load_system("er")
+    client = client_for(alice)
+    page = build_card(client, "er", {}, start=form_over(card_form("er"), ER_FORM), action="add:steps").content.decode()
+    for name in ("steps.0.action", "steps.0.params.currency", "steps.4.ref", "currencies.0.carry_over",
+                 "initiative.matrix.attack/idle.label", "idle.loop", "rg_charts.1.rows.0.full.1.unit",
+                 "rg_charts.0.rows.2.gives.FPP", "fortifications.rows.1.cost"):
+        assert f'name="{name}"' in page, name
+    assert 'value="add:rg_charts.0.rows.0.full"' in page
+    assert "secret RG purchase" in page and "1.522" in page

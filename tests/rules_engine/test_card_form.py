@@ -15,6 +15,7 @@ from rules_engine.cli import load_system
 from rules_engine.errors import DefinitionErrors
 from rules_engine.loader import parse_card
 from rules_engine.model import System
+from tests.rules_engine.card_form_values import ER_FORM, KGP_FORM, form_over
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -163,7 +164,9 @@ def test_kgp_card_of_test_data_names_map_groups_per_date_and_preselects_the_play
 
 
 @pytest.mark.parametrize("path", ["fixtures/cards/example-pl25.yaml", "tests/campaigns_app/cards/er-test.yaml",
-                                  "tests/campaigns_app/cards/kgp-test.yaml", "tests/campaigns_app/cards/phd-test.yaml"])
+                                  "tests/campaigns_app/cards/kgp-test.yaml", "tests/campaigns_app/cards/phd-test.yaml",
+                                  "tests/campaigns_app/cards/er-values-test.yaml",
+                                  "tests/campaigns_app/cards/kgp-values-test.yaml"])
 def test_an_existing_card_opens_in_the_form_and_saves_to_the_same_rules(path: str) -> None:
     text = (REPO / path).read_text(encoding="utf-8")
     doc = yaml.safe_load(text)
@@ -172,7 +175,7 @@ def test_an_existing_card_opens_in_the_form_and_saves_to_the_same_rules(path: st
     built = form_to_document(base, document_to_form(base, doc))
     after = parse_card(card_yaml(built.doc), path, base)
     for part in ("calendar", "rg_charts", "initial_ob", "settings_values", "steps", "initiative", "currencies",
-                 "victory_conditions"):
+                 "victory_conditions", "idle", "fortifications", "setup_costs"):
         assert getattr(after, part) == getattr(before, part), part
     assert dict(after.tables) == dict(before.tables)
 
@@ -210,3 +213,136 @@ def test_a_yaml_problem_path_gives_its_line() -> None:
     assert yaml_line(text, "calendar[0]") == 4
     assert yaml_line(text, "kind") == 2
     assert yaml_line("a: [", "a") is None
+
+
+# --------------------------------------------------------------- RePh steps, currencies, initiative, Idle, RG units
+
+
+@pytest.mark.parametrize("system_id", ["er", "kgp"])
+def test_a_system_that_leaves_its_reph_to_the_card_offers_steps_currencies_initiative_and_idle_as_fields(
+        system_id: str) -> None:
+    system = load_system(system_id)
+    sections = {s.id: s for s in card_sections(system, initial_form(system))}
+    assert {"steps", "currencies", "initiative", "idle", "fortifications"} <= set(sections)
+    assert ("setup_costs" in sections) == (system_id == "kgp")
+    steps = sections["steps"].blocks[0].grids[0]
+    assert steps.headers[:8] == ("Step (rule number)", "Name as printed", "Who acts", "Initial (†)", "Loop on Idle",
+                                 "Secret", "Revealed", "What Refit does")
+    first = {f.name.split(".", 2)[2]: f for f in steps.rows[0][1]}
+    actions = dict(first["action"].choices)
+    assert actions["purchase-rg"] == "secret RG purchase"
+    assert actions["replenish-base-minus-dr"] == "points: the CG Date's base number minus a secret roll"
+    assert actions["initiative"] == "sealed Attack/Idle chits, revealed to both at once"
+    assert [v for v, _ in first["params.currency"].choices] == ["CPP", "FPP"]
+    assert [v for v, _ in first["params.dice"].choices] == ["DR", "dr"]
+    assert dict(first["sides"].choices)["order:us"] == "U.S. only"
+    matrix = {f.name for b in sections["initiative"].blocks for f in b.fields}
+    assert {"initiative.ref", "initiative.mode", "initiative.matrix.attack/idle.result",
+            "initiative.matrix.idle/attack.setup_first", "initiative.matrix.idle/idle.label"} <= matrix
+    # the steps the rules file already names are shown (their rule number and name) for the player to keep or remove
+    refs = [f.value for _, row in steps.rows for f in row if f.name.endswith(".ref")]
+    assert refs == [s.ref for s in system.steps]
+    # no other part of the card asks for YAML about these parts
+    other = sections["other"].help
+    assert "still lacks" in other and "steps" not in other.split("lacks:")[1]
+    assert "initiative" not in other.split("lacks:")[1] and "currencies" not in other.split("lacks:")[1]
+
+
+def test_pl25_whose_steps_are_in_the_rule_text_is_not_asked_for_steps() -> None:
+    pl = load_system("pl25")
+    assert not {"steps", "currencies", "initiative", "idle", "fortifications"} & {
+        s.id for s in card_sections(pl, initial_form(pl))}
+
+
+@pytest.mark.parametrize(("system_id", "values"), [("er", ER_FORM), ("kgp", KGP_FORM)])
+def test_the_values_only_card_is_typed_in_form_fields_alone_and_loads(system_id: str, values: dict[str, str]) -> None:
+    system = load_system(system_id)
+    data = form_over(initial_form(system), values)
+    assert not [k for k, v in data.items() if (k == "other" or k.endswith(".extra")) and v.strip()]
+    card = _round_trip(system, data)
+    purchase = next(s for s in card.steps if s.action == "purchase-rg")
+    assert (purchase.initial, purchase.loop_on_idle, purchase.secret, dict(purchase.params)) == (
+        True, True, "purchase", {"currency": "CPP"})
+    replenish = next(s for s in card.steps if s.action == "replenish-base-minus-dr")
+    assert (replenish.secret, replenish.params["base"], replenish.params["currency"]) == (
+        "roll", "calendar.base_numbers", "CPP")
+    assert [(c.code, c.carry_over) for c in card.currencies] == [("CPP", True), ("FPP", False)]
+    assert card.initiative is not None and card.initiative.mode == "chit"
+    assert {cell.result for cell in card.initiative.matrix.values()} == {"dual-attack", "axis-assault",
+                                                                         "allied-assault", "idle"}
+    assert card.idle is not None and (card.idle.name, card.idle.loop) == ("Idle Date", "steps-marked-loop")
+    first = card.rg_charts[0].rows[0]
+    assert [(u.count.value, u.unit) for u in first.full] == [(3, "6-6-8" if system_id == "er" else "6-6-7")]
+    if system_id == "kgp":
+        assert card.setup_costs is not None and [(m.mode, {k: c.value for k, c in m.by_type.items()})
+                                                 for m in card.setup_costs.modes] == [("on-map", {"I": 2}), ("entry", {})]
+    if system_id == "er":
+        assert card.fortifications is not None and card.fortifications.currency == "FPP"
+        assert [r.type for r in card.fortifications.rows] == ["Jungle Path", "Foxhole"]
+
+
+def test_kgp_steps_keep_what_the_system_file_says_of_the_same_step() -> None:
+    kgp = load_system("kgp")
+    card = _round_trip(kgp, form_over(initial_form(kgp), KGP_FORM))
+    steps = {s.ref: s for s in card.steps}
+    # 8.603's action and part, and the 8.31 Balance on 8.616, come from fixtures/kgp.yaml, not from the form
+    assert steps["8.603"].action == "record-lvp" and steps["8.603"].params["part"] == "post-scenario"
+    assert steps["8.616"].params["balance_setting"] == "balance"
+
+
+def test_rg_units_full_and_depleted_are_a_list_of_count_and_unit() -> None:
+    er = load_system("er")
+    data = form_over(initial_form(er), ER_FORM) | {
+        "rg_charts.1.rows.0.depleted.0._row": "1", "rg_charts.1.rows.0.depleted.0.count": "2",
+        "rg_charts.1.rows.0.depleted.0.unit": "4-4-7"}
+    card = _round_trip(er, data)
+    row = card.rg_charts[1].rows[0]
+    assert [(u.count.value, u.unit) for u in row.full] == [(3, "4-4-7"), (1, "9-1")]
+    assert [(u.count.value, u.unit) for u in row.depleted] == [(2, "4-4-7")]
+    assert {k: v.value for k, v in card.rg_charts[0].rows[2].gives.items()} == {"FPP": 10}
+    added = apply_action(data, "add:rg_charts.1.rows.0.full")
+    assert added["rg_charts.1.rows.0.full.2._row"] == "1"
+    removed = apply_action(data, "remove:rg_charts.1.rows.0.full.0")
+    assert [(u.count.value, u.unit) for u in _round_trip(er, removed).rg_charts[1].rows[0].full] == [(1, "9-1")]
+
+
+def test_a_param_the_chosen_action_does_not_take_is_refused_beside_its_field() -> None:
+    er = load_system("er")
+    data = form_over(initial_form(er), ER_FORM)
+    built = form_to_document(er, data | {"steps.3.params.currency": "CPP"})
+    assert built.problems == [("steps.3.params.currency",
+                               "“sealed Attack/Idle chits, revealed to both at once” takes no params; leave this blank")]
+
+
+def test_loader_problems_of_steps_matrix_and_units_are_put_beside_their_fields() -> None:
+    er = load_system("er")
+    data = form_over(initial_form(er), ER_FORM) | {
+        "steps.0.secret": "hidden", "initiative.matrix.idle/attack.setup_first": "french",
+        "rg_charts.0.rows.0.full.0.count": "three", "currencies.1.code": ""}
+    built = form_to_document(er, data)
+    with pytest.raises(DefinitionErrors) as caught:
+        parse_card(card_yaml(built.doc), "form", er)
+    fields = {field_for_path(built, e.path): e.problem for e in caught.value.errors}
+    assert "steps.0.secret" in fields and "initiative.matrix.idle/attack.setup_first" in fields
+    assert "rg_charts.0.rows.0.full" in fields
+    assert "currencies.1.code" in fields
+
+
+def test_untouched_initiative_and_idle_sections_add_nothing_to_the_card() -> None:
+    er = load_system("er")
+    sections = {s.id: s for s in card_sections(er, initial_form(er))}
+    untyped = [f for s in ("initiative", "idle") for b in sections[s].blocks for f in b.fields
+               if f.kind == "choice" and f.choices[0][0] != ""]
+    assert untyped == []  # every select of those sections starts at "—" (a page posts its first option)
+    built = form_to_document(er, initial_form(er) | {"id": "x", "name": "x"})
+    assert "initiative" not in built.doc and "idle" not in built.doc and "steps" not in built.doc
+
+
+def test_a_step_value_the_selects_do_not_list_is_kept_when_the_form_is_posted() -> None:
+    kgp = load_system("kgp")
+    data = initial_form(kgp)  # fixtures/kgp.yaml 8.623: revealed: at-step "8.623"
+    n = next(int(k.split(".")[1]) for k, v in data.items() if k.endswith(".ref") and v == "8.623")
+    assert data[f"steps.{n}.revealed"] == 'at-step "8.623"'
+    [grid] = next(s for s in card_sections(kgp, data) if s.id == "steps").blocks[0].grids
+    revealed = next(f for m, row in grid.rows if m == n for f in row if f.name.endswith(".revealed"))
+    assert ('at-step "8.623"', 'at-step "8.623"') in revealed.choices
