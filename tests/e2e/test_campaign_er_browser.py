@@ -6,8 +6,8 @@ Date; the CG end page names the victor by the card's CG Victory Conditions.
 
 EVERY VALUE TYPED INTO THE CARD IS TEST DATA, not from any published rule text (seed 002 has only CG1–CG21): the CG
 Dates and Base Numbers, the Initial OB, the RG charts and the 1.520 table as in tests/campaigns_app/cards/
-er-values-test.yaml, the printed steps, matrix and currencies in the form's "Other parts" field (the form has no grid
-for them), and the CG Victory Conditions. Only the rules come from seed 002 (fixtures/er.yaml): CG7 (+1 CPP per RG set
+er-values-test.yaml, the printed steps, matrix, currencies and Idle Date in their own sections of the form, and the CG
+Victory Conditions. Only the rules come from seed 002 (fixtures/er.yaml): CG7 (+1 CPP per RG set
 up on map, −1 In Reserve), CG15/CG18 (the chit chosen at the purchase step; a Bombardment only with Attack, an FPF
 Barrage only with Idle).
 
@@ -47,42 +47,37 @@ JAPANESE_ROWS = [
     ("O2", "O", "Pre-Game Bombardment", "6", "1", "3", "", ""),
     ("M1", "M", "Fortifications", "2", "1", "3", "10 FPP", "{gives: {FPP: 10}}"),
 ]
-# The parts the form has no grid for, typed in "Other parts" (TEST DATA, as in er-values-test.yaml; `automation:` left
-# out of the input steps, as the form's message asks)
-OTHER_PARTS = """\
-currencies:
-  - {code: CPP, name: Campaign Purchase Points, carry_over: true, ref: "CG7"}
-  - {code: FPP, name: Fortification Purchase Points, carry_over: false, ref: "1.520"}
-steps:
-  - {ref: "1.516", name: "CPP Replenishment", loop_on_idle: true, sides: simultaneous, secret: roll, revealed: never,
-     automation: automatic, action: replenish-base-minus-dr,
-     params: {currency: CPP, dice: DR, base: calendar.base_numbers, skip_roll_flag: replenishment_roll}}
-  - {ref: "1.518", name: "Purchasing RG", loop_on_idle: true, initial: true, sides: simultaneous, secret: purchase,
-     revealed: never, action: purchase-rg, params: {currency: CPP}}
-  - {ref: "1.520", name: "Purchasing Fortifications", loop_on_idle: true, initial: true, sides: simultaneous,
-     secret: purchase, revealed: never, action: purchase-fortifications, params: {currency: FPP}}
-  - {ref: "1.522", name: "Initiative", loop_on_idle: true, sides: simultaneous, secret: choice, action: initiative}
-  - {ref: "1.5232", name: "Paths revealed before scenario setup", sides: none, automation: on-board}
-fortifications:
-  ref: "1.520"
-  currency: FPP
-  rows:
-    - {type: Jungle Path, cost: 3}
-    - {type: Foxhole, cost: 2}
-initiative:
-  ref: "1.522"
-  mode: chit
-  choices: [attack, idle]
-  matrix:
-    attack/attack: {result: dual-attack, label: Dual Attack, setup_first: us, moves_first: japanese}
-    attack/idle: {result: axis-assault, label: Japanese Attack, setup_first: us, moves_first: japanese}
-    idle/attack: {result: allied-assault, label: U.S. Attack, setup_first: japanese, moves_first: us}
-    idle/idle: {result: idle, label: Idle Date}
-idle:
-  name: Idle Date
-  loop: steps-marked-loop
-  then: next-date
-"""
+# The printed RePh steps, currencies, 1.520 table, initiative matrix and Idle Date (TEST DATA, as in
+# er-values-test.yaml), typed over the five step rows the form starts with (the system's own steps).
+STEP_ROWS = [
+    {"ref": "1.516", "name": "CPP Replenishment", "sides": "simultaneous", "loop_on_idle": "true", "secret": "roll",
+     "revealed": "never", "action": "replenish-base-minus-dr", "params.currency": "CPP", "params.dice": "DR",
+     "params.base": "calendar.base_numbers", "extra": "{params: {skip_roll_flag: replenishment_roll}}"},
+    {"ref": "1.518", "name": "Purchasing RG", "sides": "simultaneous", "initial": "true", "loop_on_idle": "true",
+     "secret": "purchase", "revealed": "never", "action": "purchase-rg", "params.currency": "CPP"},
+    {"ref": "1.520", "name": "Purchasing Fortifications", "sides": "simultaneous", "initial": "true",
+     "loop_on_idle": "true", "secret": "purchase", "revealed": "never", "action": "purchase-fortifications",
+     "params.currency": "FPP"},
+    {"ref": "1.522", "name": "Initiative", "sides": "simultaneous", "loop_on_idle": "true", "secret": "choice",
+     "action": "initiative"},
+    {"ref": "1.5232", "name": "Paths revealed before scenario setup", "sides": "none", "action": "on-board"},
+]
+PARTS = {
+    "currencies.0.code": "CPP", "currencies.0.carry_over": "true",
+    "currencies.1.code": "FPP", "currencies.1.carry_over": "false",
+    **{f"steps.{n}.{k}": v for n, row in enumerate(STEP_ROWS) for k, v in row.items()},
+    "fortifications.ref": "1.520", "fortifications.currency": "FPP",
+    "fortifications.rows.0.type": "Jungle Path", "fortifications.rows.0.cost": "3",
+    "initiative.ref": "1.522", "initiative.mode": "chit",
+    **{f"initiative.matrix.{key}.{k}": v for key, row in {
+        "attack/attack": {"result": "dual-attack", "label": "Dual Attack", "setup_first": "us", "moves_first": "japanese"},
+        "attack/idle": {"result": "axis-assault", "label": "Japanese Attack", "setup_first": "us",
+                        "moves_first": "japanese"},
+        "idle/attack": {"result": "allied-assault", "label": "U.S. Attack", "setup_first": "japanese", "moves_first": "us"},
+        "idle/idle": {"result": "idle", "label": "Idle Date"},
+    }.items() for k, v in row.items()},
+    "idle.name": "Idle Date", "idle.loop": "steps-marked-loop", "idle.then": "next-date",
+}
 CARD_VALUES = {
     "id": "test-er-browser",
     "name": "TEST DATA — not from any published rule text (ER card built in the browser)",
@@ -112,7 +107,7 @@ CARD_VALUES = {
     "victory_conditions.conditions.1.side": "us", "victory_conditions.conditions.1.measure": "cvp",
     "victory_conditions.conditions.1.op": ">=", "victory_conditions.conditions.1.value": "8",
     "victory_conditions.otherwise": "japanese",
-    "other": OTHER_PARTS,
+    **PARTS,
 }
 for chart, rows in ((0, US_ROWS), (1, JAPANESE_ROWS)):
     for m, (rg_id, kind, group, cost, date_max, cg_max, description, extra) in enumerate(rows):
