@@ -26,8 +26,10 @@ def cg_ended_text(system: Any, payload: dict[str, Any]) -> str:
         how = END_HOW.get(reason, "it ended")
     if victor:
         how += f"; the {engine.side_name(system, victor)} side wins"
-    date = payload.get("date_id") or payload.get("date")
-    return f"The Campaign Game ended on {engine.date_name(system, str(date))}: {how}."
+    date = engine.date_name(system, str(payload.get("date_id") or payload.get("date")))
+    if reason == "last-date":  # "Ended on D2 AM (the last CG Date)"
+        return f"The Campaign Game ended on {date} (the last CG Date){how.removeprefix(END_HOW['last-date'])}."
+    return f"The Campaign Game ended on {date}: {how}."
 
 
 CG_END_DONE = {

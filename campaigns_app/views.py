@@ -463,8 +463,8 @@ def _points_orders(request: HttpRequest, seat: Seat, problems: list[str]) -> lis
     if offer is None:
         return []
     high = POINTS_MAX if offer["problem"] else offer["max_now"]
-    amount = _int_field(request, "points", f"{offer['code']} to buy with {offer['paid_with']} (allowed: 0 to "
-                                           f"{high})", problems, 0, 0, high) or 0
+    amount = _int_field(request, "points", f"{offer['code']} to buy with {offer['paid_with']}", problems, 0, 0,
+                        high) or 0
     return [{"type": "points", "currency": offer["code"], "amount": amount}] if amount else []
 
 
@@ -508,7 +508,7 @@ def order_submit(request: HttpRequest, seat: Seat) -> HttpResponse:
             most = order_forms.patrol_purchase(engine.system_for(seat.campaign), engine.load_state(seat.campaign.state),
                                                seat.side, _currency(seat))["most"]
             high = most if most is not None else 20
-            patrols = _int_field(request, "patrols", f"Patrols (allowed: 0 to {high})", problems, 0, 0, high) or 0
+            patrols = _int_field(request, "patrols", "Patrols", problems, 0, 0, high) or 0
             if patrols:
                 orders.append({"type": "patrol", "count": patrols})
         if not orders and not problems:
@@ -542,7 +542,7 @@ def repair_roll_submit(request: HttpRequest, seat: Seat) -> HttpResponse:
 
     problems: list[str] = []
     low, high = REPAIR_DRM
-    drm = _int_field(request, "drm", f"The DRM (allowed: {low:+d} to {high:+d})", problems, 0, low, high)
+    drm = _int_field(request, "drm", "The DRM", problems, 0, low, high)
     if problems:
         return _phase_response(request, seat, 422, phase_errors=problems)
     token = str(request.POST.get("token", ""))

@@ -293,7 +293,7 @@ def steps_form(system: System, steps: object, out: dict[str, str]) -> None:
                 _put(out, f"{p}.{key}", step[key])
         action, automation = step.get("action"), step.get("automation")
         known = ACTIONS_BY_ID.get(str(action)) if action else None
-        if known is not None and automation in (None, known.automation):
+        if known is not None:  # a declared kind is the action's (the loader refused any other)
             out[f"{p}.action"] = known.id
         elif action is None and automation == "on-board":
             out[f"{p}.action"] = "on-board"

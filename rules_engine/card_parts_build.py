@@ -46,8 +46,7 @@ def _step(r: Reader, p: str, path: Path) -> dict[str, object]:
     elif action.id == "on-board":
         step["automation"] = "on-board"
     elif action.id:
-        step["action"] = action.id
-        step["automation"] = action.automation
+        step["action"] = action.id  # its kind follows from the action (rules_engine.step_kinds)
     params: dict[str, object] = {}
     for key in PARAM_KEYS:
         name = f"{p}.params.{key}"

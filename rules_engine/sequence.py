@@ -2098,7 +2098,8 @@ def owes(system: SystemLike, state: CampaignState, side: str) -> tuple[str, ...]
     if lost:
         return (f"{_label(step)}: {lost[0].text}",)
     if kind == AUTOMATIC:
-        asked = dict.fromkeys(n.id if n.kind == "track" else "an answer" for n in wanted)  # never an internal key
+        asked = dict.fromkeys(n.id if n.kind == "track" else "the answers for your secret rolls"
+                              if n.kind == "questions" else "an answer" for n in wanted)  # never an internal key
         return (f"{_label(step)}: supply {', '.join(asked)}",) if wanted else ()
     if side in state.done or _waiting_for(system, state, step, side) is not None:
         return ()

@@ -167,7 +167,7 @@ def test_er_special_rules_from_the_system_file_with_a_values_only_card(monkeypat
 
     japanese = client_for(play.users["japanese"])
     page = japanese.get(reverse("campaign_detail", args=[play.public_id])).content.decode()
-    assert "Ended on D1 Night (the last CG Date)." in page
+    assert "The Campaign Game ended on D1 Night (the last CG Date)." in page
     # after CG end the U.S. side's secret records are revealed to the Japanese, not badged "Only you"
     history = japanese.get(reverse("campaign_history", args=[play.public_id])).content.decode()
     own_secret = EventRecord.objects.filter(campaign__public_id=play.public_id, side="japanese").exclude(

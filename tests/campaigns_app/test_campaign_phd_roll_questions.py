@@ -53,7 +53,7 @@ def test_c5_34_the_ffe_tick_reaches_the_oba_ammunition_dr(monkeypatch: Any, fire
     assert sequence.roll_questions_for(play.system, play.state, "german") == ()
     # both sides owe the same words: the German, with nothing to answer, confirms too
     owes = services._owes_all(play.system, play.state)  # noqa: SLF001
-    assert owes["german"] == owes["us"] == ("C5.33 Leader Table: supply roll-answers",)
+    assert owes["german"] == owes["us"] == ("C5.33 Leader Table: supply the answers for your secret rolls",)
     play.supply("us", "roll-answers", {questions[0].id: True} if fired else {})
     assert play.at() == ("I", "phase", "C5.33")  # the German has not answered yet: nothing rolled
     play.supply("german", "roll-answers", {})

@@ -166,7 +166,7 @@ def test_the_patrol_step_shows_a_patrol_purchase_bounded_by_intensity_not_the_rg
     refused = post(play, "axis", "phase_order", {"token": token_in(html, "patrol-form"), "nothing": "no",
                                                  "patrols": "3"})
     assert refused.status_code == 422
-    assert "Patrols (allowed: 0 to 2): 3 is above 2." in refused.content.decode()
+    assert "Patrols: 3 is out of range: enter a whole number from 0 to 2." in refused.content.decode()
     assert (play.state.to_json(), EventRecord.objects.count()) == before
     accepted = post(play, "axis", "phase_order", {"token": token_in(html, "patrol-form"), "nothing": "no",
                                                   "patrols": "2"})
@@ -223,7 +223,7 @@ def test_fp_are_bought_with_cp_on_the_fortification_form_and_spent_in_the_same_o
     assert "Buy FP with CP" in html and "FP to buy (0 to 10)" in html  # 21 CP at 2 CP per FP (test card) → 10
     token = token_in(html, "fort-form")
     refused = post(play, "axis", "phase_order", {"token": token, "nothing": "no", "points": "11"})
-    assert refused.status_code == 422 and "FP to buy with CP (allowed: 0 to 10): 11 is above 10." in \
+    assert refused.status_code == 422 and "FP to buy with CP: 11 is out of range: enter a whole number from 0 to 10." in \
         refused.content.decode()
     # 5 FP for 5 × 2 = 10 CP (21 → 11); Trip Flares 3 × 1 FP (5 → 2 FP); Trip Flares is row 4 of the card's table
     accepted = post(play, "axis", "phase_order", {"token": token, "nothing": "no", "points": "5", "fqty-4": "3"})
@@ -344,7 +344,7 @@ def test_repair_rolls_use_the_thresholds_of_the_repair_rule(monkeypatch: Any) ->
         refused.content.decode()
     too_big = post(play, "allied", "phase_repair", {"token": token, "threshold": "disabled", "drm": "9",
                                                     "purpose": "LMG in 23Q6"})
-    assert too_big.status_code == 422 and "The DRM (allowed: -6 to +6): 9 is above 6." in too_big.content.decode()
+    assert too_big.status_code == 422 and "The DRM: 9 is out of range: enter a whole number from -6 to 6." in too_big.content.decode()
     ok = post(play, "allied", "phase_repair", {"token": token, "threshold": "malfunctioned", "drm": "0",
                                                "purpose": "MMG in 23Q5"})
     assert ok.status_code == 200

@@ -105,7 +105,7 @@ class Driver:
         if state.phase_ref in sequence.MARKS:
             return self.advance(state)
         step = next(s for s in system.steps if s.ref == state.phase_ref)
-        kind = sequence.step_kind(system, step)
+        kind = sequence.current_kind(system, state, step)  # an automatic step's board part is the players' (2.5031)
         for side in state.sides:
             for need in sequence.needs(system, state, side):
                 state = self._do(engine.supply(system, state, side, need.id, _value_for(need)))
