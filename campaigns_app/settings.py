@@ -232,7 +232,7 @@ AXES_IPWARE_META_PRECEDENCE_ORDER = (["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"] if 
 # sets to "https" (e.g. X-Forwarded-Proto); set it only behind a proxy that always sets or strips that header.
 REFIT_PLAIN_HTTP = env_bool("REFIT_PLAIN_HTTP", False)
 if not DEBUG:
-    _https = not REFIT_PLAIN_HTTP
+    _https = not REFIT_PLAIN_HTTP or SITE_URL.startswith("https://")  # a site served over HTTPS is HTTPS-only
     SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", _https)
     CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", _https)
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", _https)
