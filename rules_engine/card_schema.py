@@ -17,6 +17,7 @@ from rules_engine.card_fields import (
 from rules_engine.card_parts import currency_codes, owned_parts, part_sections
 from rules_engine.loader import RG_TYPES, TABLE_PER
 from rules_engine.model import DiceTable, Setting, System
+from rules_engine.victory import MEASURE_NAMES
 from rules_engine.vocabulary import VICTORY_MEASURES, VICTORY_OPS
 
 
@@ -242,8 +243,9 @@ def _victory_section(system: System, data: Mapping[str, str]) -> Section:
               Field(f"{p}.otherwise", "Victor when no condition is met", CHOICE, choices=(("", "—"), *sides),
                     value=data.get(f"{p}.otherwise", "")))
     grid = _grid(f"{p}.conditions", "Conditions Refit checks at CG end (tried in order)",
-                 (Field("side", "Side wins", CHOICE, choices=sides), Field("measure", "Measure", CHOICE,
-                                                                           choices=tuple((m, m) for m in VICTORY_MEASURES)),
+                 (Field("side", "Side wins", CHOICE, choices=sides),
+                  Field("measure", "Measure", CHOICE,
+                        choices=tuple((m, f"the side's {MEASURE_NAMES.get(m, m)}") for m in VICTORY_MEASURES)),
                   Field("op", "Compare", CHOICE, choices=tuple((o, o) for o in VICTORY_OPS)), Field("value", "Value", INT)),
                  data, chart=CARD_CHART)
     note = _note(system, "victory_conditions")
