@@ -1,0 +1,146 @@
+"""A Purple Heart Draw (Tactical Mission) campaign in Debian's chromium, two new users (issue 9 item 5).
+
+The German player builds a PHD CG Card in the browser form with the values of tests/campaigns_app/cards/phd-test.yaml
+(TEST DATA: RG chart rows, set-up costs, the C5.33 Leader Table, the TP price of a DSP — none is a printed value),
+types on the create page the values that card leaves lost (tests/campaigns_app/lost_test_values.PHD_TEST_CARD, TEST
+DATA), creates, invites; the US player joins. The form has fields for everything but two card parts, typed in its
+"Other card parts" YAML box: ``supply`` (the C5.29/C5.23 cells the card supplies) and ``settings`` (the card's own
+``dsp_price`` setting; its per-side values are then typed in the fields the form shows for it), plus the RG charts'
+notes (``l``: Leader Table C5.33) and the set-up costs' ``minimum``, typed in those sections' YAML boxes.
+
+Checked against figures worked by hand from seed 003 and the card: C4.2 Initial OB German 20 TP + 60 DSP, US 30 TP;
+C5.31/C5.32 a German Gren Pl (I1) set up on map costs 8 + 1 (card, TEST DATA) = 9 TP, a US Rifle Pl (I1) entering 9.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tests.campaigns_app.lost_test_values import PHD_TEST_CARD, post_fields
+from tests.e2e.browser_campaign import Shots, add_row, advance, fill_all, points, put, shows
+from tests.e2e.conftest import Player, eyebrow, settle, sign_up, submit
+
+pytestmark = pytest.mark.e2e
+
+OTHER = """supply:
+- {table: tp-replenishment, row: 4, column: german, value: 23, note: TEST DATA}
+- {table: tp-replenishment, row: 4, column: us, value: 33, note: TEST DATA}
+- {table: tp-replenishment, row: 6, column: german, value: 21, note: TEST DATA}
+- {table: tp-replenishment, row: 6, column: us, value: 31, note: TEST DATA}
+- {table: battlefield-promotion, row: 5, label: 5-6, note: TEST DATA}
+- {table: battlefield-promotion, row: 5, value: 1, note: TEST DATA}
+settings:
+- {id: dsp_price, label: TP per DSP (TEST DATA), type: int, per_side: true, source: cg-card, ref: C5.35}
+"""
+NOTE = "{{notes: {{l: {{text: Determine Leader as per Table C5.33 (TEST DATA), leader_table: leader, params: {{columns_by_type: {{{cols}}}}}}}}}}}"
+RG = {  # chart n → rows (id, type, group type, cost, scen max, TM max, notes, [(count, unit)]) — TEST DATA
+    0: [("I1", "I", "Gren Pl", "8", "1", "3", "l", [("3", "4-6-7")]),
+        ("G1", "G", "7.5cm PaK 40", "5", "1", "2", "", [("1", "75L AT"), ("1", "2-2-8")])],
+    1: [("I1", "I", "Rifle Pl", "9", "1", "3", "l", [("3", "6-6-7")]),
+        ("A1", "A", "Sherman Pl", "14", "1", "2", "l", [("3", "M4A1")])],
+}
+LEADER_ROWS = [("≤4", "", "4", ["9-2", "9-1", "9-1"]), ("5-7", "5", "7", ["8-1", "8-0", "8-1"]),
+               ("8-10", "8", "10", ["8-0", "7-0", "8-0"]), ("≥11", "11", "", ["7-0", "6+1", "-"])]
+SETUP = {"setup_costs.extra": "{minimum: 1, note: 'TEST DATA: invented set-up modifiers.'}",
+         "setup_costs.modes.0.by_type.G": "1", "setup_costs.modes.0.by_type.HW": "1",
+         "setup_costs.modes.0.by_type.I": "1", "setup_costs.modes.0.by_type.A": "2",
+         "setup_costs.modes.1.by_type.G": "-1", "setup_costs.modes.1.by_type.HW": "-1",
+         "setup_costs.modes.1.by_type.I": "-1", "setup_costs.modes.1.by_type.A": "-1"}
+
+
+def has(page: object, name: str) -> bool:
+    return bool(page.locator(f'[name="{name}"]').count())  # type: ignore[attr-defined]
+
+
+def grow(page: object, prefix: str, n: int) -> None:
+    """Add rows under ``prefix`` until row ``n`` exists (the form may start with one)."""
+    while not has(page, f"{prefix}.{n}._row"):
+        add_row(page, prefix)
+
+
+def build_card(player: Player, shot: Shots) -> str:
+    from playwright.sync_api import expect
+
+    page = player.page
+    page.goto("/cards/")  # type: ignore[attr-defined]
+    page.get_by_role("link", name="New CG Card").first.click()  # type: ignore[attr-defined]
+    page.get_by_label("Base CG system").select_option("phd")  # type: ignore[attr-defined]
+    page.get_by_role("button", name="Open the form").click()  # type: ignore[attr-defined]
+    shot(player, "card-form-empty")
+    put(page, "other", OTHER)  # supply + the card's own setting: no field in the form for them
+    for n, rows in RG.items():
+        grow(page, f"rg_charts.{n}.rows", len(rows) - 1)
+        for m, row in enumerate(rows):
+            grow(page, f"rg_charts.{n}.rows.{m}.full", len(row[7]) - 1)
+    grow(page, "tables.0.rows", len(LEADER_ROWS) - 1)
+    fill_all(page, {"id": f"test-phd-e2e-{player.name}",
+                    "name": "TEST DATA — not from any published rule text (PHD browser campaign card)",
+                    "settings_values.dsp_price.german": "1", "settings_values.dsp_price.us": "1", **SETUP})
+    for n, rows in RG.items():
+        fill_all(page, {f"rg_charts.{n}.name": f"{'German' if n == 0 else 'US'} TM Reinforcement Group Chart (TEST DATA)",
+                        f"rg_charts.{n}.extra": NOTE.format(cols="I: german" if n == 0 else "I: us, A: armour")})
+        for m, (ident, kind, group, cost, smax, tmax, notes, units) in enumerate(rows):
+            p = f"rg_charts.{n}.rows.{m}"
+            fill_all(page, {f"{p}.id": ident, f"{p}.type": kind, f"{p}.group_type": group, f"{p}.cost": cost,
+                            f"{p}.date_max": smax, f"{p}.cg_max": tmax, f"{p}.notes": notes})
+            for k, (count, unit) in enumerate(units):
+                fill_all(page, {f"{p}.full.{k}.count": count, f"{p}.full.{k}.unit": unit})
+    put(page, "tables.0.name", "Leader Table (TEST DATA)")
+    for m, (label, lo, hi, cells) in enumerate(LEADER_ROWS):
+        fill_all(page, {f"tables.0.rows.{m}.label": label, f"tables.0.rows.{m}.min": lo, f"tables.0.rows.{m}.max": hi,
+                        **{f"tables.0.rows.{m}.cells.{k}": c for k, c in enumerate(cells)}})
+    page.locator('[name="id"]').blur()  # type: ignore[attr-defined]
+    settle(page)
+    expect(page.locator("#builder-summary")).to_contain_text("The card is valid")  # type: ignore[attr-defined]
+    shot(player, "card-form-valid")
+    page.get_by_role("button", name="Check and save").click()  # type: ignore[attr-defined]
+    expect(page).to_have_url(re.compile(r"/cards/[A-Za-z0-9_-]{16,40}/$"))  # type: ignore[attr-defined]
+    shot(player, "card-page")
+    return str(page.url).rstrip("/").rsplit("/", 1)[-1]  # type: ignore[attr-defined]
+
+
+def test_two_new_users_play_a_phd_tm_built_in_the_browser_to_an_agreed_cg_end(
+        new_player: Callable[[str], Player], live_url: str, screenshot: Callable[[object, str], Path]) -> None:
+    from playwright.sync_api import expect
+
+    shot = Shots(screenshot)
+    german, us = new_player("german"), new_player("us")
+    players = (german, us)
+    german.page.goto("/accounts/signup/")  # type: ignore[attr-defined]
+    sign_up(german.page, german.name)
+    expect(german.page).to_have_url(re.compile(r"/campaigns/$"))  # type: ignore[attr-defined]
+    card_id = build_card(german, shot)
+
+    page = german.page
+    page.goto("/campaigns/new/?system=phd")  # type: ignore[attr-defined]
+    expect(page.locator("select[name=system]")).to_have_value("phd")  # type: ignore[attr-defined]
+    page.fill("input[name=name]", f"PHD browser {german.name}")  # type: ignore[attr-defined]
+    page.locator("input[name=side][value=german]").check()  # type: ignore[attr-defined]
+    page.locator(f"input[name=card][value='{card_id}']").check()  # type: ignore[attr-defined]
+    settle(page)
+    for name, value in post_fields(PHD_TEST_CARD).items():  # the values the card leaves lost (TEST DATA)
+        put(page, name, value)
+    shot(german, "create")
+    page.get_by_role("button", name="Create campaign").click()  # type: ignore[attr-defined]
+    expect(page).to_have_url(re.compile(r"/campaigns/[A-Za-z0-9_-]+/invite/$"))  # type: ignore[attr-defined]
+    shot(german, "invite")
+    campaign_path = re.sub(r"invite/$", "", str(page.url).removeprefix(live_url))  # type: ignore[attr-defined]
+    link = str(page.locator("#invite-link").input_value())  # type: ignore[attr-defined]
+
+    us.page.goto(link)  # type: ignore[attr-defined]
+    us.page.get_by_role("link", name="Sign up to join").click()  # type: ignore[attr-defined]
+    sign_up(us.page, us.name)
+    shot(us, "join")
+    us.page.locator("#join-button").click()  # type: ignore[attr-defined]
+    expect(us.page).to_have_url(live_url + campaign_path)  # type: ignore[attr-defined]
+    german.page.goto(campaign_path)  # type: ignore[attr-defined]
+
+    # --- TM I, the Initial TM Scenario: C4.2 Initial OB German 20 TP + 60 DSP, US 30 TP (seed 003)
+    advance(players, shows("#step-panel #order-form"))
+    shot(german, "tm1-order")
+    shot(us, "tm1-order")
+    assert (points(german.page, "TP"), points(german.page, "DSP")) == (20, 60)
+    assert points(us.page, "TP") == 30
