@@ -21,7 +21,7 @@ import pytest
 
 from tests.campaigns_app.lost_test_values import PHD_TEST_CARD, post_fields
 from tests.e2e.browser_campaign import Shots, add_row, advance, fill_all, points, put, shows
-from tests.e2e.conftest import Player, eyebrow, settle, sign_up, submit
+from tests.e2e.conftest import Player, choose_chit, eyebrow, settle, sign_up, submit, visible
 
 pytestmark = pytest.mark.e2e
 
@@ -59,6 +59,43 @@ def grow(page: object, prefix: str, n: int) -> None:
     """Add rows under ``prefix`` until row ``n`` exists (the form may start with one)."""
     while not has(page, f"{prefix}.{n}._row"):
         add_row(page, prefix)
+
+
+def questions(player: Player) -> object | None:
+    """The "Questions for your secret rolls" form, if the page shows it."""
+    return visible(player.page, "#step-panel #need-roll-answers")
+
+
+def buy_nothing_until(players: tuple[Player, Player], arrived: Callable[[Player], bool]) -> None:
+    """Default moves, "Buy nothing this time" on every secret order form, until ``arrived`` holds for both."""
+    def here(p: Player) -> bool:
+        return arrived(p) or any(visible(p.page, f"#step-panel {f}") is not None
+                                 for f in ("#order-form", "#recon-form", "#need-roll-answers"))
+    while not all(arrived(p) for p in players):
+        advance(players, here, timeout=180)
+        for player, opponent in (players, players[::-1]):
+            form = questions(player)
+            if form is not None:  # C5.33 DRM questions: none of these RG is a Pioneer/Engineer Pl (nothing ticked)
+                submit(player, opponent, form.get_by_role("button", name="Record"), "answered the roll questions")  # type: ignore[attr-defined]
+                continue
+            recon = visible(player.page, "#step-panel #recon-form")
+            if recon is not None and not arrived(player):  # C5.36: no Reconnaissance bought (the form's default)
+                submit(player, opponent, recon.get_by_role("button", name="Submit (secret)"), "no recon")  # type: ignore[attr-defined]
+                continue
+            if not arrived(player) and visible(player.page, "#step-panel #order-form") is not None:
+                submit(player, opponent, player.page.locator("#order-form button[name=nothing][value=yes]"),  # type: ignore[attr-defined]
+                       f"bought nothing at {eyebrow(player.page)}")
+
+
+def enter_results(player: Player, opponent: Player, cvp: dict[str, int], attacked: dict[str, bool]) -> None:
+    form = player.page.locator("#results-form")  # type: ignore[attr-defined]
+    for side, value in cvp.items():
+        form.locator(f"#cvp-{side}").fill(str(value))
+        form.locator(f"input[name=attacked-{side}][value={'yes' if attacked[side] else 'no'}]").check()
+        for field, v in (("lvp", "0"), ("leaders_lost", "0"), ("units_lost", "1")):
+            if form.locator(f"#{field}-{side}").count():
+                form.locator(f"#{field}-{side}").fill(v)
+    submit(player, opponent, form.locator("button[type=submit]"), f"entered results {cvp}")
 
 
 def build_card(player: Player, shot: Shots) -> str:
@@ -144,3 +181,51 @@ def test_two_new_users_play_a_phd_tm_built_in_the_browser_to_an_agreed_cg_end(
     shot(us, "tm1-order")
     assert (points(german.page, "TP"), points(german.page, "DSP")) == (20, 60)
     assert points(us.page, "TP") == 30
+
+    # TM I: nothing bought at C5.31 and C5.35; then the scenario, results entered by both
+    buy_nothing_until(players, shows("#step-panel #results-form"))
+    shot(german, "tm1-scenario")
+    cvp, attacked = {"german": 12, "us": 25}, {"us": True, "german": False}
+    enter_results(german, us, cvp, attacked)
+    enter_results(us, german, cvp, attacked)
+
+    # --- ConPh after TM I, to TM II's C5.31: chits sealed with the requisitions
+    advance(players, lambda p: visible(p.page, "#step-panel #order-form") is not None or questions(p) is not None, timeout=240)
+    assert all(questions(p) is None for p in players)
+    shot(german, "tm2-order")
+    shot(us, "tm2-order")
+    for player, opponent, chit in ((german, us, "attack"), (us, german, "idle")):
+        confirm = choose_chit(player.page, chit)
+        submit(player, opponent, confirm.get_by_role("button", name=f"Yes, submit {chit.capitalize()}"), f"chit {chit}")  # type: ignore[attr-defined]
+        expect(player.page.locator("#chit-sealed")).to_contain_text(f"Your {chit.capitalize()} chit is sealed")  # type: ignore[attr-defined]
+    # C5.31 sealed: neither page shows the other's chit
+    expect(german.page.locator("#chit-reveal")).to_have_count(0)  # type: ignore[attr-defined]
+    expect(us.page.locator("#chit-reveal")).to_have_count(0)  # type: ignore[attr-defined]
+    tp_german, tp_us = points(german.page, "TP"), points(us.page, "TP")
+    # C5.31/C5.32: German I1 Gren Pl on map 8 + 1 (card, TEST DATA) = 9 TP; US I1 Rifle Pl entering 9 (TEST DATA)
+    for player, opponent, mode in ((german, us, "on-map"), (us, german, "entry")):
+        form = player.page.locator("#order-form")  # type: ignore[attr-defined]
+        form.locator("#qty-I1").fill("1")
+        if form.locator("select#mode-I1").count():
+            form.locator("select#mode-I1").select_option(mode)
+        submit(player, opponent, form.get_by_role("button", name="Submit my order (secret)"), f"order I1 {mode}")
+    assert points(german.page, "TP") == tp_german - 9
+    assert points(us.page, "TP") == tp_us - 9
+    # C5.37 reveals both chits at once: German Attack
+    buy_nothing_until(players, shows("#chit-reveal"))
+    for player in players:
+        expect(player.page.locator("#chit-reveal")).to_contain_text("Attack")  # type: ignore[attr-defined]
+        expect(player.page.locator("#chit-reveal")).to_contain_text("Idle")  # type: ignore[attr-defined]
+    shot(german, "tm2-revealed")
+    shot(us, "tm2-revealed")
+
+    # --- the CG ends by agreement: the German proposes, the US agrees in "Your move"
+    german.page.locator("#cg-end summary").click()  # type: ignore[attr-defined]
+    submit(german, us, german.page.locator("#cg-end").get_by_role("button", name="Propose to end the CG"), "proposed the end")  # type: ignore[attr-defined]
+    us.page.reload()  # type: ignore[attr-defined]
+    shot(us, "end-question")
+    submit(us, german, us.page.locator("#end-agree"), "agreed to end")
+    for player in players:
+        player.page.reload()  # type: ignore[attr-defined]
+        expect(player.page.locator("#cg-ended-line")).to_be_visible()  # type: ignore[attr-defined]
+        shot(player, "cg-over")
