@@ -214,7 +214,7 @@ def test_two_new_users_play_a_phd_tm_built_in_the_browser_to_an_agreed_cg_end(
     # C5.37 reveals both chits at once: German Attack
     buy_nothing_until(players, shows("#chit-reveal"))
     for player in players:
-        expect(player.page.locator("#chit-reveal")).to_contain_text("Attack")  # type: ignore[attr-defined]
+        expect(player.page.locator("#chit-panel")).to_contain_text("German Attack")  # type: ignore[attr-defined]
         expect(player.page.locator("#chit-reveal")).to_contain_text("Idle")  # type: ignore[attr-defined]
     shot(german, "tm2-revealed")
     shot(us, "tm2-revealed")
