@@ -1,0 +1,231 @@
+"""A Purple Heart Draw (Tactical Mission) campaign in Debian's chromium, two new users (issue 9 item 5).
+
+The German player builds a PHD CG Card in the browser form with the values of tests/campaigns_app/cards/phd-test.yaml
+(TEST DATA: RG chart rows, set-up costs, the C5.33 Leader Table, the TP price of a DSP — none is a printed value),
+types on the create page the values that card leaves lost (tests/campaigns_app/lost_test_values.PHD_TEST_CARD, TEST
+DATA), creates, invites; the US player joins. The form has fields for everything but two card parts, typed in its
+"Other card parts" YAML box: ``supply`` (the C5.29/C5.23 cells the card supplies) and ``settings`` (the card's own
+``dsp_price`` setting; its per-side values are then typed in the fields the form shows for it), plus the RG charts'
+notes (``l``: Leader Table C5.33) and the set-up costs' ``minimum``, typed in those sections' YAML boxes.
+
+Checked against figures worked by hand from seed 003 and the card: C4.2 Initial OB German 20 TP + 60 DSP, US 30 TP;
+C5.31/C5.32 a German Gren Pl (I1) set up on map costs 8 + 1 (card, TEST DATA) = 9 TP, a US Rifle Pl (I1) entering 9.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tests.campaigns_app.lost_test_values import PHD_TEST_CARD, post_fields
+from tests.e2e.browser_campaign import Shots, add_row, advance, fill_all, points, put, shows
+from tests.e2e.conftest import Player, choose_chit, eyebrow, settle, sign_up, submit, visible
+
+pytestmark = pytest.mark.e2e
+
+OTHER = """supply:
+- {table: tp-replenishment, row: 4, column: german, value: 23, note: TEST DATA}
+- {table: tp-replenishment, row: 4, column: us, value: 33, note: TEST DATA}
+- {table: tp-replenishment, row: 6, column: german, value: 21, note: TEST DATA}
+- {table: tp-replenishment, row: 6, column: us, value: 31, note: TEST DATA}
+- {table: battlefield-promotion, row: 5, label: 5-6, note: TEST DATA}
+- {table: battlefield-promotion, row: 5, value: 1, note: TEST DATA}
+settings:
+- {id: dsp_price, label: TP per DSP (TEST DATA), type: int, per_side: true, source: cg-card, ref: C5.35}
+"""
+NOTE = "{{notes: {{l: {{text: Determine Leader as per Table C5.33 (TEST DATA), leader_table: leader, params: {{columns_by_type: {{{cols}}}}}}}}}}}"
+RG = {  # chart n → rows (id, type, group type, cost, scen max, TM max, notes, [(count, unit)]) — TEST DATA
+    0: [("I1", "I", "Gren Pl", "8", "1", "3", "l", [("3", "4-6-7")]),
+        ("G1", "G", "7.5cm PaK 40", "5", "1", "2", "", [("1", "75L AT"), ("1", "2-2-8")])],
+    1: [("I1", "I", "Rifle Pl", "9", "1", "3", "l", [("3", "6-6-7")]),
+        ("A1", "A", "Sherman Pl", "14", "1", "2", "l", [("3", "M4A1")])],
+}
+LEADER_ROWS = [("≤4", "", "4", ["9-2", "9-1", "9-1"]), ("5-7", "5", "7", ["8-1", "8-0", "8-1"]),
+               ("8-10", "8", "10", ["8-0", "7-0", "8-0"]), ("≥11", "11", "", ["7-0", "6+1", "-"])]
+SETUP = {"setup_costs.extra": "{minimum: 1, note: 'TEST DATA: invented set-up modifiers.'}",
+         "setup_costs.modes.0.by_type.G": "1", "setup_costs.modes.0.by_type.HW": "1",
+         "setup_costs.modes.0.by_type.I": "1", "setup_costs.modes.0.by_type.A": "2",
+         "setup_costs.modes.1.by_type.G": "-1", "setup_costs.modes.1.by_type.HW": "-1",
+         "setup_costs.modes.1.by_type.I": "-1", "setup_costs.modes.1.by_type.A": "-1"}
+
+
+def has(page: object, name: str) -> bool:
+    return bool(page.locator(f'[name="{name}"]').count())  # type: ignore[attr-defined]
+
+
+def grow(page: object, prefix: str, n: int) -> None:
+    """Add rows under ``prefix`` until row ``n`` exists (the form may start with one)."""
+    while not has(page, f"{prefix}.{n}._row"):
+        add_row(page, prefix)
+
+
+def questions(player: Player) -> object | None:
+    """The "Questions for your secret rolls" form, if the page shows it."""
+    return visible(player.page, "#step-panel #need-roll-answers")
+
+
+def buy_nothing_until(players: tuple[Player, Player], arrived: Callable[[Player], bool]) -> None:
+    """Default moves, "Buy nothing this time" on every secret order form, until ``arrived`` holds for both."""
+    def here(p: Player) -> bool:
+        return arrived(p) or any(visible(p.page, f"#step-panel {f}") is not None
+                                 for f in ("#order-form", "#recon-form", "#need-roll-answers"))
+    while not all(arrived(p) for p in players):
+        advance(players, here, timeout=180)
+        for player, opponent in (players, players[::-1]):
+            form = questions(player)
+            if form is not None:  # C5.33 DRM questions: none of these RG is a Pioneer/Engineer Pl (nothing ticked)
+                submit(player, opponent, form.get_by_role("button", name="Record"), "answered the roll questions")  # type: ignore[attr-defined]
+                continue
+            recon = visible(player.page, "#step-panel #recon-form")
+            if recon is not None and not arrived(player):  # C5.36: no Reconnaissance bought (the form's default)
+                submit(player, opponent, recon.get_by_role("button", name="Submit (secret)"), "no recon")  # type: ignore[attr-defined]
+                continue
+            if not arrived(player) and visible(player.page, "#step-panel #order-form") is not None:
+                submit(player, opponent, player.page.locator("#order-form button[name=nothing][value=yes]"),  # type: ignore[attr-defined]
+                       f"bought nothing at {eyebrow(player.page)}")
+
+
+def enter_results(player: Player, opponent: Player, cvp: dict[str, int], attacked: dict[str, bool]) -> None:
+    form = player.page.locator("#results-form")  # type: ignore[attr-defined]
+    for side, value in cvp.items():
+        form.locator(f"#cvp-{side}").fill(str(value))
+        form.locator(f"input[name=attacked-{side}][value={'yes' if attacked[side] else 'no'}]").check()
+        for field, v in (("lvp", "0"), ("leaders_lost", "0"), ("units_lost", "1")):
+            if form.locator(f"#{field}-{side}").count():
+                form.locator(f"#{field}-{side}").fill(v)
+    submit(player, opponent, form.locator("button[type=submit]"), f"entered results {cvp}")
+
+
+def build_card(player: Player, shot: Shots) -> str:
+    from playwright.sync_api import expect
+
+    page = player.page
+    page.goto("/cards/")  # type: ignore[attr-defined]
+    page.get_by_role("link", name="New CG Card").first.click()  # type: ignore[attr-defined]
+    page.get_by_label("Base CG system").select_option("phd")  # type: ignore[attr-defined]
+    page.get_by_role("button", name="Open the form").click()  # type: ignore[attr-defined]
+    shot(player, "card-form-empty")
+    put(page, "other", OTHER)  # supply + the card's own setting: no field in the form for them
+    for n, rows in RG.items():
+        grow(page, f"rg_charts.{n}.rows", len(rows) - 1)
+        for m, row in enumerate(rows):
+            grow(page, f"rg_charts.{n}.rows.{m}.full", len(row[7]) - 1)
+    grow(page, "tables.0.rows", len(LEADER_ROWS) - 1)
+    fill_all(page, {"id": f"test-phd-e2e-{player.name}",
+                    "name": "TEST DATA — not from any published rule text (PHD browser campaign card)",
+                    "settings_values.dsp_price.german": "1", "settings_values.dsp_price.us": "1", **SETUP})
+    for n, rows in RG.items():
+        fill_all(page, {f"rg_charts.{n}.name": f"{'German' if n == 0 else 'US'} TM Reinforcement Group Chart (TEST DATA)",
+                        f"rg_charts.{n}.extra": NOTE.format(cols="I: german" if n == 0 else "I: us, A: armour")})
+        for m, (ident, kind, group, cost, smax, tmax, notes, units) in enumerate(rows):
+            p = f"rg_charts.{n}.rows.{m}"
+            fill_all(page, {f"{p}.id": ident, f"{p}.type": kind, f"{p}.group_type": group, f"{p}.cost": cost,
+                            f"{p}.date_max": smax, f"{p}.cg_max": tmax, f"{p}.notes": notes})
+            for k, (count, unit) in enumerate(units):
+                fill_all(page, {f"{p}.full.{k}.count": count, f"{p}.full.{k}.unit": unit})
+    put(page, "tables.0.name", "Leader Table (TEST DATA)")
+    for m, (label, lo, hi, cells) in enumerate(LEADER_ROWS):
+        fill_all(page, {f"tables.0.rows.{m}.label": label, f"tables.0.rows.{m}.min": lo, f"tables.0.rows.{m}.max": hi,
+                        **{f"tables.0.rows.{m}.cells.{k}": c for k, c in enumerate(cells)}})
+    page.locator('[name="id"]').blur()  # type: ignore[attr-defined]
+    settle(page)
+    expect(page.locator("#builder-summary")).to_contain_text("The card is valid")  # type: ignore[attr-defined]
+    shot(player, "card-form-valid")
+    page.get_by_role("button", name="Check and save").click()  # type: ignore[attr-defined]
+    expect(page).to_have_url(re.compile(r"/cards/[A-Za-z0-9_-]{16,40}/$"))  # type: ignore[attr-defined]
+    shot(player, "card-page")
+    return str(page.url).rstrip("/").rsplit("/", 1)[-1]  # type: ignore[attr-defined]
+
+
+def test_two_new_users_play_a_phd_tm_built_in_the_browser_to_an_agreed_cg_end(
+        new_player: Callable[[str], Player], live_url: str, screenshot: Callable[[object, str], Path]) -> None:
+    from playwright.sync_api import expect
+
+    shot = Shots(screenshot)
+    german, us = new_player("german"), new_player("us")
+    players = (german, us)
+    german.page.goto("/accounts/signup/")  # type: ignore[attr-defined]
+    sign_up(german.page, german.name)
+    expect(german.page).to_have_url(re.compile(r"/campaigns/$"))  # type: ignore[attr-defined]
+    card_id = build_card(german, shot)
+
+    page = german.page
+    page.goto("/campaigns/new/?system=phd")  # type: ignore[attr-defined]
+    expect(page.locator("select[name=system]")).to_have_value("phd")  # type: ignore[attr-defined]
+    page.fill("input[name=name]", f"PHD browser {german.name}")  # type: ignore[attr-defined]
+    page.locator("input[name=side][value=german]").check()  # type: ignore[attr-defined]
+    page.locator(f"input[name=card][value='{card_id}']").check()  # type: ignore[attr-defined]
+    settle(page)
+    for name, value in post_fields(PHD_TEST_CARD).items():  # the values the card leaves lost (TEST DATA)
+        put(page, name, value)
+    shot(german, "create")
+    page.get_by_role("button", name="Create campaign").click()  # type: ignore[attr-defined]
+    expect(page).to_have_url(re.compile(r"/campaigns/[A-Za-z0-9_-]+/invite/$"))  # type: ignore[attr-defined]
+    shot(german, "invite")
+    campaign_path = re.sub(r"invite/$", "", str(page.url).removeprefix(live_url))  # type: ignore[attr-defined]
+    link = str(page.locator("#invite-link").input_value())  # type: ignore[attr-defined]
+
+    us.page.goto(link)  # type: ignore[attr-defined]
+    us.page.get_by_role("link", name="Sign up to join").click()  # type: ignore[attr-defined]
+    sign_up(us.page, us.name)
+    shot(us, "join")
+    us.page.locator("#join-button").click()  # type: ignore[attr-defined]
+    expect(us.page).to_have_url(live_url + campaign_path)  # type: ignore[attr-defined]
+    german.page.goto(campaign_path)  # type: ignore[attr-defined]
+
+    # --- TM I, the Initial TM Scenario: C4.2 Initial OB German 20 TP + 60 DSP, US 30 TP (seed 003)
+    advance(players, shows("#step-panel #order-form"))
+    shot(german, "tm1-order")
+    shot(us, "tm1-order")
+    assert (points(german.page, "TP"), points(german.page, "DSP")) == (20, 60)
+    assert points(us.page, "TP") == 30
+
+    # TM I: nothing bought at C5.31 and C5.35; then the scenario, results entered by both
+    buy_nothing_until(players, shows("#step-panel #results-form"))
+    shot(german, "tm1-scenario")
+    cvp, attacked = {"german": 12, "us": 25}, {"us": True, "german": False}
+    enter_results(german, us, cvp, attacked)
+    enter_results(us, german, cvp, attacked)
+
+    # --- ConPh after TM I, to TM II's C5.31: chits sealed with the requisitions
+    advance(players, lambda p: visible(p.page, "#step-panel #order-form") is not None or questions(p) is not None, timeout=240)
+    assert all(questions(p) is None for p in players)
+    shot(german, "tm2-order")
+    shot(us, "tm2-order")
+    for player, opponent, chit in ((german, us, "attack"), (us, german, "idle")):
+        confirm = choose_chit(player.page, chit)
+        submit(player, opponent, confirm.get_by_role("button", name=f"Yes, submit {chit.capitalize()}"), f"chit {chit}")  # type: ignore[attr-defined]
+        expect(player.page.locator("#chit-sealed")).to_contain_text(f"Your {chit.capitalize()} chit is sealed")  # type: ignore[attr-defined]
+    # C5.31 sealed: neither page shows the other's chit
+    expect(german.page.locator("#chit-reveal")).to_have_count(0)  # type: ignore[attr-defined]
+    expect(us.page.locator("#chit-reveal")).to_have_count(0)  # type: ignore[attr-defined]
+    tp_german, tp_us = points(german.page, "TP"), points(us.page, "TP")
+    # C5.31/C5.32: German I1 Gren Pl on map 8 + 1 (card, TEST DATA) = 9 TP; US I1 Rifle Pl entering 9 (TEST DATA)
+    for player, opponent, mode in ((german, us, "on-map"), (us, german, "entry")):
+        form = player.page.locator("#order-form")  # type: ignore[attr-defined]
+        form.locator("#qty-I1").fill("1")
+        if form.locator("select#mode-I1").count():
+            form.locator("select#mode-I1").select_option(mode)
+        submit(player, opponent, form.get_by_role("button", name="Submit my order (secret)"), f"order I1 {mode}")
+    assert points(german.page, "TP") == tp_german - 9
+    assert points(us.page, "TP") == tp_us - 9
+    # C5.37 reveals both chits at once: German Attack
+    buy_nothing_until(players, shows("#chit-reveal"))
+    for player in players:
+        expect(player.page.locator("#chit-panel")).to_contain_text("German Attack")  # type: ignore[attr-defined]
+        expect(player.page.locator("#chit-reveal")).to_contain_text("Idle")  # type: ignore[attr-defined]
+    shot(german, "tm2-revealed")
+    shot(us, "tm2-revealed")
+
+    # --- the CG ends by agreement: the German proposes, the US agrees in "Your move"
+    german.page.locator("#cg-end summary").click()  # type: ignore[attr-defined]
+    submit(german, us, german.page.locator("#cg-end").get_by_role("button", name="Propose to end the CG"), "proposed the end")  # type: ignore[attr-defined]
+    us.page.reload()  # type: ignore[attr-defined]
+    shot(us, "end-question")
+    submit(us, german, us.page.locator("#end-agree"), "agreed to end")
+    for player in players:
+        player.page.reload()  # type: ignore[attr-defined]
+        expect(player.page.locator("#cg-ended-line")).to_be_visible()  # type: ignore[attr-defined]
+        shot(player, "cg-over")
