@@ -48,7 +48,9 @@ def test_a_token_for_another_players_form_is_not_valid(at_19pm_purchase: Campaig
 def test_a_post_over_the_field_limit_gets_refits_own_error_page(at_19pm_purchase: Campaign, users: Any) -> None:  # noqa: F811
     campaign = at_19pm_purchase
     before = snapshot(campaign)
-    fields = {f"f{i}": "1" for i in range(1200)}
+    from django.conf import settings
+
+    fields = {f"f{i}": "1" for i in range(settings.DATA_UPLOAD_MAX_NUMBER_FIELDS + 200)}  # the card builder's limit
     response = client_for(users["gerd"]).post(reverse("phase_order", args=[campaign.public_id]), fields)
     body = response.content.decode()
     assert response.status_code == 400
