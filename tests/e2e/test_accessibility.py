@@ -53,7 +53,7 @@ def wait_for_focus(player: Player, selector: str) -> None:
     """Wait until the element matching ``selector`` has focus (fails with what has it instead)."""
     try:
         player.page.wait_for_function(  # type: ignore[attr-defined]
-            "s => document.activeElement && document.activeElement.matches(s)", arg=selector, timeout=5000)
+            "s => document.activeElement && document.activeElement.matches(s)", arg=selector, timeout=15000)
     except Exception as error:
         raise AssertionError(f"{player.side}: focus should be on {selector}, is on {active(player)!r}") from error
 
