@@ -71,6 +71,11 @@ def points_purchase(system: Any, side: str, ledger: Any) -> dict[str, Any] | Non
     target = next((c for c in system.currencies if c.code == table.currency and c.bought_with is not None), None)
     if target is None:
         return None
+    # only where a fortification step sells them for that currency (PL 2.38 ``bought_with: CP``, PHD C5.35); RR's
+    # FPP come with RG M1 (bought on the RG chart), never by a conversion at 2.520
+    if not any(s.action == "purchase-fortifications" and s.params.get("bought_with") == target.bought_with.currency
+               for s in system.steps):
+        return None
     code, paid_with = target.code, target.bought_with.currency
     ledger = ledger or new_ledger(side)
     balance = ledger.balance(paid_with)
