@@ -18,6 +18,7 @@ SHOW = ("from django.conf import settings as s; print(s.SECURE_SSL_REDIRECT, s.S
 def run(args: list[str], **env: str) -> subprocess.CompletedProcess[str]:
     clean = {k: v for k, v in os.environ.items() if k not in ("DEBUG", "EMAIL_BACKEND", "REFIT_PLAIN_HTTP",
                                                               "REFIT_ALLOW_CONSOLE_EMAIL", "PROXY_SSL_HEADER")}
+    clean["DJANGO_SETTINGS_MODULE"] = "campaigns_app.settings"  # production's settings, not the suite's tests.settings
     return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env={**clean, **env}, capture_output=True,
                           text=True, timeout=120)
 
