@@ -46,6 +46,9 @@ def test_every_campaign_url_is_covered_by_this_test() -> None:
         "records_dice_csv", "records_cg_end", "records_cg_end_propose", "records_cg_end_withdraw",
         "records_cg_end_concede", "records_verify", "records_dice_export",
         "campaign_rules", "campaign_card_download",
+        # added this session, each checked by the tests below (404 for a stranger, every method)
+        "phase_declare", "phase_first", "phase_losses", "phase_recon_location", "phase_repair",
+        "records_cg_end_decline",
     }
 
 
