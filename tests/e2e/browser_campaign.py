@@ -3,11 +3,10 @@ each page (the ``screenshot`` fixture: 1280 and 390 px, no sideways scroll, axe)
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Callable
 from pathlib import Path
 
-from tests.e2e.conftest import Player, answer_needs, eyebrow, settle, submit, visible
+from tests.e2e.conftest import Player, answer_needs, eyebrow, play_until, settle, submit, visible
 
 
 class Shots:
@@ -77,23 +76,8 @@ def step_once(player: Player, opponent: Player) -> bool:
 
 
 def advance(players: tuple[Player, Player], arrived: Callable[[Player], bool], timeout: float = 120.0) -> list[str]:
-    """Both players take default moves until ``arrived`` holds for both; the steps passed on the way."""
-    passed: list[str] = []
-    deadline = time.monotonic() + timeout
-    while not all(arrived(p) for p in players):
-        if time.monotonic() > deadline:
-            raise AssertionError(
-                f"stuck: {players[0].side} at {eyebrow(players[0].page)!r}, {players[1].side} at {eyebrow(players[1].page)!r}")
-        moved = False
-        for player, opponent in (players, players[::-1]):
-            here = eyebrow(player.page)
-            if not arrived(player) and step_once(player, opponent):
-                moved = True
-                if here and here not in passed:
-                    passed.append(here)
-        if not moved:
-            players[0].page.wait_for_timeout(150)  # type: ignore[attr-defined]
-    return passed
+    """Both players take default moves (``step_once``) until ``arrived`` holds for both; the steps passed on the way."""
+    return play_until(players, arrived, timeout, step=step_once)
 
 
 def shows(selector: str) -> Callable[[Player], bool]:

@@ -579,9 +579,11 @@ def take_step(player: Player, opponent: Player) -> bool:
     return False
 
 
-def play_until(players: tuple[Player, Player], arrived: Callable[[Player], bool], timeout: float = 120.0) -> list[str]:
-    """Both players take default moves (never buying, never choosing a chit) until ``arrived`` holds for both pages;
-    returns the rule steps the players marked finished on the way, in order."""
+def play_until(players: tuple[Player, Player], arrived: Callable[[Player], bool], timeout: float = 120.0,
+               step: Callable[[Player, Player], bool] | None = None) -> list[str]:
+    """Both players take default moves (``step``, by default ``take_step``: never buying, never choosing a chit) until
+    ``arrived`` holds for both pages; returns the rule steps the players marked finished on the way, in order."""
+    move = step or take_step
     passed: list[str] = []
     deadline = time.monotonic() + timeout
     while not all(arrived(p) for p in players):
@@ -591,7 +593,7 @@ def play_until(players: tuple[Player, Player], arrived: Callable[[Player], bool]
         moved = False
         for player, opponent in (players, players[::-1]):
             here = eyebrow(player.page)
-            if not arrived(player) and take_step(player, opponent):
+            if not arrived(player) and move(player, opponent):
                 moved = True
                 if here and here not in passed:
                     passed.append(here)
