@@ -86,7 +86,6 @@
   // request came from, to the error that says what went wrong, else to what the player does next or the message that
   // says what happened ([data-focus-after]), else to the fragment's heading. A websocket frame (the opponent's action)
   // never moves focus: only a request this page sent does.
-  var ownRequests = [];
   function focusable(el) {
     if (!el.hasAttribute("tabindex") && !/^(A|BUTTON|INPUT|SELECT|TEXTAREA)$/.test(el.tagName)) el.setAttribute("tabindex", "-1");
     return el;
@@ -107,18 +106,37 @@
   }
   document.addEventListener("htmx:beforeRequest", function (event) {
     var elt = event.detail.elt;
-    var fragment = elt && elt.closest ? elt.closest("[data-live-version]") : null;
-    if (fragment && fragment.id) ownRequests.push({ xhr: event.detail.xhr, fragment: fragment.id });
-  });
-  document.addEventListener("htmx:afterRequest", function (event) {
     var xhr = event.detail.xhr;
-    for (var i = 0; i < ownRequests.length; i++) {
-      if (ownRequests[i].xhr === xhr) {
-        var fragmentId = ownRequests.splice(i, 1)[0].fragment;
-        // after htmx has settled the swap (its settle delay is 20 ms)
-        setTimeout(function () { focusAfter(fragmentId); }, 60);
-        return;
-      }
+    var fragment = elt && elt.closest ? elt.closest("[data-live-version]") : null;
+    if (!fragment || !fragment.id || !xhr) return;
+    var fragmentId = fragment.id;
+    // On the request itself, not htmx:afterRequest: when a websocket frame has already replaced the fragment that
+    // held the form, htmx fires afterRequest on the detached form and the event never reaches the document.
+    // "loadend" comes after htmx's own onload handler has swapped the response in.
+    xhr.addEventListener("loadend", function () {
+      setTimeout(function () { focusAfter(fragmentId); }, 60);  // after htmx has settled the swap (20 ms)
+    });
+  });
+
+  // A websocket frame that replaces the fragment holding the focus keeps the focus where it was: on the element with
+  // the same id in the new fragment (else on what focusAfter would choose), never on <body>.
+  var focusBeforeFrame = null;
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var active = document.activeElement;
+    var target = event.detail.target;
+    if (!inFrame || event.detail.shouldSwap === false || !target || !active || active === document.body) return;
+    if (target.contains(active)) focusBeforeFrame = { fragment: target.id, id: active.id || null };
+  });
+  document.addEventListener("htmx:oobAfterSwap", function () {
+    var kept = focusBeforeFrame;
+    focusBeforeFrame = null;
+    var active = document.activeElement;
+    if (!kept || (active && active !== document.body && active.isConnected)) return;
+    var same = kept.id ? document.getElementById(kept.id) : null;
+    if (same && visibleEl(same) && !same.disabled) {
+      focusable(same).focus({ preventScroll: true });
+    } else {
+      focusAfter(kept.fragment);
     }
   });
 

@@ -1,5 +1,6 @@
 """The live page never goes back in time: a player's own htmx response that lands after a newer websocket frame is
-not swapped in, whichever way the two arrive (the race behind the "late live update" of the browser tests).
+not swapped in, whichever way the two arrive (the race behind the "late live update" of the browser tests), and
+focus still lands in the step panel once it is processed.
 
 The German buys nothing at the Initial pass's 2.518 while his page holds the response back (conftest.py
 hold_responses: a slow network or a busy browser); his socket brings that he has finished, then — the Canadian buying
@@ -65,6 +66,11 @@ def test_an_older_response_landing_after_a_newer_frame_leaves_the_page_at_the_ne
     expect(ger.page.locator("#checklist li[aria-current=step]")).to_contain_text("2.520")  # type: ignore[attr-defined]
     assert all(version >= newer[fragment] for fragment, version in live_versions(ger.page).items()), (
         newer, live_versions(ger.page))
+    # The button he pressed went with the frame that replaced its fragment; once his own response is in, focus is
+    # in the step panel, never left on <body> (htmx fires afterRequest on the detached form: refit.js listens to the
+    # request itself).
+    ger.page.wait_for_function(  # type: ignore[attr-defined]
+        "() => document.activeElement && document.activeElement.closest('#step-panel') !== null", timeout=5000)
 
     # …and he carries on from there.
     buy_nothing(ger, cdn, "2.520")
