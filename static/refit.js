@@ -54,15 +54,45 @@
     setTimeout(function () { inFrame = false; }, 0);
   });
   document.addEventListener("htmx:wsAfterMessage", function () { inFrame = false; });
+  // A fragment a frame brings again with the same content (only its version moved: another fragment of this seat's
+  // view changed) is not replaced, only given the new version: what the player is typing in it, its focus and its
+  // scroll stay. Compared with the fragment as this page received it, before any script touched it.
+  var received = {};
+  function contentOf(el) {
+    var copy = el.cloneNode(true);
+    copy.removeAttribute("data-live-version");
+    copy.removeAttribute("hx-swap-oob");
+    // the whole page's forms carry a CSRF field (they also post without JavaScript); the fragments a socket sends
+    // do not (htmx sends the header)
+    [].slice.call(copy.querySelectorAll('input[name="csrfmiddlewaretoken"]')).forEach(function (el) { el.remove(); });
+    return copy.outerHTML;
+  }
+  function rememberReceived(root) {
+    [].slice.call(root.querySelectorAll("[data-live-version][id]")).forEach(function (el) { received[el.id] = contentOf(el); });
+  }
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", function () { rememberReceived(document); });
+  } else {
+    rememberReceived(document);
+  }
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
     var detail = event.detail;
     var fragment = detail.fragment;
+    var target = detail.target;
     var incoming = fragment && fragment.nodeType === 11 ? fragment.firstElementChild : fragment;
-    if (keepsCurrent(incoming, detail.target, inFrame)) {
+    if (keepsCurrent(incoming, target, inFrame)) {
       detail.shouldSwap = false;
-    } else if (!inFrame && liveVersion(incoming) !== null) {
-      resyncSoon();
+      return;
     }
+    if (!incoming || liveVersion(incoming) === null || !target || !target.id) return;
+    var content = contentOf(incoming);
+    if (inFrame && received[target.id] === content) {
+      detail.shouldSwap = false;
+      target.setAttribute("data-live-version", incoming.getAttribute("data-live-version"));
+      return;
+    }
+    received[target.id] = content;
+    if (!inFrame) resyncSoon();
   });
   document.addEventListener("htmx:beforeSwap", function (event) {
     // a response aimed at one live fragment (hx-target="#chit-panel", "#owes")
@@ -75,6 +105,7 @@
     if (keepsCurrent(incoming, target, false)) {
       detail.shouldSwap = false;
     } else if (liveVersion(incoming) !== null) {
+      received[target.id] = contentOf(incoming);
       resyncSoon();
     }
   });

@@ -9,6 +9,7 @@ and he can carry on.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -78,3 +79,46 @@ def test_an_older_response_landing_after_a_newer_frame_leaves_the_page_at_the_ne
     for player in (ger, cdn):
         expect(player.page.locator("#step-panel")).to_contain_text("Play the Initial Scenario on the board")  # type: ignore[attr-defined]
     screenshot(ger.page, "03-german-initial-scenario")
+
+
+def test_what_a_player_is_typing_survives_the_first_frame_when_only_another_fragment_changed(
+    new_player: Callable[[str], Player], live_url: str, screenshot: Callable[[object, str], Path]
+) -> None:
+    """The page is rendered, then its socket connects: the player's own presence moves his view's version, so the
+    socket's first frame brings every fragment at a newer version. A fragment whose content is the same (the order
+    form) is not replaced: the quantity he typed before the frame arrived stays, and so does his focus. (The race
+    behind the seed that a browser test typed and then saw replaced by the value it had before.)"""
+    from playwright.sync_api import expect
+
+    ger, cdn = new_player("german"), new_player("canadian")
+    campaign_path, link = create_campaign(ger, live_url, "Authie")
+    join_campaign(cdn, link, live_url, campaign_path)
+
+    # The German's socket is held open by the browser but not connected to the server until we say so.
+    held: list[object] = []
+    ger.page.route_web_socket(re.compile(r"/ws/campaigns/"), lambda ws: held.append(ws))  # type: ignore[attr-defined]
+    ger.page.goto(campaign_path)  # type: ignore[attr-defined]
+    expect(ger.page.locator("#step-panel .step-eyebrow")).to_contain_text("Rule 2.518")  # type: ignore[attr-defined]
+    before = live_versions(ger.page)
+    quantity = ger.page.locator("#order-form .rg-row .input-qty:not([disabled])").first  # type: ignore[attr-defined]
+    quantity.fill("1")
+    quantity.focus()
+
+    # Now the socket reaches the server: it registers his presence and sends every fragment.
+    for _ in range(100):
+        if held:
+            break
+        ger.page.wait_for_timeout(50)  # type: ignore[attr-defined]
+    assert held, "the page opened its socket"
+    held[0].connect_to_server()  # type: ignore[attr-defined]
+    ger.page.wait_for_function(  # type: ignore[attr-defined]
+        "v => Number(document.getElementById('players').getAttribute('data-live-version')) > v",
+        arg=before["players"], timeout=15000)
+    settle(ger.page)
+    ger.page.wait_for_timeout(300)  # type: ignore[attr-defined]
+    after = live_versions(ger.page)
+    assert after["step-panel"] > before["step-panel"], (before, after)
+    assert quantity.input_value() == "1", "the frame replaced the order form he was typing in"
+    assert ger.page.evaluate("() => document.activeElement === document.querySelector('#order-form .rg-row .input-qty:not([disabled])')"), \
+        "his focus left the field"  # type: ignore[attr-defined]
+    screenshot(ger.page, "04-german-typing-kept")
