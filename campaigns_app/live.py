@@ -3,7 +3,9 @@
 A page gets its live fragments two ways — the htmx response to its player's own action and websocket frames after
 anyone's — and they can arrive out of order: a response rendered before the opponent's change commits can land after
 the frame that carried that change. So every fragment carries ``data-live-version``, the version of its seat's view it
-was rendered from, and static/refit.js never lets an older fragment replace a newer one.
+was rendered from, and static/refit.js never lets an older fragment replace a newer one; a frame's fragment whose
+content is unchanged (only the seat's version moved, with another fragment) is not swapped either, so what a player is
+typing there, its focus and its scroll stay.
 
 A version belongs to one seat and moves only when that seat's rendering changes (a new digest of its fragments). The
 campaign's ``revision`` moves with every write, the opponent's secret purchases and rolls included; it is never shown.
