@@ -2,8 +2,8 @@
 
 The Allied player builds a PL CG Card in the browser form, creates the campaign with it, invites; the Axis player joins.
 They play the Initial Firefight (results entered by both), its RePh (board steps confirmed in one-click runs),
-Firefight 2 where only the Allies buy the Attack Option on their secret order form (2.41 matrix → Allied Assault), its
-RePh, then Firefight 3 where neither buys it (an Idle Firefight), the last CG Firefight: the CG ends (1.3).
+Firefight 2 where only the Allies buy the Attack Option on their secret order form (2.41 matrix → Allied Assault) and a
+Patrol (2.31), resolved on the 2.74 Detection Table at 2.7, its RePh, then Firefight 3 where neither buys it (an Idle Firefight), the last CG Firefight: the CG ends (1.3).
 
 Every value typed into the card is TEST DATA (not from any printed CG Card). Points checked are worked by hand below
 from those values and seed 000: starting CP from the Initial OB, purchase costs from the RG chart typed in, the Attack
@@ -37,7 +37,7 @@ CARD: dict[str, str | bool] = {
     "settings_values.historical_drm.allied": "0", "settings_values.historical_drm.axis": "0",
     "settings_values.promotion_drm.allied": "0", "settings_values.promotion_drm.axis": "0",
     "settings_values.attack_option_cost.allied": "4", "settings_values.attack_option_cost.axis": "5",
-    "settings_values.reserves_allowed": True, "settings_values.patrols_allowed": False,
+    "settings_values.reserves_allowed": True, "settings_values.patrols_allowed": True,
     "settings_values.company_leader_drs": "4",
     "settings_values.bombardment_hexes.allied": "0", "settings_values.bombardment_hexes.axis": "0",
     "settings_values.initial_elr.allied": "3", "settings_values.initial_elr.axis": "4",
@@ -213,9 +213,29 @@ def test_two_new_users_play_a_pl_campaign_built_in_the_browser_to_cg_end(
     order(axis, allied, {}, attack_option=False)
     assert points(allied.page, "CP") == cp_allied - ATTACK_OPTION_COST["allied"]
     assert points(axis.page, "CP") == cp_axis
+    # 2.31 Patrols (the card uses them, 1 CP each; MID Intensity: at most two per RePh): the Allies buy one in secret,
+    # the Axis none → Allied cp − 4 − 1
+    advance(players, shows("#step-panel #patrol-form"))
+    patrols = allied.page.locator("#step-panel #patrol-form")  # type: ignore[attr-defined]
+    expect(patrols).to_contain_text("How many Patrols you buy (0 to 2)")
+    shot(allied, "ff2-patrols")
+    patrols.locator("#patrol-count").fill("1")
+    submit(allied, axis, patrols.get_by_role("button", name="Buy these Patrols (secret)"), "bought 1 Patrol")
+    submit(axis, allied, axis.page.locator("#step-panel #patrol-form button[name=nothing][value=yes]"), "no Patrols")  # type: ignore[attr-defined]
+    assert points(allied.page, "CP") == cp_allied - ATTACK_OPTION_COST["allied"] - 1
+    assert points(axis.page, "CP") == cp_axis
     advance(players, lambda p: "Allied Assault" in str(p.page.locator("main").inner_text()))  # type: ignore[attr-defined]
     shot(allied, "ff2-allied-assault")
     shot(axis, "ff2-allied-assault")
+    # 2.7 after set-up: only the Allies patrolled, so only they resolve; the 2.74 Detection DR is rolled on the server
+    advance(players, at("2.7"))
+    detection = allied.page.locator("#step-panel .roll-form").first  # type: ignore[attr-defined]
+    submit(allied, axis, detection.locator("button[type=submit]"), "rolled the 2.74 Patrol Detection DR")
+    outcomes = re.compile(r"Patrol conducts mission|Patrol compromised and returned to friendly MLR|"
+                          r"Patrol reduced\* - returned to friendly MLR|Patrol KIA")
+    expect(allied.page.locator("#step-panel")).to_contain_text(outcomes)  # type: ignore[attr-defined]
+    shot(allied, "ff2-patrol-detection")
+    shot(axis, "ff2-patrol-detection")
     advance(players, shows("#step-panel #results-form"))
     enter_pl_results(allied, axis, {"allied": 8, "axis": 3}, {"allied": True, "axis": False}, "allied")
     enter_pl_results(axis, allied, {"allied": 8, "axis": 3}, {"allied": True, "axis": False}, "allied")
