@@ -19,6 +19,9 @@ from campaigns_app.models import Campaign, CgCard, CgSystem
 from rules_engine.loader import player_setting_start, player_settings
 from rules_engine.rules_in_use import rules_in_use
 from rules_engine.model import VERIFY_NOTE, Cell, DiceTable, Setting, System
+from rules_engine.errors import UnknownNameError
+from rules_engine.purchases import purchase_currency
+from rules_engine.replenishment import ACTIONS as REPLENISH_ACTIONS, replenishment_currency
 
 # Parts a system must have before a campaign can start; without them it needs a CG Card.
 START_PARTS: tuple[tuple[str, str], ...] = (("calendar", "calendar"),)
@@ -176,11 +179,18 @@ PURCHASE_ACTIONS = ("purchase-rg", "purchase")
 INITIATIVE_ACTIONS = ("initiative", "resolve-initiative", "reveal-attack-options")
 
 
-def _points_blocker(system: System, currency: str) -> str | None:
-    """None when the purchase currency is replenished by a step or given as starting points by the Initial OB."""
+def _points_blocker(system: System) -> str | None:
+    """None when the purchase currency (as the purchase code resolves it: the purchase step's ``currency``, else the
+    system's first currency) is replenished by a step (its ``currency``, else the first one, as replenishment does) or
+    given as starting points by the Initial OB."""
+    try:
+        currency = purchase_currency(system)
+    except UnknownNameError:
+        return "no points to buy with: the purchase step names no currency and the system has none"
     replenished = any(
-        step.params.get("currency") == currency
-        for step in system.steps if step.action and (step.action.startswith("replenish") or step.action == "secret-roll")
+        (replenishment_currency(system, step) if step.action in REPLENISH_ACTIONS else step.params.get("currency"))
+        == currency
+        for step in system.steps if step.action in (*REPLENISH_ACTIONS, "secret-roll")
     )
     starting = system.initial_ob is not None and any(ob.points.get(currency) for ob in system.initial_ob.sides.values())
     if replenished or starting:
@@ -205,8 +215,7 @@ def start_blockers(system: System) -> list[str]:
         lacking = [side.name for side in system.sides if side.id not in charted]
         if lacking:
             out.append(f"the {purchase.ref} purchase step has no RG chart for {' and '.join(lacking)}")
-        currency = purchase.params.get("currency")
-        blocker = _points_blocker(system, str(currency)) if currency else None
+        blocker = _points_blocker(system)
         if blocker:
             out.append(blocker)
     initiative_steps = [step for step in system.steps if step.action in INITIATIVE_ACTIONS]

@@ -1590,12 +1590,6 @@ def _scenario_rolls(
             c.error(f"{p}.requires_rg", "a roll that needs an RG bought names the special rule of that RG (`rule:`)")
         not_initial = (c.text(m["not_in_initial_scenario"], f"{p}.not_in_initial_scenario")
                        if "not_in_initial_scenario" in m else None)
-        role = c.choice(m["roller_role"], f"{p}.roller_role", ("attacker", "defender")) if "roller_role" in m else None
-        requires_rg = bool(c.boolean(m["requires_rg"], f"{p}.requires_rg")) if "requires_rg" in m else False
-        if requires_rg and rule is None:
-            c.error(f"{p}.requires_rg", "a roll that needs an RG bought names the special rule of that RG (`rule:`)")
-        not_initial = (c.text(m["not_in_initial_scenario"], f"{p}.not_in_initial_scenario")
-                       if "not_in_initial_scenario" in m else None)
         if ident:
             ids.append((f"{p}.id", ident))
         if ident and ref and name and dice and roller and when and (threshold is not None or table is not None):

@@ -519,9 +519,12 @@ def _check_rg(
             violations.append(Violation(rule.ref, f"{_row_label(row)}: {rule.name} is available only to "
                                                   f"{' and '.join(system.side(s).name for s in sides)} ({rule.ref})"))
         if chit is None:
+            # CG15 "when selecting an Attack Chit", CG18 "if he is selecting an Idle initiative chit for the upcoming
+            # scenario": no chit is selected for the Initial Scenario, so the condition cannot be met there.
+            then = ("no Initiative chit is selected for the Initial Scenario" if initial
+                    else "choose your chit first")
             violations.append(Violation(rule.ref, f"{_row_label(row)}: {rule.name} may be bought only when "
-                                                  f"selecting the {needs.capitalize()} chit; choose your chit first "
-                                                  f"({rule.ref})"))
+                                                  f"selecting the {needs.capitalize()} chit; {then} ({rule.ref})"))
         elif str(chit) != needs:
             violations.append(Violation(rule.ref, f"{_row_label(row)}: {rule.name} may be bought only when "
                                                   f"selecting the {needs.capitalize()} chit, not {chit.capitalize()} "

@@ -14,7 +14,7 @@ from rules_engine.purchases import int_settings, side_setting
 from rules_engine.tables import Fact, MissingFactError, needed_facts, resolve, side_facts
 from rules_engine.vocabulary import DiceKind, SideId, Visibility
 
-__all__ = ["Balance", "ReplenishmentMissingValueError", "balance_for", "derived_facts", "replenish", "replenishment_step"]
+__all__ = ["Balance", "ReplenishmentMissingValueError", "balance_for", "derived_facts", "replenish", "replenishment_currency", "replenishment_step"]
 
 ACTIONS = ("replenish-base-minus-dr", "replenish-from-table")
 
@@ -76,6 +76,14 @@ def replenishment_step(system: System) -> Step:
     raise MissingValueError(f"{system.id}: the points replenishment rule is not in the rule text; supply it in a CG Card")
 
 
+def replenishment_currency(system: System, step: Step) -> str | None:
+    """The currency a replenishment step credits: its ``currency``, else the system's first currency (None without)."""
+    currency = step.params.get("currency")
+    if isinstance(currency, str) and currency:
+        return currency
+    return system.currencies[0].code if system.currencies else None
+
+
 def _previous(system: System, entry: CalendarEntry) -> CalendarEntry | None:
     earlier = [e for e in system.calendar if e.index < entry.index]
     return max(earlier, key=lambda e: e.index) if earlier else None
@@ -124,7 +132,7 @@ def replenish(
         raise RulesError(f"this ledger belongs to {ledger.side!r}, not {side!r}")
     step = replenishment_step(system)
     entry = system.calendar_entry(date_id)
-    currency = str(step.params.get("currency") or system.currencies[0].code)
+    currency = replenishment_currency(system, step) or ""
     if step.action == "replenish-base-minus-dr":
         return _base_minus_dr(system, ledger, side, step, entry, currency, dice)
     return _from_table(system, ledger, side, step, entry, currency, dice, facts)

@@ -57,7 +57,17 @@ def where_applied(system: System, rule: SpecialRule) -> str:
     if "depletion_sides" in p and strength:
         places.append(f"enforced at {strength} (only the sides named are rolled for Depletion)")
     if isinstance(p.get("designated_at_step"), str):
-        places.append(f"designated at {p['designated_at_step']} on paper (secret; the app does not record the hex)")
+        step = p["designated_at_step"]
+        prefixes = p.get("rg_id_prefixes")
+        which = (f"an RG whose ID begins with {' or '.join(str(x) for x in prefixes)}"
+                 if isinstance(prefixes, list) and prefixes else "an RG")
+        if purchase:
+            places.append(f"designated at {step} (secret): typed with the purchase of {which} at {purchase} and kept "
+                          "on the owner's RG Purchase Record (for an RG the Initial Scenario OB gives: on paper)")
+        else:
+            places.append(f"designated at {step} on paper (secret)")
+    if p.get("results_field") == "objective_hexes":
+        places.append("the Objective Hexes each side Controls are entered with the scenario results")
     fort = _step_with(system, "purchase-fortifications")
     if "fortification_type" in p and fort:
         places.append(f"enforced at {fort} (Fortification purchase)")

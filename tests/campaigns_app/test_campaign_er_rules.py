@@ -64,6 +64,14 @@ def test_er_special_rules_from_the_system_file_with_a_values_only_card(monkeypat
 
     # --- D1 AM, the Initial Scenario: 1.518 and 1.520 (initial: true on the card), nothing to spend
     assert play.at() == ("D1 AM", "phase", "1.518")
+    # CG18 "if he is selecting an Idle initiative chit", CG15 "when selecting an Attack Chit": no chit is selected for
+    # the Initial Scenario, so its 1.518 says so (no chit panel to send the player to)
+    refused(play, lambda: play.order("us", rg("O1")),
+            "RG O1 (60mm FPF Barrage): FPF Barrage may be bought only when selecting the Idle chit; no Initiative chit "
+            "is selected for the Initial Scenario (CG18)")
+    refused(play, lambda: play.order("japanese", rg("O2")),
+            "RG O2 (Pre-Game Bombardment): Pre-Game Bombardment may be bought only when selecting the Attack chit; no "
+            "Initiative chit is selected for the Initial Scenario (CG15)")
     assert play.until("@initial-scenario") == ["1.518", "1.520"]
     # CG13 "[EXC: Both players only use one during the Initial Scenario]": no dr chooses between two Snipers
     refused(play, roll(play, "us", "sniper-choice"),

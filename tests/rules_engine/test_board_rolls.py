@@ -315,3 +315,16 @@ def test_a_scenario_roll_with_a_threshold_needs_its_two_outcomes() -> None:
     text = text.replace("    outcomes:\n    modifiers:", "    modifiers:", 1)
     with pytest.raises(DefinitionErrors, match="says its two `outcomes:`"):
         parse_system(text, "pl25.yaml")
+
+
+def test_a_bad_roller_role_requires_rg_or_initial_scenario_flag_is_reported_once_each() -> None:
+    text = (ROOT / "fixtures" / "er.yaml").read_text()
+    text = text.replace("    roller_role: attacker\n", "    roller_role: scenario-attacker\n", 1)
+    text = text.replace("    requires_rg: true\n", "    requires_rg: maybe\n", 1)
+    text = text.replace('    not_in_initial_scenario: "both players', "    not_in_initial_scenario: {text: \"both players", 1)
+    text = text.replace('Initial Scenario (CG13)"\n', 'Initial Scenario (CG13)"}\n', 1)
+    with pytest.raises(DefinitionErrors) as raised:
+        parse_system(text, "er.yaml")
+    found = [str(error) for error in raised.value.errors]
+    assert [sum(".roller_role" in e for e in found), sum(".requires_rg" in e for e in found),
+            sum(".not_in_initial_scenario" in e for e in found)] == [1, 1, 1], found

@@ -265,3 +265,19 @@ def test_er_bombardment_only_with_the_attack_chit_and_fpf_only_with_idle(er: Sys
     (unchosen,) = validate_order(er, us, "us", "D2", [RgOrder("O2")], initial=False)
     assert unchosen.message == ("RG O2 (Pre-Game Bombardment): Pre-Game Bombardment may be bought only when selecting "
                                 "the Attack chit; choose your chit first (CG15)")
+
+
+def test_er_initial_scenario_purchase_says_no_chit_is_selected_for_it_so_fpf_and_bombardment_cannot_be_bought(
+        er: System) -> None:
+    # CG15: Bombardment RGs are available "when selecting an Attack Chit"; CG18: the FPF Barrage "if he is selecting an
+    # Idle initiative chit for the upcoming scenario". The Initial Scenario is played without a chit, so at its 1.518
+    # purchase step neither condition can be met, and the player is not told to choose a chit that is never due.
+    us = new_ledger("us", {"CPP": 20})
+    found = [v.message for v in validate_order(er, us, "us", "D1", [RgOrder("O1"), RgOrder("O2")], initial=True)]
+    assert found == [
+        "RG O1 (FPF Barrage): FPF Barrage may be bought only when selecting the Idle chit; no Initiative chit is "
+        "selected for the Initial Scenario (CG18)",
+        "RG O2 (Pre-Game Bombardment): Pre-Game Bombardment may be bought only when selecting the Attack chit; no "
+        "Initiative chit is selected for the Initial Scenario (CG15)",
+    ]
+    assert validate_order(er, us, "us", "D1", [RgOrder("I1")], initial=True) == ()
