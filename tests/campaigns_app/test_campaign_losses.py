@@ -54,7 +54,7 @@ def test_conph_losses_recorded_at_c5_8_feed_the_c5_23_and_c5_29_drm(monkeypatch:
 
 def test_losses_are_recorded_only_where_units_are_lost_and_as_a_positive_whole_number(monkeypatch: Any) -> None:
     play = through_tm_i(monkeypatch)
-    play.until("C5.2")
+    play.until("C5.1")  # C5.1 records the scenario's losses with its results: the form is at C5.2 and after
     with pytest.raises(services.ServiceError, match="Losses are recorded at the steps where units are lost"):
         services.losses_submit(user=play.users["us"], public_id=play.public_id, cvp=8)
     play.until("C5.8")
