@@ -79,3 +79,44 @@ def test_the_losses_form_is_on_the_page_at_c5_8_and_posts_through_the_view(monke
     assert play.state.history[-1].result.cvp["german"] == 20  # type: ignore[union-attr]
     german_page = client_for(play.users["german"]).get(url).content.decode()
     assert "the US lost 8 CVP; they count for I" in german_page
+
+
+# ------------------------------------------------- PL 2.1 / 3.44: RePh losses count for the previous firefight (3.11)
+
+
+def test_reph_losses_recorded_at_3_13_and_3_22_feed_the_3_44_and_2_1_drm(monkeypatch: Any) -> None:
+    # Example CG Card (Intensity MID; 2.1 HIST/CP DRM Axis −1). Initial Firefight: Allied amassed 14, Axis 23, Allied
+    # won and attacked. RePh: the Axis loses 6 CVP at 3.13 (CC "until one side has been completely eliminated"), the
+    # Allied side 8 at 3.22 (4 CVP of guarded prisoners: "worth double CVP") → Allied amassed 20, Axis 31.
+    # 3.44: Allied dr 4 −1 (won) −1 (20 amassed: one 20) = 2 → "2-3" → 2 MMC (without the losses: 4 −1 = 3);
+    #       Axis dr 6 −1 (31 amassed: one 20) = 5 → "4-5" → 1 (unchanged: 23 and 31 both hold one 20)
+    # 3.45 (ignores CVP): Allied 2 −1 +2 = 3 → 2; Axis 5 +2 = 7 → 0.  3.47: DR 6+6 and 1+1 (no CVP drm)
+    # 2.1 MID: Allied DR 2+3 = 5 +1 (Attack Option) −3 (31 suffered: three 10s) = 3 → 24 (without the losses: −2 → 23)
+    #          Axis DR 4+4 = 8 −1 (HIST) −2 (20 suffered) = 5 → 22 (without the losses: −1 → 6 → 21)
+    from tests.campaigns_app.test_campaign_pl25_steps import EXAMPLE_CARD, TO_FIREFIGHT_2
+
+    dice = ScriptedDice(*TO_FIREFIGHT_2)
+    play = Play(monkeypatch, "pl25", "allied", dice, card=EXAMPLE_CARD)
+    play.order("allied")
+    play.order("axis")
+    play.until("@initial-scenario")
+    play.both_done()
+    play.results(cvp={"allied": 14, "axis": 23}, attacked={"allied": True, "axis": False}, winner="allied")
+    play.until("3.13")
+    services.losses_submit(user=play.users["axis"], public_id=play.public_id, cvp=6)
+    play.until("3.22")
+    services.losses_submit(user=play.users["allied"], public_id=play.public_id, cvp=8)
+    assert [r.payload["counted_for"] for r in play.records("losses-recorded")] == ["1", "1"]
+    assert play.state.history[-1].result.cvp == {"allied": 20, "axis": 31}  # type: ignore[union-attr]
+    assert play.roster("allied", "1").cvp_suffered == 31 and play.roster("axis", "1").cvp_suffered == 20
+    play.until("3.45")
+    c3_44 = {r.side: (r.payload["original"], r.payload["final"], r.payload["result"])
+             for r in play.records("table-result", date="1", step="3.44")}
+    assert c3_44 == {"allied": (4, 2, "2"), "axis": (6, 5, "1")}
+    play.supply("allied", "leaders_generated", 0)
+    play.supply("axis", "leaders_generated", 0)
+    play.until("2.3")
+    c2_1 = {r.side: (r.payload["dr"], r.payload["amount"]) for r in play.records("replenished", date_id="2")}
+    assert c2_1 == {"allied": (3, "24"), "axis": (5, "22")}
+    assert (play.ledger("allied").balance("CP"), play.ledger("axis").balance("CP")) == (Decimal(24), Decimal(22))
+    assert dice.remaining == 0
