@@ -72,7 +72,11 @@ def test_the_losses_form_is_on_the_page_at_c5_8_and_posts_through_the_view(monke
     play = through_tm_i(monkeypatch)
     play.until("C5.8")
     url = reverse("campaign_detail", args=[play.public_id])
-    assert 'id="losses-form"' in client_for(play.users["us"]).get(url).content.decode()
+    us_page = client_for(play.users["us"]).get(url).content.decode()
+    assert 'id="losses-form"' in us_page
+    assert 'id="losses-leaders"' not in us_page  # no PHD step counts leaders lost
+    with pytest.raises(services.ServiceError, match="No step of this system counts leaders lost"):
+        services.losses_submit(user=play.users["us"], public_id=play.public_id, cvp=8, leaders=1)
     response = client_for(play.users["us"]).post(reverse("phase_losses", args=[play.public_id]), {"cvp": "abc"})
     assert response.status_code == 422 and "CVP lost must be a whole number" in response.content.decode()
     client_for(play.users["us"]).post(reverse("phase_losses", args=[play.public_id]), {"cvp": "8"})
@@ -120,3 +124,38 @@ def test_reph_losses_recorded_at_3_13_and_3_22_feed_the_3_44_and_2_1_drm(monkeyp
     assert c2_1 == {"allied": (3, "24"), "axis": (5, "22")}
     assert (play.ledger("allied").balance("CP"), play.ledger("axis").balance("CP")) == (Decimal(24), Decimal(22))
     assert dice.remaining == 0
+
+
+def test_leaders_lost_at_a_reph_step_raise_the_3_45_generate_limit(monkeypatch: Any) -> None:
+    # 3.45 "A side may only Generate a total of one fewer leaders than they lost in the current CG/RePh".
+    # Dice as test_campaign_pl25_steps' 3.45 test: 3.44 Allied 4, Axis 6; 3.45 Allied dr 2 −1 (won) +2 = 3 → "2-3"
+    # → 2 leaders. The Allied side entered 2 leaders lost with the results and loses 1 more (2 CVP) at 3.17: 3 lost →
+    # it may Generate min(2, 3 − 1) = 2 (with the results' 2 alone: 1). The 2 CVP leave 3.44 as it was (Axis amassed
+    # 23 + 2 = 25: still one 20).
+    from django.urls import reverse
+
+    from tests.campaigns_app.conftest import client_for
+    from tests.campaigns_app.test_campaign_pl25_steps import EXAMPLE_CARD
+
+    play = Play(monkeypatch, "pl25", "allied", ScriptedDice(4, 6, 2, 5), card=EXAMPLE_CARD)
+    play.order("allied")
+    play.order("axis")
+    play.until("@initial-scenario")
+    play.both_done()
+    play.results(cvp={"allied": 14, "axis": 23}, attacked={"allied": True, "axis": False}, winner="allied",
+                 leaders_lost={"allied": 2, "axis": 0})
+    play.until("3.17")
+    page = client_for(play.users["allied"]).get(reverse("campaign_detail", args=[play.public_id])).content.decode()
+    assert 'id="losses-leaders"' in page
+    for bad in (-1, 100, "1"):
+        with pytest.raises(services.ServiceError, match="Leaders lost must be a whole number from 0 to 99"):
+            services.losses_submit(user=play.users["allied"], public_id=play.public_id, cvp=2, leaders=bad)
+    services.losses_submit(user=play.users["allied"], public_id=play.public_id, cvp=2, leaders=1)
+    (recorded,) = play.records("losses-recorded")
+    assert recorded.payload["text"] == "3.17: the Allied Side lost 2 CVP, 1 leader among them; they count for 1 " \
+        "(CVP suffered 25)" and recorded.payload["leaders"] == 1
+    assert play.state.history[-1].result.leaders_lost == {"allied": 3, "axis": 0}  # type: ignore[union-attr]
+    play.until("3.45")
+    assert play.state.facts_supplied["allied"]["leaders_may_generate"] == 2
+    with pytest.raises(services.ServiceError, match="from 0 to 2, got 3"):
+        play.supply("allied", "leaders_generated", 3)
