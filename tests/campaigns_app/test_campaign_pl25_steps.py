@@ -357,3 +357,29 @@ def test_repair_rolls_use_the_thresholds_of_the_repair_rule(monkeypatch: Any) ->
         "3.46 Disabled weapon other than MA (LMG in 23Q6): dr 2 +1 = 3 → failure (needs dr <= 2)"]
     assert "LMG in 23Q6): dr 2 +1 = 3 → failure" in page(play, "axis")  # public: the opponent is at the board
     assert dice.remaining == 0
+
+
+def test_the_3_461_recalled_vehicle_roll_uses_its_own_threshold_and_says_the_failure(monkeypatch: Any) -> None:
+    # 3.461 "A Recalled vehicle may be returned to the OB (if its unit is retained) on a dr <= 2 (Inexperience,
+    # Captured Use, and Ammo Shortage DRM apply). Recalled units which fail this dr are eliminated without awarding CVP."
+    # Firefight 2 is Idle: its loop runs 3.46 then 3.461. M4 (no DRM): dr 2 → 2 <= 2 success; M5 with +1 (Inexperience,
+    # as the player types it): dr 2 + 1 = 3 → failure, eliminated without awarding CVP
+    play, dice = to_firefight_2(monkeypatch, 2, 2)
+    play.until("3.461")
+    form = page(play, "allied")
+    form = form[form.index('id="repair-form"'):]
+    assert "Recalled vehicle returned to the OB (if its unit is retained): success on a dr &lt;= 2" in form
+    assert "Disabled weapon other than MA" not in form  # 3.46's thresholds are not rolled at 3.461
+    with pytest.raises(services.ServiceError, match=r"3.461: choose what is repaired \(allowed: recalled"):
+        services.repair_roll_submit(user=play.users["allied"], public_id=play.public_id, threshold="disabled", drm=0,
+                                    purpose="LMG in 23Q6")
+    services.repair_roll_submit(user=play.users["allied"], public_id=play.public_id, threshold="recalled", drm=0,
+                                purpose="M4 in 22J3")
+    services.repair_roll_submit(user=play.users["allied"], public_id=play.public_id, threshold="recalled", drm=1,
+                                purpose="M5 in 22J4")
+    assert [e.payload["text"] for e in play.state.board_log] == [
+        "3.461 Recalled vehicle returned to the OB (if its unit is retained) (M4 in 22J3): dr 2 → success "
+        "(needs dr <= 2)",
+        "3.461 Recalled vehicle returned to the OB (if its unit is retained) (M5 in 22J4): dr 2 +1 = 3 → failure "
+        "(needs dr <= 2): eliminated without awarding CVP"]
+    assert dice.remaining == 0
