@@ -252,28 +252,33 @@ def test_a_run_of_on_the_board_steps_is_finished_in_one_click_per_side_and_each_
     play.until("@initial-scenario")
     play.both_done()
     play.results(cvp={"allied": 0, "axis": 0}, attacked={"allied": True, "axis": False}, winner="axis")
-    play.until("3.12")
-    # 3.12 … 3.2: twelve on-the-board steps in a row (3.214 is done in order, Attacker then Defender: the run ends)
+    play.until("3.13")
+    # 3.13 … 3.16: five on-the-board steps in a row; 3.17 records the losses of its 1TC ("failure … results in the
+    # elimination of the unit", 3.11: counted at the step where they happen), so the run ends before it
     html = page(play, "allied")
+    assert 'id="losses-form"' in html  # 3.13 itself records losses: its form is on the page with the run
     run = html[html.index('id="run-steps"'):]
     run = run[:run.index("</div>")]
-    assert re.findall(r"<li>([0-9.]+) ", run) == ["3.12", "3.121", "3.13", "3.131", "3.14", "3.15", "3.16", "3.17",
-                                                   "3.171", "3.18", "3.19", "3.2"]
-    assert "Mark these 12 steps finished" in run
-    # the Redeployment Option the players chose (A, campaign_script's choice) is said in words at 3.2
-    assert "3.2 Redeployment Phase <span class=\"muted small\">— Redeployment Option A: Units stay where they ended " \
-        "the firefight" in run
-    response = post(play, "allied", "phase_done", {"token": token_in(run, "run-steps"), "step": "3.12", "run": "yes"})
+    assert re.findall(r"<li>([0-9.]+) ", run) == ["3.13", "3.131", "3.14", "3.15", "3.16"]
+    assert "Mark these 5 steps finished" in run
+    response = post(play, "allied", "phase_done", {"token": token_in(run, "run-steps"), "step": "3.13", "run": "yes"})
     assert response.status_code == 200
-    assert play.at() == ("1", "phase", "3.12")  # the Axis has not finished 3.12 yet
-    for ref in ("3.12", "3.121", "3.13", "3.131", "3.14", "3.15", "3.16", "3.17", "3.171", "3.18", "3.19"):
+    assert play.at() == ("1", "phase", "3.13")  # the Axis has not finished 3.13 yet
+    for ref in ("3.13", "3.131", "3.14", "3.15"):
         play.done("axis")  # the Axis finishes each on its own; the Allied side is already done with each
         assert play.state.done == frozenset({"allied"}), ref
-    play.done("axis")  # 3.2
-    assert play.at() == ("1", "phase", "3.214")
+    play.done("axis")  # 3.16
+    assert play.at() == ("1", "phase", "3.17")
     finished = [r.payload["step"] for r in play.records("step-done", date="1", side="allied")]
-    assert finished[-12:] == ["3.12", "3.121", "3.13", "3.131", "3.14", "3.15", "3.16", "3.17", "3.171", "3.18",
-                              "3.19", "3.2"]
+    assert finished[-5:] == ["3.13", "3.131", "3.14", "3.15", "3.16"]
+    play.until("3.19")
+    # 3.19 … 3.2: the Redeployment Option the players chose (A, campaign_script's choice) is said in words at 3.2
+    run = page(play, "allied")
+    run = run[run.index('id="run-steps"'):]
+    run = run[:run.index("</div>")]
+    assert re.findall(r"<li>([0-9.]+) ", run) == ["3.19", "3.2"]
+    assert "3.2 Redeployment Phase <span class=\"muted small\">— Redeployment Option A: Units stay where they ended " \
+        "the firefight" in run
 
 
 # ---------------------------------------------------------------------------------- 3.45 leaders rolled on the 2.361
