@@ -728,6 +728,12 @@ def _records_losses(step: Any) -> bool:
     return records_losses(step)
 
 
+def _losses_count_leaders(system: Any) -> bool:
+    from rules_engine.losses import counts_leaders
+
+    return counts_leaders(system)
+
+
 def _recon_inspection(system: Any, state: Any, step: Any, ledger: Any) -> dict[str, Any] | None:
     """RR 2.524 Recon Inspection: the number of Locations the viewer may reconnoiter — its own Recon Final dr, recorded
     in the Recon column of its CG Roster line at the step that buys Recon (2.521) and used at the step that step names
@@ -1114,6 +1120,7 @@ def phase_context(campaign: Campaign, seat: Seat, system: Any, state: Any, view:
         "needs": needs,
         "roll_questions": list(phase.get("roll_questions") or []),  # this side's own (view_for)
         "records_losses": _records_losses(step),
+        "losses_leaders": _records_losses(step) and _losses_count_leaders(system),
         "recon_turn": _recon_turn(system, state, step, side),
         "needs_public": needs_public,
         "needs_public_names": " and ".join(str(n["id"]).upper() for n in needs if n["kind"] == "track"),

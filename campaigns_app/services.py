@@ -654,12 +654,13 @@ def recon_declare(*, user: AbstractBaseUser, public_id: str, location: Any) -> C
 
 
 @transaction.atomic
-def losses_submit(*, user: AbstractBaseUser, public_id: str, cvp: Any) -> Campaign:
-    """The side records the CVP it lost at this step (PL 3.11 / PHD C5.1: they count for the scenario just played)."""
+def losses_submit(*, user: AbstractBaseUser, public_id: str, cvp: Any, leaders: Any = 0) -> Campaign:
+    """The side records the CVP (and the leaders) it lost at this step (PL 3.11 / PHD C5.1: they count for the
+    scenario just played; PL 3.45: leaders lost in the current CG/RePh)."""
     from rules_engine import losses
 
     return _phase_action(user=user, public_id=public_id,
-                         action=lambda system, state, side, dice: losses.record(system, state, side, cvp))
+                         action=lambda system, state, side, dice: losses.record(system, state, side, cvp, leaders))
 
 
 @transaction.atomic

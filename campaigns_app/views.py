@@ -785,14 +785,19 @@ def recon_declare(request: HttpRequest, seat: Seat) -> HttpResponse:
 @seated
 @require_POST
 def losses_submit(request: HttpRequest, seat: Seat) -> HttpResponse:
-    """Record the CVP this side lost at the current step (PL 3.11, PHD C5.1)."""
+    """Record the CVP (and leaders) this side lost at the current step (PL 3.11, 3.45; PHD C5.1)."""
     raw = str(request.POST.get("cvp", "")).strip()
+    raw_leaders = str(request.POST.get("leaders", "")).strip() or "0"
     try:
         cvp = int(raw)
     except ValueError:
         return _phase_response(request, seat, 422, phase_errors=[f"CVP lost must be a whole number from 1 to 999 (got “{raw[:20]}”)."])
+    try:
+        leaders = int(raw_leaders)
+    except ValueError:
+        return _phase_response(request, seat, 422, phase_errors=[f"Leaders lost must be a whole number from 0 to 99 (got “{raw_leaders[:20]}”)."])
     return _run_phase(request, seat, lambda: services.losses_submit(
-        user=request.user, public_id=seat.campaign.public_id, cvp=cvp), "Recorded: both players see it.")
+        user=request.user, public_id=seat.campaign.public_id, cvp=cvp, leaders=leaders), "Recorded: both players see it.")
 
 
 @seated

@@ -47,6 +47,7 @@ from rules_engine.lost_values import (
     with_cells,
 )
 from rules_engine import board_part, leader_generation, map_groups, patrols, roll_questions
+from rules_engine.losses import records_losses
 from rules_engine.step_kinds import INITIATIVE_ACTIONS, INPUT_ACTIONS, ROLL_ACTIONS
 from rules_engine.model import Cell, DiceTable, MapGroup, Row, Step, System
 from rules_engine.state import (
@@ -1844,7 +1845,8 @@ def _run_key(state: CampaignState, ref: str) -> str:
 
 def board_run(system: SystemLike, state: CampaignState) -> tuple[Step, ...]:
     """The run of consecutive on-the-board steps from the current one (each done by both sides in any order, none
-    ordered, none played during the scenario): a side confirms them all in one click (``mark_run_done``)."""
+    ordered, none played during the scenario, none after the first recording losses — PL 3.11 / PHD C5.1 losses are
+    recorded at the step where they happen): a side confirms them all in one click (``mark_run_done``)."""
     state = _settle(system, state)
     if state.step != PHASE or state.phase_ref is None or state.phase_ref in MARKS:
         return ()
@@ -1857,7 +1859,7 @@ def board_run(system: SystemLike, state: CampaignState) -> tuple[Step, ...]:
             break
         step = _step(system, entry)
         if step_kind(system, step) != ON_BOARD or step.sides == "ordered" or step.in_scenario \
-                or patrols.resolved_item(step) is not None:
+                or patrols.resolved_item(step) is not None or (run and records_losses(step)):
             break
         run.append(step)
     return tuple(run)

@@ -54,7 +54,7 @@ def test_conph_losses_recorded_at_c5_8_feed_the_c5_23_and_c5_29_drm(monkeypatch:
 
 def test_losses_are_recorded_only_where_units_are_lost_and_as_a_positive_whole_number(monkeypatch: Any) -> None:
     play = through_tm_i(monkeypatch)
-    play.until("C5.2")
+    play.until("C5.1")  # C5.1 records the scenario's losses with its results: the form is at C5.2 and after
     with pytest.raises(services.ServiceError, match="Losses are recorded at the steps where units are lost"):
         services.losses_submit(user=play.users["us"], public_id=play.public_id, cvp=8)
     play.until("C5.8")
@@ -72,10 +72,90 @@ def test_the_losses_form_is_on_the_page_at_c5_8_and_posts_through_the_view(monke
     play = through_tm_i(monkeypatch)
     play.until("C5.8")
     url = reverse("campaign_detail", args=[play.public_id])
-    assert 'id="losses-form"' in client_for(play.users["us"]).get(url).content.decode()
+    us_page = client_for(play.users["us"]).get(url).content.decode()
+    assert 'id="losses-form"' in us_page
+    assert 'id="losses-leaders"' not in us_page  # no PHD step counts leaders lost
+    with pytest.raises(services.ServiceError, match="No step of this system counts leaders lost"):
+        services.losses_submit(user=play.users["us"], public_id=play.public_id, cvp=8, leaders=1)
     response = client_for(play.users["us"]).post(reverse("phase_losses", args=[play.public_id]), {"cvp": "abc"})
     assert response.status_code == 422 and "CVP lost must be a whole number" in response.content.decode()
     client_for(play.users["us"]).post(reverse("phase_losses", args=[play.public_id]), {"cvp": "8"})
     assert play.state.history[-1].result.cvp["german"] == 20  # type: ignore[union-attr]
     german_page = client_for(play.users["german"]).get(url).content.decode()
     assert "the US lost 8 CVP; they count for I" in german_page
+
+
+# ------------------------------------------------- PL 2.1 / 3.44: RePh losses count for the previous firefight (3.11)
+
+
+def test_reph_losses_recorded_at_3_13_and_3_22_feed_the_3_44_and_2_1_drm(monkeypatch: Any) -> None:
+    # Example CG Card (Intensity MID; 2.1 HIST/CP DRM Axis −1). Initial Firefight: Allied amassed 14, Axis 23, Allied
+    # won and attacked. RePh: the Axis loses 6 CVP at 3.13 (CC "until one side has been completely eliminated"), the
+    # Allied side 8 at 3.22 (4 CVP of guarded prisoners: "worth double CVP") → Allied amassed 20, Axis 31.
+    # 3.44: Allied dr 4 −1 (won) −1 (20 amassed: one 20) = 2 → "2-3" → 2 MMC (without the losses: 4 −1 = 3);
+    #       Axis dr 6 −1 (31 amassed: one 20) = 5 → "4-5" → 1 (unchanged: 23 and 31 both hold one 20)
+    # 3.45 (ignores CVP): Allied 2 −1 +2 = 3 → 2; Axis 5 +2 = 7 → 0.  3.47: DR 6+6 and 1+1 (no CVP drm)
+    # 2.1 MID: Allied DR 2+3 = 5 +1 (Attack Option) −3 (31 suffered: three 10s) = 3 → 24 (without the losses: −2 → 23)
+    #          Axis DR 4+4 = 8 −1 (HIST) −2 (20 suffered) = 5 → 22 (without the losses: −1 → 6 → 21)
+    from tests.campaigns_app.test_campaign_pl25_steps import EXAMPLE_CARD, TO_FIREFIGHT_2
+
+    dice = ScriptedDice(*TO_FIREFIGHT_2)
+    play = Play(monkeypatch, "pl25", "allied", dice, card=EXAMPLE_CARD)
+    play.order("allied")
+    play.order("axis")
+    play.until("@initial-scenario")
+    play.both_done()
+    play.results(cvp={"allied": 14, "axis": 23}, attacked={"allied": True, "axis": False}, winner="allied")
+    play.until("3.13")
+    services.losses_submit(user=play.users["axis"], public_id=play.public_id, cvp=6)
+    play.until("3.22")
+    services.losses_submit(user=play.users["allied"], public_id=play.public_id, cvp=8)
+    assert [r.payload["counted_for"] for r in play.records("losses-recorded")] == ["1", "1"]
+    assert play.state.history[-1].result.cvp == {"allied": 20, "axis": 31}  # type: ignore[union-attr]
+    assert play.roster("allied", "1").cvp_suffered == 31 and play.roster("axis", "1").cvp_suffered == 20
+    play.until("3.45")
+    c3_44 = {r.side: (r.payload["original"], r.payload["final"], r.payload["result"])
+             for r in play.records("table-result", date="1", step="3.44")}
+    assert c3_44 == {"allied": (4, 2, "2"), "axis": (6, 5, "1")}
+    play.supply("allied", "leaders_generated", 0)
+    play.supply("axis", "leaders_generated", 0)
+    play.until("2.3")
+    c2_1 = {r.side: (r.payload["dr"], r.payload["amount"]) for r in play.records("replenished", date_id="2")}
+    assert c2_1 == {"allied": (3, "24"), "axis": (5, "22")}
+    assert (play.ledger("allied").balance("CP"), play.ledger("axis").balance("CP")) == (Decimal(24), Decimal(22))
+    assert dice.remaining == 0
+
+
+def test_leaders_lost_at_a_reph_step_raise_the_3_45_generate_limit(monkeypatch: Any) -> None:
+    # 3.45 "A side may only Generate a total of one fewer leaders than they lost in the current CG/RePh".
+    # Dice as test_campaign_pl25_steps' 3.45 test: 3.44 Allied 4, Axis 6; 3.45 Allied dr 2 −1 (won) +2 = 3 → "2-3"
+    # → 2 leaders. The Allied side entered 2 leaders lost with the results and loses 1 more (2 CVP) at 3.17: 3 lost →
+    # it may Generate min(2, 3 − 1) = 2 (with the results' 2 alone: 1). The 2 CVP leave 3.44 as it was (Axis amassed
+    # 23 + 2 = 25: still one 20).
+    from django.urls import reverse
+
+    from tests.campaigns_app.conftest import client_for
+    from tests.campaigns_app.test_campaign_pl25_steps import EXAMPLE_CARD
+
+    play = Play(monkeypatch, "pl25", "allied", ScriptedDice(4, 6, 2, 5), card=EXAMPLE_CARD)
+    play.order("allied")
+    play.order("axis")
+    play.until("@initial-scenario")
+    play.both_done()
+    play.results(cvp={"allied": 14, "axis": 23}, attacked={"allied": True, "axis": False}, winner="allied",
+                 leaders_lost={"allied": 2, "axis": 0})
+    play.until("3.17")
+    page = client_for(play.users["allied"]).get(reverse("campaign_detail", args=[play.public_id])).content.decode()
+    assert 'id="losses-leaders"' in page
+    for bad in (-1, 100, "1"):
+        with pytest.raises(services.ServiceError, match="Leaders lost must be a whole number from 0 to 99"):
+            services.losses_submit(user=play.users["allied"], public_id=play.public_id, cvp=2, leaders=bad)
+    services.losses_submit(user=play.users["allied"], public_id=play.public_id, cvp=2, leaders=1)
+    (recorded,) = play.records("losses-recorded")
+    assert recorded.payload["text"] == "3.17: the Allied Side lost 2 CVP, 1 leader among them; they count for 1 " \
+        "(CVP suffered 25)" and recorded.payload["leaders"] == 1
+    assert play.state.history[-1].result.leaders_lost == {"allied": 3, "axis": 0}  # type: ignore[union-attr]
+    play.until("3.45")
+    assert play.state.facts_supplied["allied"]["leaders_may_generate"] == 2
+    with pytest.raises(services.ServiceError, match="from 0 to 2, got 3"):
+        play.supply("allied", "leaders_generated", 3)

@@ -105,3 +105,33 @@ def test_the_owner_answers_on_its_page_and_the_opponents_page_shows_no_question(
     assert play.state.facts_supplied["us"][question.id] is True
     german_page = client_for(play.users["german"]).get(url).content.decode()
     assert "placed an FFE counter" not in german_page and question.id not in german_page
+
+
+# C5.33 Leader Table DRM "-1 Pionerie/Engineer Pl" (seed 003; the table's rows are lost, the card's are TEST DATA): the
+# card's table carries the seed's one legible DRM line.
+ENGINEER_CARD = (CARDS / "phd-test.yaml").read_text(encoding="utf-8").replace(
+    '      - {label: "≥11", min: 11, cells: ["7-0", "6+1", "-"]}\n',
+    '      - {label: "≥11", min: 11, cells: ["7-0", "6+1", "-"]}\n'
+    '    modifiers:\n      - {reason: "-1 Pionerie/Engineer Pl", value: -1, ask: tick}\n', 1)
+
+
+def test_c5_33_the_pionerie_engineer_tick_reaches_the_leader_dr(monkeypatch: Any) -> None:
+    # German I1 (ticked: a Pionerie Pl): DR 4+4 = 8 −1 = 7 → card row "5-7" → 8-1 (unticked: 8 → "8-10" → 8-0);
+    # German I1 (not ticked): DR 4+4 = 8 → 8-0. US I1 ×2 (not ticked): DR 6+6 = 12 → "≥11" → 6+1
+    assert "Pionerie" in ENGINEER_CARD
+    play = Play(monkeypatch, "phd", "german", ScriptedDice(4, 4, 4, 4, 6, 6, 6, 6), card_text=ENGINEER_CARD)
+    play.until("C5.31")
+    play.order("german")
+    play.order("us")
+    play.until("C5.33")
+    german = sequence.roll_questions_for(play.system, play.state, "german")
+    assert [(q.rg_id, q.table_ref, q.reason) for q in german] == [("I1", "C5.33", "-1 Pionerie/Engineer Pl")] * 2
+    us = sequence.roll_questions_for(play.system, play.state, "us")
+    assert [q.reason for q in us] == ["-1 Pionerie/Engineer Pl"] * 2
+    play.supply("german", "roll-answers", {german[0].id: True})
+    play.supply("us", "roll-answers", {})
+    made = [(r.side, r.payload["original"], r.payload["final"], r.payload["result"])
+            for r in play.records("roll", table="leader")]
+    assert made == [("german", 8, 7, "8-1"), ("german", 8, 8, "8-0"), ("us", 12, 12, "6+1"), ("us", 12, 12, "6+1")]
+    assert [p.leaders for p in play.ledger("german").purchases] == [("8-1",), ("8-0",)]
+    assert play.dice.remaining == 0

@@ -252,28 +252,33 @@ def test_a_run_of_on_the_board_steps_is_finished_in_one_click_per_side_and_each_
     play.until("@initial-scenario")
     play.both_done()
     play.results(cvp={"allied": 0, "axis": 0}, attacked={"allied": True, "axis": False}, winner="axis")
-    play.until("3.12")
-    # 3.12 … 3.2: twelve on-the-board steps in a row (3.214 is done in order, Attacker then Defender: the run ends)
+    play.until("3.13")
+    # 3.13 … 3.16: five on-the-board steps in a row; 3.17 records the losses of its 1TC ("failure … results in the
+    # elimination of the unit", 3.11: counted at the step where they happen), so the run ends before it
     html = page(play, "allied")
+    assert 'id="losses-form"' in html  # 3.13 itself records losses: its form is on the page with the run
     run = html[html.index('id="run-steps"'):]
     run = run[:run.index("</div>")]
-    assert re.findall(r"<li>([0-9.]+) ", run) == ["3.12", "3.121", "3.13", "3.131", "3.14", "3.15", "3.16", "3.17",
-                                                   "3.171", "3.18", "3.19", "3.2"]
-    assert "Mark these 12 steps finished" in run
-    # the Redeployment Option the players chose (A, campaign_script's choice) is said in words at 3.2
-    assert "3.2 Redeployment Phase <span class=\"muted small\">— Redeployment Option A: Units stay where they ended " \
-        "the firefight" in run
-    response = post(play, "allied", "phase_done", {"token": token_in(run, "run-steps"), "step": "3.12", "run": "yes"})
+    assert re.findall(r"<li>([0-9.]+) ", run) == ["3.13", "3.131", "3.14", "3.15", "3.16"]
+    assert "Mark these 5 steps finished" in run
+    response = post(play, "allied", "phase_done", {"token": token_in(run, "run-steps"), "step": "3.13", "run": "yes"})
     assert response.status_code == 200
-    assert play.at() == ("1", "phase", "3.12")  # the Axis has not finished 3.12 yet
-    for ref in ("3.12", "3.121", "3.13", "3.131", "3.14", "3.15", "3.16", "3.17", "3.171", "3.18", "3.19"):
+    assert play.at() == ("1", "phase", "3.13")  # the Axis has not finished 3.13 yet
+    for ref in ("3.13", "3.131", "3.14", "3.15"):
         play.done("axis")  # the Axis finishes each on its own; the Allied side is already done with each
         assert play.state.done == frozenset({"allied"}), ref
-    play.done("axis")  # 3.2
-    assert play.at() == ("1", "phase", "3.214")
+    play.done("axis")  # 3.16
+    assert play.at() == ("1", "phase", "3.17")
     finished = [r.payload["step"] for r in play.records("step-done", date="1", side="allied")]
-    assert finished[-12:] == ["3.12", "3.121", "3.13", "3.131", "3.14", "3.15", "3.16", "3.17", "3.171", "3.18",
-                              "3.19", "3.2"]
+    assert finished[-5:] == ["3.13", "3.131", "3.14", "3.15", "3.16"]
+    play.until("3.19")
+    # 3.19 … 3.2: the Redeployment Option the players chose (A, campaign_script's choice) is said in words at 3.2
+    run = page(play, "allied")
+    run = run[run.index('id="run-steps"'):]
+    run = run[:run.index("</div>")]
+    assert re.findall(r"<li>([0-9.]+) ", run) == ["3.19", "3.2"]
+    assert "3.2 Redeployment Phase <span class=\"muted small\">— Redeployment Option A: Units stay where they ended " \
+        "the firefight" in run
 
 
 # ---------------------------------------------------------------------------------- 3.45 leaders rolled on the 2.361
@@ -356,4 +361,30 @@ def test_repair_rolls_use_the_thresholds_of_the_repair_rule(monkeypatch: Any) ->
         "→ success (needs dr <= 5)",
         "3.46 Disabled weapon other than MA (LMG in 23Q6): dr 2 +1 = 3 → failure (needs dr <= 2)"]
     assert "LMG in 23Q6): dr 2 +1 = 3 → failure" in page(play, "axis")  # public: the opponent is at the board
+    assert dice.remaining == 0
+
+
+def test_the_3_461_recalled_vehicle_roll_uses_its_own_threshold_and_says_the_failure(monkeypatch: Any) -> None:
+    # 3.461 "A Recalled vehicle may be returned to the OB (if its unit is retained) on a dr <= 2 (Inexperience,
+    # Captured Use, and Ammo Shortage DRM apply). Recalled units which fail this dr are eliminated without awarding CVP."
+    # Firefight 2 is Idle: its loop runs 3.46 then 3.461. M4 (no DRM): dr 2 → 2 <= 2 success; M5 with +1 (Inexperience,
+    # as the player types it): dr 2 + 1 = 3 → failure, eliminated without awarding CVP
+    play, dice = to_firefight_2(monkeypatch, 2, 2)
+    play.until("3.461")
+    form = page(play, "allied")
+    form = form[form.index('id="repair-form"'):]
+    assert "Recalled vehicle returned to the OB (if its unit is retained): success on a dr &lt;= 2" in form
+    assert "Disabled weapon other than MA" not in form  # 3.46's thresholds are not rolled at 3.461
+    with pytest.raises(services.ServiceError, match=r"3.461: choose what is repaired \(allowed: recalled"):
+        services.repair_roll_submit(user=play.users["allied"], public_id=play.public_id, threshold="disabled", drm=0,
+                                    purpose="LMG in 23Q6")
+    services.repair_roll_submit(user=play.users["allied"], public_id=play.public_id, threshold="recalled", drm=0,
+                                purpose="M4 in 22J3")
+    services.repair_roll_submit(user=play.users["allied"], public_id=play.public_id, threshold="recalled", drm=1,
+                                purpose="M5 in 22J4")
+    assert [e.payload["text"] for e in play.state.board_log] == [
+        "3.461 Recalled vehicle returned to the OB (if its unit is retained) (M4 in 22J3): dr 2 → success "
+        "(needs dr <= 2)",
+        "3.461 Recalled vehicle returned to the OB (if its unit is retained) (M5 in 22J4): dr 2 +1 = 3 → failure "
+        "(needs dr <= 2): eliminated without awarding CVP"]
     assert dice.remaining == 0
