@@ -786,11 +786,14 @@ def recon_declare(request: HttpRequest, seat: Seat) -> HttpResponse:
 @require_POST
 def losses_submit(request: HttpRequest, seat: Seat) -> HttpResponse:
     """Record the CVP this side lost at the current step (PL 3.11, PHD C5.1)."""
-    raw = str(request.POST.get("cvp", "")).strip()
-    try:
-        cvp = int(raw)
-    except ValueError:
-        return _phase_response(request, seat, 422, phase_errors=[f"CVP lost must be a whole number from 1 to 999 (got “{raw[:20]}”)."])
+    from rules_engine.losses import MAX_CVP
+
+    problems: list[str] = []
+    cvp = _int_field(request, "cvp", "CVP lost", problems, None, 1, MAX_CVP)
+    if cvp is None and not problems:
+        problems.append(f"CVP lost: enter {form_numbers.allowed(1, MAX_CVP)}.")
+    if problems:
+        return _phase_response(request, seat, 422, phase_errors=problems)
     return _run_phase(request, seat, lambda: services.losses_submit(
         user=request.user, public_id=seat.campaign.public_id, cvp=cvp), "Recorded: both players see it.")
 

@@ -5,6 +5,7 @@ MMC; C5.29 "+1 Attack chit previous scenario", "−1 per 10 CVP suffered" (FRD),
 US row 6 are the TEST DATA card's."""
 from __future__ import annotations
 
+import html
 from decimal import Decimal
 from typing import Any
 
@@ -74,8 +75,37 @@ def test_the_losses_form_is_on_the_page_at_c5_8_and_posts_through_the_view(monke
     url = reverse("campaign_detail", args=[play.public_id])
     assert 'id="losses-form"' in client_for(play.users["us"]).get(url).content.decode()
     response = client_for(play.users["us"]).post(reverse("phase_losses", args=[play.public_id]), {"cvp": "abc"})
-    assert response.status_code == 422 and "CVP lost must be a whole number" in response.content.decode()
+    assert response.status_code == 422
+    assert "CVP lost: “abc” is not allowed: enter a whole number from 1 to 999." in html.unescape(response.content.decode())
     client_for(play.users["us"]).post(reverse("phase_losses", args=[play.public_id]), {"cvp": "8"})
     assert play.state.history[-1].result.cvp["german"] == 20  # type: ignore[union-attr]
     german_page = client_for(play.users["german"]).get(url).content.decode()
     assert "the US lost 8 CVP; they count for I" in german_page
+
+
+@pytest.mark.parametrize(("cvp", "expected"), [
+    ("9" * 4000, "CVP lost: “99999999999999999999…” is not allowed: enter a whole number from 1 to 999."),
+    ("1000", "CVP lost: 1000 is out of range: enter a whole number from 1 to 999."),
+    ("0", "CVP lost: 0 is out of range: enter a whole number from 1 to 999."),
+    ("-3", "CVP lost: -3 is out of range: enter a whole number from 1 to 999."),
+    ("", "CVP lost: enter a whole number from 1 to 999."),
+])
+def test_a_cvp_lost_outside_1_to_999_is_refused_with_a_short_message_naming_the_range_and_nothing_is_saved(
+    monkeypatch: Any, cvp: str, expected: str
+) -> None:
+    from django.urls import reverse
+
+    from campaigns_app.models import Campaign
+    from tests.campaigns_app.conftest import client_for
+
+    play = through_tm_i(monkeypatch)
+    play.until("C5.8")
+    before = Campaign.objects.get(public_id=play.public_id)
+    response = client_for(play.users["us"]).post(reverse("phase_losses", args=[play.public_id]), {"cvp": cvp})
+    assert response.status_code == 422
+    page = html.unescape(response.content.decode())
+    assert expected in page
+    assert "9" * 100 not in page  # a short excerpt, never the whole value
+    after = Campaign.objects.get(public_id=play.public_id)
+    assert (after.state, after.revision, after.updated) == (before.state, before.revision, before.updated)
+    assert play.records("losses-recorded") == []
