@@ -76,7 +76,8 @@ def test_the_losses_form_is_on_the_page_at_c5_8_and_posts_through_the_view(monke
     assert 'id="losses-form"' in client_for(play.users["us"]).get(url).content.decode()
     response = client_for(play.users["us"]).post(reverse("phase_losses", args=[play.public_id]), {"cvp": "abc"})
     assert response.status_code == 422
-    assert "CVP lost: “abc” is not allowed: enter a whole number from 1 to 999." in html.unescape(response.content.decode())
+    message = "CVP lost: “abc” is not allowed: enter a whole number from 1 to 999."
+    assert message in html.unescape(response.content.decode())
     client_for(play.users["us"]).post(reverse("phase_losses", args=[play.public_id]), {"cvp": "8"})
     assert play.state.history[-1].result.cvp["german"] == 20  # type: ignore[union-attr]
     german_page = client_for(play.users["german"]).get(url).content.decode()
