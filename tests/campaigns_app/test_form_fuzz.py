@@ -1,7 +1,7 @@
 """A bounded fuzz of every field of every phase form (issue 10.9): types, signs, sizes, unicode and repeated fields,
 posted with and without htmx, never answer 5xx, and a refused post leaves the database unchanged. Every form is
 fuzzed at a purchase step, the results and the Initiative; the step forms (declare, first, repair, losses, Recon
-Location, done, move order) also where they are reachable: RR 2.524, PL 3.17, 2.7 and 3.46.
+Location, done, move order) also where they are reachable: RR 2.524, PL 3.17, 2.7 and 3.46, a KGP scenario (CG14).
 
 Bounded: a fixed seed, a fixed number of posts per form, values of at most 5 000 characters.
 """
@@ -190,3 +190,15 @@ def test_fuzzed_step_forms_at_pl_3_46_repair_never_answer_5xx_and_a_refusal_save
     play, _ = to_firefight_2(monkeypatch, *SPARE_DICE)
     play.until("3.46")  # PL 3.46 repair drs (Firefight 2 is Idle: its loop runs 3.46)
     fuzz(play.campaign, play.users["allied"], random.Random(10_8), STEP_FORMS, STEP_VALUES)
+
+
+def test_fuzzed_step_forms_at_a_kgp_scenario_where_fanaticism_is_declared_never_answer_5xx_and_a_refusal_saves_nothing(
+    db: Any, monkeypatch: Any
+) -> None:
+    from tests.campaigns_app.campaign_script import Play, ScriptedDice
+    from tests.campaigns_app.test_campaign_kgp_rules import CARD
+
+    play = Play(monkeypatch, "kgp", "german", ScriptedDice(*SPARE_DICE), card=CARD, player_settings={"kgp_cg": "I"})
+    play.until("@initial-scenario")  # KGP CG14: the German may declare Fanaticism for the scenario on St
+    fuzz(play.campaign, play.users["us"], random.Random(10_9), STEP_FORMS, [*STEP_VALUES, "St"])
+    fuzz(play.campaign, play.users["german"], random.Random(10_10), STEP_FORMS, [*STEP_VALUES, "St"])
