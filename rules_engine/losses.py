@@ -41,7 +41,8 @@ def record(system: SystemLike, state: CampaignState, side: str, cvp: object) -> 
     if step is None or not records_losses(step):
         raise SubmissionError("Losses are recorded at the steps where units are lost (none now).")
     if isinstance(cvp, bool) or not isinstance(cvp, int) or not 1 <= cvp <= MAX_CVP:
-        raise SubmissionError(f"CVP lost must be a whole number from 1 to {MAX_CVP} (got {cvp!r})", step.ref)
+        shown = "a number of more than 12 digits" if isinstance(cvp, int) and abs(cvp) >= 10**12 else repr(cvp)[:20]
+        raise SubmissionError(f"CVP lost must be a whole number from 1 to {MAX_CVP} (got {shown})", step.ref)
     index = next((i for i in range(len(state.history) - 1, -1, -1)
                   if state.history[i].kind != "idle" and state.history[i].result is not None), None)
     if index is None:

@@ -59,7 +59,7 @@ def test_losses_are_recorded_only_where_units_are_lost_and_as_a_positive_whole_n
     with pytest.raises(services.ServiceError, match="Losses are recorded at the steps where units are lost"):
         services.losses_submit(user=play.users["us"], public_id=play.public_id, cvp=8)
     play.until("C5.8")
-    for bad in (0, -3, 1000, True, "8"):
+    for bad in (0, -3, 1000, True, "8", 10**5000, "9" * 5000):
         with pytest.raises(services.ServiceError, match="CVP lost must be a whole number from 1 to 999"):
             services.losses_submit(user=play.users["us"], public_id=play.public_id, cvp=bad)
     assert play.records("losses-recorded") == []
