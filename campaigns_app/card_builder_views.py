@@ -18,6 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from campaigns_app import card_builder, card_selectors, card_services, engine
 from campaigns_app.card_services import CardError, CardInvalid
 from campaigns_app.models import CgCard, CgSystem
+from rules_engine import yaml_limits
 from rules_engine.card_form import document_to_form, initial_form
 from rules_engine.card_paths import apply_action
 from rules_engine.errors import RulesError
@@ -70,7 +71,10 @@ def _builder(request: HttpRequest, cg_system: CgSystem, system: System, *, card:
         if card is None:
             data = initial_form(system)
         else:
-            loaded = yaml.safe_load(card.text)
+            try:
+                loaded = yaml_limits.load(card.text)
+            except yaml.YAMLError:  # a saved card passed the loader's own limits; never a 500 if one did not
+                loaded = {}
             data = document_to_form(system, loaded if isinstance(loaded, dict) else {})
         return _page(request, cg_system, system, data, card=card, check=None)
     data = card_builder.form_data(request.POST)

@@ -786,16 +786,15 @@ def recon_declare(request: HttpRequest, seat: Seat) -> HttpResponse:
 @require_POST
 def losses_submit(request: HttpRequest, seat: Seat) -> HttpResponse:
     """Record the CVP (and leaders) this side lost at the current step (PL 3.11, 3.45; PHD C5.1)."""
-    raw = str(request.POST.get("cvp", "")).strip()
-    raw_leaders = str(request.POST.get("leaders", "")).strip() or "0"
-    try:
-        cvp = int(raw)
-    except ValueError:
-        return _phase_response(request, seat, 422, phase_errors=[f"CVP lost must be a whole number from 1 to 999 (got “{raw[:20]}”)."])
-    try:
-        leaders = int(raw_leaders)
-    except ValueError:
-        return _phase_response(request, seat, 422, phase_errors=[f"Leaders lost must be a whole number from 0 to 99 (got “{raw_leaders[:20]}”)."])
+    from rules_engine.losses import MAX_CVP, MAX_LEADERS
+
+    problems: list[str] = []
+    cvp = _int_field(request, "cvp", "CVP lost", problems, None, 1, MAX_CVP)
+    if cvp is None and not problems:
+        problems.append(f"CVP lost: enter {form_numbers.allowed(1, MAX_CVP)}.")
+    leaders = _int_field(request, "leaders", "Leaders lost", problems, 0, 0, MAX_LEADERS)
+    if problems:
+        return _phase_response(request, seat, 422, phase_errors=problems)
     return _run_phase(request, seat, lambda: services.losses_submit(
         user=request.user, public_id=seat.campaign.public_id, cvp=cvp, leaders=leaders), "Recorded: both players see it.")
 

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 
 import yaml
 
-from rules_engine import card_parts_build
+from rules_engine import card_parts_build, yaml_limits
 from rules_engine.card_form import CAL_KEYS, HEADER, RG_ROW_KEYS, TABLE_KEYS, UNIT_KEYS, Built, Doc, Path, document_to_form
 from rules_engine.card_schema import (
     base_number_columns, offers_new_tables, offers_rg_charts, replaced_tables, table_columns,
@@ -251,9 +251,12 @@ def _other(r: Reader, owned: set[str]) -> dict[str, object]:
     if not raw.strip():
         return {}
     try:
-        loaded = yaml.safe_load(raw)
+        loaded = yaml_limits.load(raw)
+    except yaml_limits.LimitExceeded as exc:
+        r.built.problems.append(("other", f"refused: {exc}"))
+        return {}
     except yaml.YAMLError as exc:
-        r.built.problems.append(("other", f"not valid YAML: {exc}"))
+        r.built.problems.append(("other", f"not valid YAML: {yaml_limits.excerpt(str(exc), 300)}"))
         return {}
     if not isinstance(loaded, dict):
         r.built.problems.append(("other", "expected a mapping of card parts (steps: …, initiative: …)"))

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 
 import yaml
 
+from rules_engine import yaml_limits
 from rules_engine.card_form import Built
 from rules_engine.card_schema import ROW_MARK, rows_of
 
@@ -58,6 +59,8 @@ def field_for_path(built: Built, path: str) -> str | None:
 
 def yaml_line(text: str, path: str) -> int | None:
     """The line (1-based) of a loader path in a card's YAML text, when the text has that place."""
+    if yaml_limits.check(text) is not None:
+        return None
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.YAMLError:

@@ -9,6 +9,8 @@ import re
 
 import yaml
 
+from rules_engine import yaml_limits
+
 INT_TEXT = re.compile(r"^[+-]?\d{1,9}$")
 DECIMAL_TEXT = re.compile(r"^[+-]?\d{1,9}\.\d{1,6}$")
 FLOW_START = ("{", "[", '"', "'")
@@ -52,7 +54,9 @@ def typed_value(text: str) -> object:
         return float(text)
     if text.startswith(FLOW_START):
         try:
-            loaded: object = yaml.safe_load(text)
+            loaded: object = yaml_limits.load(text)
+        except yaml_limits.LimitExceeded as exc:
+            raise FlowTextError(f"refused: {exc}") from None
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem", None) or "cannot be read"
             raise FlowTextError(f"not valid YAML flow text ({mark})") from None

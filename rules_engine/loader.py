@@ -163,8 +163,8 @@ FORMULA_PATTERN = re.compile(r"^[a-z_0-9+*() .-]+$")
 # ---------------------------------------------------------------------------------------------------------------------
 
 
-class _StrictLoader(yaml.SafeLoader):
-    """yaml.SafeLoader that also refuses duplicate keys in a mapping (PyYAML silently keeps the last one)."""
+class _StrictLoader(yaml_limits.LimitedLoader):
+    """yaml_limits.LimitedLoader that also refuses duplicate keys in a mapping (PyYAML silently keeps the last one)."""
 
     duplicate_keys: list[tuple[int, str]]
 
@@ -181,8 +181,6 @@ def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode, deep: bool
 
 
 _StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
-_StrictLoader.add_constructor("tag:yaml.org,2002:int", yaml_limits.safe_int)
-_StrictLoader.add_constructor("tag:yaml.org,2002:timestamp", yaml_limits.safe_timestamp)
 
 
 def _load_yaml(text: str, filename: str) -> object:

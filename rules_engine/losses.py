@@ -53,9 +53,10 @@ def record(system: SystemLike, state: CampaignState, side: str, cvp: object,
     if step is None or not records_losses(step):
         raise SubmissionError("Losses are recorded at the steps where units are lost (none now).")
     if isinstance(cvp, bool) or not isinstance(cvp, int) or not 1 <= cvp <= MAX_CVP:
-        raise SubmissionError(f"CVP lost must be a whole number from 1 to {MAX_CVP} (got {cvp!r})", step.ref)
+        raise SubmissionError(f"CVP lost must be a whole number from 1 to {MAX_CVP} (got {_shown(cvp)})", step.ref)
     if isinstance(leaders, bool) or not isinstance(leaders, int) or not 0 <= leaders <= MAX_LEADERS:
-        raise SubmissionError(f"Leaders lost must be a whole number from 0 to {MAX_LEADERS} (got {leaders!r})", step.ref)
+        raise SubmissionError(f"Leaders lost must be a whole number from 0 to {MAX_LEADERS} (got {_shown(leaders)})",
+                              step.ref)
     if leaders and not counts_leaders(system):
         raise SubmissionError("No step of this system counts leaders lost: record their CVP only.", step.ref)
     index = next((i for i in range(len(state.history) - 1, -1, -1)
@@ -83,3 +84,8 @@ def record(system: SystemLike, state: CampaignState, side: str, cvp: object,
         "date": state.date_id, "step": step.ref, "side": side, "cvp": cvp, "leaders": leaders, "counted_for": record_.date_id,
         "text": text})
     return replace(new, records=new.records + (event,)), (event,)
+
+
+def _shown(value: object) -> str:
+    """A short excerpt of a refused value (an integer of thousands of digits cannot even be turned into text)."""
+    return "a number of more than 12 digits" if isinstance(value, int) and abs(value) >= 10**12 else repr(value)[:20]

@@ -74,3 +74,29 @@ def safe_timestamp(constructor: yaml.SafeLoader, node: yaml.ScalarNode) -> objec
     except (ValueError, OverflowError):
         raise ConstructorError(None, None, f"“{excerpt(str(node.value))}” looks like a date but is not a real one "
                                "(write a real date, or put the text in quotes)", node.start_mark) from None
+
+
+class LimitExceeded(yaml.YAMLError):
+    """A document beyond the limits (its message says which, with its line)."""
+
+
+class LimitedLoader(yaml.SafeLoader):
+    """``yaml.SafeLoader`` whose whole numbers and dates are bounded (``safe_int``, ``safe_timestamp``)."""
+
+
+LimitedLoader.add_constructor("tag:yaml.org,2002:int", safe_int)
+LimitedLoader.add_constructor("tag:yaml.org,2002:timestamp", safe_timestamp)
+
+
+def load(text: str) -> object:
+    """``text`` as YAML within the limits: what ``yaml.safe_load`` gives, or a ``yaml.YAMLError`` (``LimitExceeded``
+    for a limit broken, checked before any node is built) — never RecursionError or ValueError. Every YAML a user
+    types goes through here (the loader's own loader extends ``LimitedLoader``)."""
+    too_big = check(text)
+    if too_big is not None:
+        raise LimitExceeded(too_big)
+    loader = LimitedLoader(text)
+    try:
+        return loader.get_single_data()
+    finally:
+        loader.dispose()

@@ -5,6 +5,7 @@ MMC; C5.29 "+1 Attack chit previous scenario", "−1 per 10 CVP suffered" (FRD),
 US row 6 are the TEST DATA card's."""
 from __future__ import annotations
 
+import html
 from decimal import Decimal
 from typing import Any
 
@@ -58,7 +59,7 @@ def test_losses_are_recorded_only_where_units_are_lost_and_as_a_positive_whole_n
     with pytest.raises(services.ServiceError, match="Losses are recorded at the steps where units are lost"):
         services.losses_submit(user=play.users["us"], public_id=play.public_id, cvp=8)
     play.until("C5.8")
-    for bad in (0, -3, 1000, True, "8"):
+    for bad in (0, -3, 1000, True, "8", 10**5000, "9" * 5000):
         with pytest.raises(services.ServiceError, match="CVP lost must be a whole number from 1 to 999"):
             services.losses_submit(user=play.users["us"], public_id=play.public_id, cvp=bad)
     assert play.records("losses-recorded") == []
@@ -78,7 +79,9 @@ def test_the_losses_form_is_on_the_page_at_c5_8_and_posts_through_the_view(monke
     with pytest.raises(services.ServiceError, match="No step of this system counts leaders lost"):
         services.losses_submit(user=play.users["us"], public_id=play.public_id, cvp=8, leaders=1)
     response = client_for(play.users["us"]).post(reverse("phase_losses", args=[play.public_id]), {"cvp": "abc"})
-    assert response.status_code == 422 and "CVP lost must be a whole number" in response.content.decode()
+    assert response.status_code == 422
+    message = "CVP lost: “abc” is not allowed: enter a whole number from 1 to 999."
+    assert message in html.unescape(response.content.decode())
     client_for(play.users["us"]).post(reverse("phase_losses", args=[play.public_id]), {"cvp": "8"})
     assert play.state.history[-1].result.cvp["german"] == 20  # type: ignore[union-attr]
     german_page = client_for(play.users["german"]).get(url).content.decode()
@@ -159,3 +162,31 @@ def test_leaders_lost_at_a_reph_step_raise_the_3_45_generate_limit(monkeypatch: 
     assert play.state.facts_supplied["allied"]["leaders_may_generate"] == 2
     with pytest.raises(services.ServiceError, match="from 0 to 2, got 3"):
         play.supply("allied", "leaders_generated", 3)
+
+
+@pytest.mark.parametrize(("cvp", "expected"), [
+    ("9" * 4000, "CVP lost: “99999999999999999999…” is not allowed: enter a whole number from 1 to 999."),
+    ("1000", "CVP lost: 1000 is out of range: enter a whole number from 1 to 999."),
+    ("0", "CVP lost: 0 is out of range: enter a whole number from 1 to 999."),
+    ("-3", "CVP lost: -3 is out of range: enter a whole number from 1 to 999."),
+    ("", "CVP lost: enter a whole number from 1 to 999."),
+])
+def test_a_cvp_lost_outside_1_to_999_is_refused_with_a_short_message_naming_the_range_and_nothing_is_saved(
+    monkeypatch: Any, cvp: str, expected: str
+) -> None:
+    from django.urls import reverse
+
+    from campaigns_app.models import Campaign
+    from tests.campaigns_app.conftest import client_for
+
+    play = through_tm_i(monkeypatch)
+    play.until("C5.8")
+    before = Campaign.objects.get(public_id=play.public_id)
+    response = client_for(play.users["us"]).post(reverse("phase_losses", args=[play.public_id]), {"cvp": cvp})
+    assert response.status_code == 422
+    page = html.unescape(response.content.decode())
+    assert expected in page
+    assert "9" * 100 not in page  # a short excerpt, never the whole value
+    after = Campaign.objects.get(public_id=play.public_id)
+    assert (after.state, after.revision, after.updated) == (before.state, before.revision, before.updated)
+    assert play.records("losses-recorded") == []

@@ -3,6 +3,7 @@ the environment and are off for a plain-HTTP local run; DEBUG off refuses the co
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -48,3 +49,37 @@ def test_debug_off_refuses_to_start_with_the_console_email_backend_unless_allowe
     assert "DEBUG is off but e-mail goes to the console" in refused.stderr
     allowed = run(["check"], **env, REFIT_ALLOW_CONSOLE_EMAIL="1")
     assert allowed.returncode == 0, allowed.stderr
+
+
+CADDYFILE = ROOT / "docs" / "Caddyfile"
+HEALTH_CHECK = """
+from django.test import Client
+status = Client().get({uri!r}, headers={headers!r}).status_code
+print("STATUS", status)
+"""
+
+
+def caddy_health_check() -> tuple[str, dict[str, str]]:
+    """The health check's URI and the headers docs/Caddyfile configures for it."""
+    text = CADDYFILE.read_text(encoding="utf-8")
+    uri = re.search(r"^\s*health_uri\s+(\S+)\s*$", text, re.M)
+    block = re.search(r"^\s*health_headers\s*\{\n(.*?)^\s*\}", text, re.M | re.S)
+    assert uri and block, "docs/Caddyfile configures health_uri and health_headers"
+    headers = dict(line.strip().split(None, 1) for line in block.group(1).splitlines() if line.strip())
+    return uri.group(1), headers
+
+
+def health_status(uri: str, headers: dict[str, str]) -> int:
+    result = run(["shell", "-c", HEALTH_CHECK.format(uri=uri, headers=headers)], **PRODUCTION)
+    status = [line for line in result.stdout.splitlines() if line.startswith("STATUS ")]
+    assert status, result.stdout + result.stderr
+    return int(status[-1].split()[1])
+
+
+def test_caddys_health_check_as_configured_gets_200_from_a_worker_under_production_settings() -> None:
+    uri, headers = caddy_health_check()
+    assert headers.get("Host") == PRODUCTION["ALLOWED_HOSTS"], "the health check names the site (docs/Caddyfile)"
+    assert health_status(uri, headers) == 200
+    # without those headers (Caddy's default: the upstream's address, no X-Forwarded-Proto) every worker fails it
+    assert health_status(uri, {"Host": "127.0.0.1:8001"}) == 400
+    assert health_status(uri, {"Host": headers["Host"]}) == 301  # no X-Forwarded-Proto: redirected to HTTPS

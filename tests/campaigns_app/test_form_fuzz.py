@@ -1,5 +1,7 @@
 """A bounded fuzz of every field of every phase form (issue 10.9): types, signs, sizes, unicode and repeated fields,
-posted with and without htmx, never answer 5xx, and a refused post leaves the database unchanged.
+posted with and without htmx, never answer 5xx, and a refused post leaves the database unchanged. Every form is
+fuzzed at a purchase step, the results and the Initiative; the step forms (declare, first, repair, losses, Recon
+Location, done, move order) also where they are reachable: RR 2.524, PL 3.17, 2.7 and 3.46, a KGP scenario (CG14).
 
 Bounded: a fixed seed, a fixed number of posts per form, values of at most 5 000 characters.
 """
@@ -38,6 +40,13 @@ FORMS: dict[str, list[str]] = {
     "chit_confirm": ["side", "chit"],
     "chit_submit": ["side", "chit", "confirmed"],
     "seed_set": ["player_seed"],
+    "phase_declare": ["rule", "map_group"],
+    "phase_first": ["first"],
+    "phase_repair": ["threshold", "drm", "purpose"],
+    "phase_losses": ["cvp"],
+    "phase_recon_location": ["location"],
+    "step_done": ["step", "map_group"],
+    "move_order": ["side"],
 }
 POSTS_PER_FORM = 14
 
@@ -53,19 +62,22 @@ def database_state(campaign: Campaign) -> tuple[Any, ...]:
             list(RosterLine.objects.filter(campaign=campaign).order_by("side", "date_id").values()))
 
 
-def fuzz(campaign: Campaign, user: Any, rng: random.Random) -> int:
-    """Post every form POSTS_PER_FORM times with random fields; the number of refused posts."""
+def fuzz(campaign: Campaign, user: Any, rng: random.Random, only: tuple[str, ...] = (),
+         values: list[str] = VALUES) -> int:
+    """Post every form (or the ``only`` ones) POSTS_PER_FORM times with random fields; the number of refused posts."""
     refused = 0
     client = client_for(user)
     for name, fields in FORMS.items():
+        if only and name not in only:
+            continue
         url = reverse(name, args=[campaign.public_id])
         for _ in range(POSTS_PER_FORM):
             data: dict[str, Any] = {}
             for field in rng.sample(fields, k=rng.randint(1, len(fields))):
-                data[field] = ([rng.choice(VALUES), rng.choice(VALUES)] if rng.random() < 0.2  # a repeated field
-                               else rng.choice(VALUES))
+                data[field] = ([rng.choice(values), rng.choice(values)] if rng.random() < 0.2  # a repeated field
+                               else rng.choice(values))
             if rng.random() < 0.5:
-                data["token"] = any_token(page(user, campaign)) if rng.random() < 0.5 else rng.choice(VALUES)
+                data["token"] = any_token(page(user, campaign)) if rng.random() < 0.5 else rng.choice(values)
             headers = {"HX-Request": "true"} if rng.random() < 0.5 else {}
             before = database_state(campaign)
             response = client.post(url, data, headers=headers)
@@ -103,3 +115,90 @@ def test_fuzzed_phase_forms_at_results_and_initiative_never_answer_5xx_and_a_ref
     services.campaign_join(user=users["cana"], token=campaign.invitations.get().token)
     drive(campaign, players(users), lambda s: s.step == "initiative")
     fuzz(campaign, users["gerd"], random.Random(10_3))
+
+
+# The step forms where they are reachable. The values also hold what those forms accept, so some posts succeed.
+STEP_FORMS = ("phase_declare", "phase_first", "phase_repair", "phase_losses", "phase_recon_location", "step_done",
+              "move_order", "phase_done")
+STEP_VALUES = [*VALUES, "allied", "axis", "malfunctioned", "disabled", "K5", "fanaticism", "4"]
+SPARE_DICE = (3,) * 300  # scripted dice for every roll a succeeding fuzzed post makes
+
+
+def test_fuzzed_step_forms_at_rr_2_524_recon_locations_never_answer_5xx_and_a_refusal_saves_nothing(
+    db: Any, monkeypatch: Any
+) -> None:
+    from tests.campaigns_app.campaign_script import Play, ScriptedDice
+    from tests.campaigns_app.test_campaign_rr_recon import DICE
+
+    play = Play(monkeypatch, "rr", "german", ScriptedDice(*DICE, *SPARE_DICE))
+    play.order("german")
+    play.order("canadian")
+    play.both_done()
+    play.both_done()
+    play.results(cvp={"canadian": 5, "german": 8}, attacked={"german": True, "canadian": False}, lvp={"canadian": 3})
+    play.until("2.512")
+    play.supply("german", "san", 3)
+    play.supply("canadian", "san", 3)
+    play.until("2.518")
+    play.order("german")
+    play.order("canadian")
+    play.until("2.521")
+    play.recon("german", 0)
+    play.recon("canadian", 0)
+    play.chit("german", "attack")
+    play.chit("canadian", "idle")
+    play.until("2.524")
+    fuzz(play.campaign, play.users["canadian"], random.Random(10_4), STEP_FORMS, STEP_VALUES)  # not its turn
+    fuzz(play.campaign, play.users["german"], random.Random(10_5), STEP_FORMS, STEP_VALUES)
+
+
+def test_fuzzed_step_forms_at_pl_3_17_losses_never_answer_5xx_and_a_refusal_saves_nothing(
+    db: Any, monkeypatch: Any
+) -> None:
+    from tests.campaigns_app.campaign_script import Play, ScriptedDice
+    from tests.campaigns_app.test_campaign_pl25_steps import EXAMPLE_CARD, TO_FIREFIGHT_2
+
+    play = Play(monkeypatch, "pl25", "allied", ScriptedDice(*TO_FIREFIGHT_2, *SPARE_DICE), card=EXAMPLE_CARD)
+    play.order("allied")
+    play.order("axis")
+    play.until("@initial-scenario")
+    play.both_done()
+    play.results(cvp={"allied": 14, "axis": 23}, attacked={"allied": True, "axis": False}, winner="allied")
+    play.until("3.17")  # PL 3.17 Encircled Units: each side records the CVP it lost
+    fuzz(play.campaign, play.users["axis"], random.Random(10_6), STEP_FORMS, STEP_VALUES)
+
+
+def test_fuzzed_step_forms_at_pl_2_7_patrol_order_never_answer_5xx_and_a_refusal_saves_nothing(
+    db: Any, monkeypatch: Any
+) -> None:
+    from tests.campaigns_app.test_campaign_pl25_steps import to_firefight_2
+
+    play, _ = to_firefight_2(monkeypatch, 3, 2, 5, 4, *SPARE_DICE)
+    play.order("allied", {"type": "attack-option"})
+    play.order("axis")
+    play.order("allied", {"type": "patrol", "count": 2})
+    play.order("axis", {"type": "patrol", "count": 1})
+    play.until("2.7")  # PL 2.74: the Axis (the previous Defender) chooses which side resolves its Patrols first
+    fuzz(play.campaign, play.users["axis"], random.Random(10_7), STEP_FORMS, STEP_VALUES)
+
+
+def test_fuzzed_step_forms_at_pl_3_46_repair_never_answer_5xx_and_a_refusal_saves_nothing(
+    db: Any, monkeypatch: Any
+) -> None:
+    from tests.campaigns_app.test_campaign_pl25_steps import to_firefight_2
+
+    play, _ = to_firefight_2(monkeypatch, *SPARE_DICE)
+    play.until("3.46")  # PL 3.46 repair drs (Firefight 2 is Idle: its loop runs 3.46)
+    fuzz(play.campaign, play.users["allied"], random.Random(10_8), STEP_FORMS, STEP_VALUES)
+
+
+def test_fuzzed_step_forms_at_a_kgp_scenario_where_fanaticism_is_declared_never_answer_5xx_and_a_refusal_saves_nothing(
+    db: Any, monkeypatch: Any
+) -> None:
+    from tests.campaigns_app.campaign_script import Play, ScriptedDice
+    from tests.campaigns_app.test_campaign_kgp_rules import CARD
+
+    play = Play(monkeypatch, "kgp", "german", ScriptedDice(*SPARE_DICE), card=CARD, player_settings={"kgp_cg": "I"})
+    play.until("@initial-scenario")  # KGP CG14: the German may declare Fanaticism for the scenario on St
+    fuzz(play.campaign, play.users["us"], random.Random(10_9), STEP_FORMS, [*STEP_VALUES, "St"])
+    fuzz(play.campaign, play.users["german"], random.Random(10_10), STEP_FORMS, [*STEP_VALUES, "St"])

@@ -187,5 +187,27 @@ def test_the_deploy_recipe_and_its_proxy_config_are_in_the_repository() -> None:
         assert topic in recipe, topic
     caddy = (REPO / "docs" / "Caddyfile").read_text(encoding="utf-8")
     assert "reverse_proxy" in caddy and "lb_policy" in caddy
+    env_block = recipe.split("## 2. Settings", 1)[1].split("```sh\n", 1)[1].split("```", 1)[0]
+    env = env_file_as_systemd_reads_it(env_block)
+    assert {"DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "STATIC_ROOT", "STATIC_MANIFEST"} <= set(env), env
+    if "immutable" in caddy:  # files cached for a year must change name when they change: hashed (manifest) names
+        assert env["STATIC_MANIFEST"] == "1"
+
+
+def env_file_as_systemd_reads_it(text: str) -> dict[str, str]:
+    """systemd's EnvironmentFile= reading of ``text`` (a ``# …`` after a value is part of the value; surrounding double
+    quotes are removed), checked equal to what the shell's ``set -a && . refit.env`` (docs/deploy.md) gives."""
+    text = re.sub(r"=<[^>\n]*>$", "=placeholder", text, flags=re.M)  # SECRET_KEY=<your random key>
+    systemd = {}
+    for line in text.splitlines():
+        if line.strip() and not line.lstrip().startswith(("#", ";")):
+            key, value = line.split("=", 1)
+            systemd[key.strip()] = value.strip().removeprefix('"').removesuffix('"')
+    script = "set -a && . /dev/stdin && set +a && env -0"
+    shell = subprocess.run(["sh", "-c", script], input=text, capture_output=True, text=True, env={}, timeout=30)
+    assert shell.returncode == 0, shell.stderr
+    sourced = dict(item.split("=", 1) for item in shell.stdout.split("\0") if "=" in item)
+    assert {key: sourced.get(key) for key in systemd} == systemd, "systemd and the shell read refit.env alike"
+    return systemd
     assert "docs/deploy.md" in (REPO / "README.md").read_text(encoding="utf-8")
     assert Path(REPO / "docs" / "Caddyfile").is_file()
