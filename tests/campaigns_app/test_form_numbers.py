@@ -26,6 +26,13 @@ def at_19pm_purchase(rr: Any, users: Any) -> Campaign:
     return campaign
 
 
+@pytest.fixture
+def at_19pm_fortifications(rr: Any, users: Any) -> Campaign:
+    campaign = started(users)
+    drive(campaign, players(users), lambda s: s.date_id == "19 PM" and s.phase_ref == "2.520")
+    return campaign
+
+
 def errors_of(body: str) -> str:
     start = body.index('id="phase-errors"')
     return body[start:body.index("</ul>", start)]
@@ -83,16 +90,18 @@ def test_an_order_the_rules_refuse_comes_back_with_what_was_typed(at_19pm_purcha
     ("fqty-0", "-3", "quantity"),
 ])
 def test_a_fortification_number_out_of_bounds_is_refused_and_comes_back(
-    at_19pm_purchase: Campaign, users: Any, field: str, raw: str, label: str
+    at_19pm_fortifications: Campaign, users: Any, field: str, raw: str, label: str
 ) -> None:
-    campaign = at_19pm_purchase
+    campaign = at_19pm_fortifications  # RR 2.520 Purchasing Fortifications: the form with the fqty- fields
     html = page(users["gerd"], campaign)
+    assert 'id="fort-form"' in html
     before = snapshot(campaign)
     response = post(users["gerd"], campaign, "phase_order", {"token": token_in(html), "nothing": "no", field: raw})
     body = response.content.decode()
     assert response.status_code == 422
     errors = errors_of(body)
     assert label in errors and "a whole number from 0 to 999" in errors
+    assert re.search(rf'id="{field}"[^>]*value="{re.escape(raw)}"', body), "the refused number comes back typed"
     assert snapshot(campaign) == before
 
 
