@@ -766,8 +766,9 @@ def supply_submit(request: HttpRequest, seat: Seat) -> HttpResponse:
             if value is None:
                 return _phase_response(request, seat, 422, phase_errors=[
                     f"Answer yes, no or {form_numbers.allowed(None, None)} (you typed “{form_numbers.excerpt(raw)}”)."])
-    elif kind == "number":
-        value = form_numbers.whole_number(raw, "The value", problems, None, None)
+    elif kind == "number":  # a SAN/ELR/LVP within its own range (issue 9 item 4), another value the forms' bound
+        ref = engine.load_state(seat.campaign.state).phase_ref
+        value = form_numbers.track_value(raw, need_id, ref, problems)
         if value is None:
             return _phase_response(request, seat, 422, phase_errors=problems or [
                 f"Type {form_numbers.allowed(None, None)}."])

@@ -105,11 +105,15 @@ def test_a_fortification_number_out_of_bounds_is_refused_and_comes_back(
     assert snapshot(campaign) == before
 
 
+SAN_RANGE = "SAN must be a whole number from 0 to 12 (a SAN is matched against a Dice Roll, 2 to 12); "
+
+
 @pytest.mark.parametrize(("raw", "expected"), [
-    ("-5", "SAN must be a whole number from 0 to 12"),
-    ("13", "SAN must be a whole number from 0 to 12"),
-    ("1" + "0" * 30, "a whole number from -99999 to 99999"),
-    ("1" * 5000, "a whole number from -99999 to 99999"),
+    ("-5", SAN_RANGE + "-5 is out of range (rule 2.512)"),
+    ("13", SAN_RANGE + "13 is out of range (rule 2.512)"),
+    ("1" + "0" * 30, SAN_RANGE + "“10000000000000000000…” is not allowed (rule 2.512)"),
+    ("1" * 5000, SAN_RANGE + "“11111111111111111111…” is not allowed (rule 2.512)"),
+    ("two", SAN_RANGE + "“two” is not allowed (rule 2.512)"),
 ])
 def test_a_san_outside_the_rules_is_refused_at_2_512_and_nothing_is_recorded(
     rr: Any, users: Any, raw: str, expected: str
@@ -120,6 +124,7 @@ def test_a_san_outside_the_rules_is_refused_at_2_512_and_nothing_is_recorded(
     response = post(users["gerd"], campaign, "phase_supply", {"need": "san", "input": "number", "value": raw})
     body = response.content.decode()
     assert response.status_code == 422 and expected in errors_of(body)
+    assert "99999" not in errors_of(body)  # the rules' range, never the forms' own bound
     assert snapshot(campaign) == before
     assert not RosterLine.objects.filter(campaign=campaign, side="german", san__lt=0).exists()
     ok = post(users["gerd"], campaign, "phase_supply", {"need": "san", "input": "number", "value": "0"})
