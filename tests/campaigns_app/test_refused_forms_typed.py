@@ -1,6 +1,7 @@
 """A refused order comes back with everything the player typed (issue 9 item 4): the Patrols count (PL 2.31), the points
 bought with another currency on the fortification form (PL 2.38 CP → FP, PHD C5.35 TP → DSP) and the Attack Option
-tick (PL 2.3), whether the form's own bounds or the rules refused it; nothing is saved.
+tick (PL 2.3), whether the form's own bounds or the rules refused it; nothing is saved. A Dummy Minefield (PL 2.38 "As
+per F.7B", a cost the rule text does not give) is shown unbuyable and refused in a player's words.
 
 Figures typed by hand: the example PL card (fixtures/cards/example-pl25.yaml) — Firefight 2 opens with Allied 23 CP,
 Axis 21 CP (worked in test_campaign_pl25_steps); MID Intensity allows 2 Patrols; Attack Option 4 CP Allied; Allied
@@ -101,4 +102,28 @@ def test_dsp_to_buy_come_back_typed_when_c5_35_refuses_them(monkeypatch: Any) ->
     assert refused.status_code == 422 and "DSP to buy with TP: 21 is out of range" in errors_of(body)
     assert "from 0 to 20" in errors_of(body)
     assert re.search(r'id="points-amount"[^>]*value="21"', body)
+    assert saved(play) == before
+
+
+def test_a_dummy_minefield_as_per_f7b_is_shown_unbuyable_and_refused_in_player_words(monkeypatch: Any) -> None:
+    # PL 2.38 Fortification Points Table: Dummy Minefield "As per F.7B", a cost the rule text does not give; the test
+    # card lists it after its five rows (row 5)
+    row = "    - {type: Trip Flares, cost: 1}\n"
+    text = fp_card()
+    assert row in text
+    text = text.replace(row, row + "    - {type: Dummy Minefield, cost: {as_per: F.7B}}\n")
+    play, _ = to_firefight_2(monkeypatch, card_text=text)
+    play.until("2.38")
+    html = page(play, "axis")
+    assert "as per F.7B" in html and "Cost not given by the rule text: buy it only where your CG Card gives it" in html
+    assert re.search(r'id="fqty-5"[^>]*disabled', html)
+    before = saved(play)
+    refused = post(play, "axis", "phase_order", {"token": token_in(html, "fort-form"), "nothing": "no",
+                                                 "points": "2", "fqty-5": "1"})
+    body = refused.content.decode()
+    assert refused.status_code == 422
+    assert ("Dummy Minefield costs “as per F.7B”, a cost the rule text does not give: it can be bought only where "
+            "your CG Card gives its FP cost (type it in the card&#x27;s fortifications) (2.38)") in errors_of(body)
+    assert "seed" not in errors_of(body)
+    assert re.search(r'id="points-amount"[^>]*value="2"', body)
     assert saved(play) == before
