@@ -60,3 +60,22 @@ def field(data: Mapping[str, object], name: str, label: str, problems: list[str]
 def small_index(text: str, digits: int = 3) -> int | None:
     """A field name's index suffix (``q-12`` → 12) when it is a short decimal, else ``None``."""
     return int(text) if re.fullmatch(r"[0-9]{1,%d}" % digits, text) else None
+
+
+def track_value(raw: object, key: str, ref: str | None, problems: list[str]) -> int | None:
+    """A SAN, ELR or LVP a side types, bounded by the range the rules allow for that track (a SAN is matched against a
+    Dice Roll: 0 to 12), the refusal naming the track, its range, why, and the step's rule; another value a step needs
+    has the forms' own bound."""
+    from rules_engine.sequence import TRACK_RANGES
+
+    if key not in TRACK_RANGES:
+        return whole_number(raw, "The value", problems, None, None)
+    low, high, why = TRACK_RANGES[key]
+    found: list[str] = []
+    value = whole_number(raw, key.upper(), found, None, low, high)
+    if found:
+        text = str(raw if raw is not None else "").strip()
+        typed = f"{excerpt(text)} is out of range" if _WHOLE.fullmatch(text) else f"“{excerpt(text)}” is not allowed"
+        rule = f" (rule {ref})" if ref and not ref.startswith("@") else ""
+        problems.append(f"{key.upper()} must be {allowed(low, high)} ({why}); {typed}{rule}")
+    return value

@@ -16,6 +16,7 @@ from campaigns_app import end_selectors, engine, order_forms
 from campaigns_app.models import Campaign, CgSystem, EventRecord, LiveConnection, Seat
 from rules_engine.errors import RulesError
 from rules_engine.board import PURPOSE_MAX
+from rules_engine.fortification_purchase import formula_words
 from rules_engine.state import IDLE as IDLE_RESULT
 from rules_engine.vocabulary import Chit
 
@@ -927,11 +928,13 @@ def _fort_rows(system: Any, side: str, initial: bool) -> list[dict[str, Any]]:
         elif cost.by:
             price = ", ".join(f"{key}: {cell.text}" for key, cell in cost.by.items())
         elif cost.formula:
-            price = cost.formula
+            price = formula_words(cost.formula)
         else:
-            price = cost.reference or cost.kind
+            price = f"as per {cost.reference}" if cost.reference else cost.kind
         problem = None
-        if row.sides and side not in row.sides:
+        if cost.kind == "as_per":  # PL 2.38 Dummy Minefield "as per F.7B": a cost the rule text does not give
+            problem = "Cost not given by the rule text: buy it only where your CG Card gives it"
+        elif row.sides and side not in row.sides:
             problem = f"{_side_list(system, row.sides)} only"
         elif row.initial_only and not initial:
             problem = "Initial Scenario only"

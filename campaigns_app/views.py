@@ -514,7 +514,7 @@ def order_submit(request: HttpRequest, seat: Seat) -> HttpResponse:
                 orders.append({"type": "patrol", "count": patrols})
         if not orders and not problems:
             problems.append("Your order is empty. Enter a quantity for what you buy, or choose “Buy nothing this time”.")
-    typed = {"order_typed": _order_typed(request)}  # a refused form comes back with everything typed
+    typed = _order_typed(request)  # a refused form comes back with everything typed
     if problems:
         return _phase_response(request, seat, 422, phase_errors=problems, **typed)
     token = str(request.POST.get("token", ""))
@@ -523,16 +523,20 @@ def order_submit(request: HttpRequest, seat: Seat) -> HttpResponse:
         "Your order is recorded (secret).", refused_extra=typed)
 
 
-ORDER_FIELDS = ("qty-", "mode-", "pre-", "extra-", "fqty-", "fopt-", "fca-", "fnca-", "fbase-")
+ORDER_FIELDS = ("qty-", "mode-", "pre-", "extra-", "ohex-", "fqty-", "fopt-", "fca-", "fnca-", "fbase-")
 
 
-def _order_typed(request: HttpRequest) -> dict[str, str]:
-    """The order and fortification fields as typed (short excerpts, a bounded number of them)."""
-    typed: dict[str, str] = {}
+def _order_typed(request: HttpRequest) -> dict[str, Any]:
+    """The order, fortification, Patrol, points and Attack Option fields as typed (short excerpts, a bounded number of
+    them), as the order templates read them back."""
+    fields: dict[str, str] = {}
     for key in list(request.POST.keys())[:400]:
         if key.startswith(ORDER_FIELDS) and len(key) <= 40:
-            typed[key] = str(request.POST.get(key, ""))[:40]
-    return typed
+            fields[key] = str(request.POST.get(key, ""))[:40]
+    return {"order_typed": fields,
+            "patrols_typed": str(request.POST.get("patrols", ""))[:40],
+            "points_typed": str(request.POST.get("points", ""))[:40],
+            "attack_option_typed": request.POST.get("attack_option") == "yes"}
 
 
 @seated
@@ -762,8 +766,9 @@ def supply_submit(request: HttpRequest, seat: Seat) -> HttpResponse:
             if value is None:
                 return _phase_response(request, seat, 422, phase_errors=[
                     f"Answer yes, no or {form_numbers.allowed(None, None)} (you typed “{form_numbers.excerpt(raw)}”)."])
-    elif kind == "number":
-        value = form_numbers.whole_number(raw, "The value", problems, None, None)
+    elif kind == "number":  # a SAN/ELR/LVP within its own range (issue 9 item 4), another value the forms' bound
+        ref = engine.load_state(seat.campaign.state).phase_ref
+        value = form_numbers.track_value(raw, need_id, ref, problems)
         if value is None:
             return _phase_response(request, seat, 422, phase_errors=problems or [
                 f"Type {form_numbers.allowed(None, None)}."])

@@ -15,6 +15,7 @@ from rules_engine.card_fields import (
     rows_of,
 )
 from rules_engine.card_parts import currency_codes, owned_parts, part_sections
+from rules_engine.card_refs import part_ref
 from rules_engine.loader import RG_TYPES, TABLE_PER
 from rules_engine.model import DiceTable, Setting, System
 from rules_engine.victory import MEASURE_NAMES
@@ -121,29 +122,31 @@ def unit_items(data: Mapping[str, str], prefix: str) -> tuple[tuple[int, str, st
 
 
 def _calendar_section(system: System, data: Mapping[str, str]) -> Section:
-    ref = next((m.note for m in system.missing_parts if m.part == "calendar"), "")
+    note = next((m.note for m in system.missing_parts if m.part == "calendar"), "")
+    rule = part_ref(system, "calendar")
     unit = system.time_unit.name if system.time_unit else "CG Date"
     columns = [Field("id", "Id", TEXT), Field("name", "Name", TEXT), Field("date", "Date", TEXT),
                Field("night", "Night", BOOL), Field("initial", "Initial", BOOL), Field("weather", "Weather", CELL),
                Field("ec", "EC", CELL)]
     if system.map_groups:
-        rule = system.map_groups[0].ref or ""
-        columns.append(Field("map_groups", "Map Groups", LIST, rule,
+        columns.append(Field("map_groups", "Map Groups", LIST, system.map_groups[0].ref or "",
                              help="Map Group ids in play, e.g. " + ", ".join(g.id for g in system.map_groups)))
     if base_number_columns(system):
         columns += [Field(f"base_numbers.{side.id}", f"Base {side.name}", CELL) for side in system.sides]
     columns.append(Field("extra", "More (YAML)", YAML, help="other keys of the row, e.g. {replenishment_roll: false}"))
-    grid = _grid("calendar", f"{unit}s", tuple(columns), data, chart=f"{CARD_CHART} ({unit} list)")
-    return Section("calendar", f"Calendar: each {unit}", "", f"{CARD_CHART} ({unit} list)",
-                   ref or f"The {unit}s in order; the first one marked Initial is the Initial Scenario.",
+    grid = _grid("calendar", f"{unit}s", tuple(columns), data, ref=rule, chart=f"{CARD_CHART} ({unit} list)")
+    return Section("calendar", f"Calendar: each {unit}", rule, f"{CARD_CHART} ({unit} list)",
+                   note or f"The {unit}s in order; the first one marked Initial is the Initial Scenario.",
                    (Block("", grids=(grid,), prefix="calendar"),))
 
 
 def _ob_section(system: System, data: Mapping[str, str]) -> Section:
-    ref = data.get("initial_ob.ref", "")
+    typed = data.get("initial_ob.ref", "")
+    rule = part_ref(system, "initial_ob")
+    ref = typed or rule
     chart = "the Initial Scenario card"
-    blocks: list[Block] = [Block("", (Field("initial_ob.ref", "Rule or card it is printed on", TEXT, chart=chart,
-                                            value=ref),), prefix="initial_ob.ref")]
+    blocks: list[Block] = [Block("", (Field("initial_ob.ref", "Rule or card it is printed on", TEXT, rule, chart=chart,
+                                            value=typed),), prefix="initial_ob.ref")]
     for side in system.sides:
         p = f"initial_ob.sides.{side.id}"
         fields = [Field(f"{p}.points.{cur.code}", f"Starting {cur.code}", INT, ref, chart,
@@ -156,7 +159,7 @@ def _ob_section(system: System, data: Mapping[str, str]) -> Section:
                     Field("count", "Count", INT)), data, ref=ref, chart=chart)
         blocks.append(Block(f"{side.name}", tuple(fields), (rg,), prefix=p))
     note = _note(system, "initial_ob") or "Each side's Initial Scenario OB: RG given, starting points, ELR and SAN."
-    return Section("initial_ob", "Initial Scenario OB", ref, chart, note, tuple(blocks))
+    return Section("initial_ob", "Initial Scenario OB", rule or typed, chart, note, tuple(blocks))
 
 
 def _rg_section(system: System, data: Mapping[str, str]) -> Section:
@@ -165,10 +168,11 @@ def _rg_section(system: System, data: Mapping[str, str]) -> Section:
         p = f"rg_charts.{n}"
         side = data.get(f"{p}.side", "")
         names = {s.id: s.name for s in system.sides}
-        ref = data.get(f"{p}.ref", "")
+        ref = data.get(f"{p}.ref", "") or part_ref(system, "rg_charts")
         chart = data.get(f"{p}.name", "") or "RG chart"
         fields = (Field(f"{p}.side", "Side", CHOICE, choices=tuple((s.id, s.name) for s in system.sides), value=side),
-                  Field(f"{p}.ref", "Rule number", TEXT, value=ref), Field(f"{p}.name", "Chart name as printed", TEXT,
+                  Field(f"{p}.ref", "Rule number", TEXT, value=data.get(f"{p}.ref", "")),
+                  Field(f"{p}.name", "Chart name as printed", TEXT,
                                                                             value=data.get(f"{p}.name", "")),
                   Field(f"{p}.columns.cost", "Cost column heading", TEXT, value=data.get(f"{p}.columns.cost", "")),
                   Field(f"{p}.columns.date_max", "Date max heading", TEXT, value=data.get(f"{p}.columns.date_max", "")),
@@ -187,7 +191,7 @@ def _rg_section(system: System, data: Mapping[str, str]) -> Section:
                    Field("extra", "More (YAML)", YAML, help="e.g. {sw: {LMG: 1}}"))
         grid = _grid(f"{p}.rows", f"{chart} rows", columns, data, ref=ref, chart=chart)
         blocks.append(Block(f"{names.get(side, side)}: {chart}", fields, (grid,), prefix=p))
-    return Section("rg_charts", "RG charts", "", "each side's RG chart",
+    return Section("rg_charts", "RG charts", part_ref(system, "rg_charts"), "each side's RG chart",
                    _note(system, "rg_charts") or "Each side's RG chart as printed.", tuple(blocks))
 
 
@@ -237,9 +241,10 @@ def _tables_section(system: System, data: Mapping[str, str]) -> Section:
 
 def _victory_section(system: System, data: Mapping[str, str]) -> Section:
     p = "victory_conditions"
+    rule = part_ref(system, "victory_conditions")
     sides = tuple((s.id, s.name) for s in system.sides)
     fields = (Field(f"{p}.ref", "Printed on", TEXT, value=data.get(f"{p}.ref", ""), help="default: CG Card"),
-              Field(f"{p}.text", "CG Victory Conditions as printed", LONGTEXT, value=data.get(f"{p}.text", "")),
+              Field(f"{p}.text", "CG Victory Conditions as printed", LONGTEXT, rule, value=data.get(f"{p}.text", "")),
               Field(f"{p}.otherwise", "Victor when no condition is met", CHOICE, choices=(("", "—"), *sides),
                     value=data.get(f"{p}.otherwise", "")))
     grid = _grid(f"{p}.conditions", "Conditions Refit checks at CG end (tried in order)",
@@ -247,9 +252,9 @@ def _victory_section(system: System, data: Mapping[str, str]) -> Section:
                   Field("measure", "Measure", CHOICE,
                         choices=tuple((m, f"the side's {MEASURE_NAMES.get(m, m)}") for m in VICTORY_MEASURES)),
                   Field("op", "Compare", CHOICE, choices=tuple((o, o) for o in VICTORY_OPS)), Field("value", "Value", INT)),
-                 data, chart=CARD_CHART)
+                 data, ref=rule, chart=CARD_CHART)
     note = _note(system, "victory_conditions")
-    return Section("victory_conditions", "CG Victory Conditions", "", CARD_CHART,
+    return Section("victory_conditions", "CG Victory Conditions", rule, CARD_CHART,
                    note or "The CG Victory Conditions as printed; conditions are optional.", (Block("", fields, (grid,),
                                                                                                prefix=p),))
 

@@ -57,6 +57,16 @@ def _refuse(message: str, ref: str | None = None) -> SubmissionError:
     return error
 
 
+FORMULA_WORDS = {"ca_drm": "CA DRM", "nca_drm": "NCA DRM", "capacity": "capacity"}
+"""A cost formula's names as the fortification form labels them (PL 2.38 Pillbox)."""
+
+
+def formula_words(formula: str) -> str:
+    """``(ca_drm + nca_drm) * capacity`` → ``(CA DRM + NCA DRM) × capacity``."""
+    text = re.sub(r"[a-z_]+", lambda m: FORMULA_WORDS.get(m.group(0), m.group(0)), formula)
+    return text.replace("*", "×")
+
+
 def _strip(name: str) -> str:
     return name.strip().strip('"').strip().casefold()
 
@@ -178,10 +188,10 @@ def fortification_cost(system: System, order: FortOrder) -> Decimal:
         assert cost.formula is not None
         given = {"ca_drm": order.ca_drm, "nca_drm": order.nca_drm, "capacity": order.capacity}
         needed = sorted(set(re.findall(r"[a-z_]+", cost.formula)))
-        lacking = [n for n in needed if given.get(n) is None]
+        lacking = [FORMULA_WORDS.get(n, n) for n in needed if given.get(n) is None]
         if lacking:
             raise _refuse(
-                f"{row.type} costs {cost.formula}: give {', '.join(lacking)}", ref
+                f"{row.type} costs {formula_words(cost.formula)}: give the {' and the '.join(lacking)}", ref
             )
         value = evaluate_formula(cost.formula, {k: v for k, v in given.items() if v is not None})
         return _round(value, cost.rounding) * quantity
@@ -193,10 +203,14 @@ def fortification_cost(system: System, order: FortOrder) -> Decimal:
             )
         value = _cell_amount(cost.amount, what, ref) * Decimal(order.base_cost)
         return _round(value, cost.rounding or "up")
-    raise _refuse(
-        f"{row.type} costs \"as per {cost.reference}\", a rule that is not in the seed; "
-        f"its {table.currency} cost cannot be computed (supply a fixed cost in a CG Card)", ref
-    )
+    raise _refuse(as_per_problem(row.type, str(cost.reference), table.currency), ref)
+
+
+def as_per_problem(fort_type: str, reference: str, currency: str) -> str:
+    """A fortification priced "as per" a rule whose cost the rule text does not give (PL 2.38 Dummy Minefield, "as
+    per F.7B"), in a player's words."""
+    return (f"{fort_type} costs “as per {reference}”, a cost the rule text does not give: it can be bought only "
+            f"where your CG Card gives its {currency} cost (type it in the card's fortifications)")
 
 
 def _round(value: Decimal, rounding: str | None) -> Decimal:
@@ -362,6 +376,6 @@ def forfeit_unspent(system: System, ledger: SideLedger) -> tuple[SideLedger, tup
 
 
 __all__ = [
-    "FortOrder", "Violation", "apply_fortifications", "evaluate_formula", "forfeit_unspent", "forfeited_currencies",
-    "fortification_cost", "fortification_row", "validate_fortifications",
+    "FortOrder", "Violation", "apply_fortifications", "as_per_problem", "evaluate_formula", "forfeit_unspent",
+    "forfeited_currencies", "formula_words", "fortification_cost", "fortification_row", "validate_fortifications",
 ]

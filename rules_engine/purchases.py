@@ -770,8 +770,10 @@ def _check_points(system: System, side: SideId, order: PointsOrder, batch: _Batc
     price = _points_price(system, side, target.code)
     if price is None:
         via = target.bought_with.via or target.bought_with.currency
+        price_id = f"{target.code.casefold()}_price"
+        label = next((s.label for s in system.settings if s.id == price_id), f"the {target.code} price")
         return [Violation(tref, f"the {target.bought_with.currency} price of {target.code} is not in the rule text "
-                                f"({via}); supply {target.code.casefold()}_price in a CG Card ({tref})")]
+                                f"({via}); the CG Card must give it: {label} ({tref})")]
     cost = Decimal(price * order.amount)
     if cost > batch.left:
         return [Violation(tref, f"{order.amount} {target.code} cost {amount_text(cost)} {currency}; you have "

@@ -238,7 +238,7 @@ def test_fp_through_the_service_and_a_card_without_an_fp_price_says_so(monkeypat
     play, _ = to_firefight_2(monkeypatch)
     play.until("2.38")
     assert "The CP price of FP is not in the rule text and the CG Card gives none" in page(play, "axis")
-    with pytest.raises(services.RefusedOrder, match="supply fp_price in a CG Card"):
+    with pytest.raises(services.RefusedOrder, match=r"the CG Card must give it: CP per FP \(the CG Card's price"):
         play.order("axis", {"type": "points", "currency": "FP", "amount": 1})
 
 

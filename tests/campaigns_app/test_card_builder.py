@@ -290,3 +290,14 @@ def test_the_builder_page_shows_the_step_matrix_and_unit_fields_with_their_rule_
         assert f'name="{name}"' in page, name
     assert 'value="add:rg_charts.0.rows.0.full"' in page
     assert "secret RG purchase" in page and "1.522" in page
+
+
+def test_the_builder_page_heads_each_card_part_with_its_rule_number_where_the_catalog_gives_one(
+        pl: None, alice: User) -> None:
+    # catalog PL 1.7 (the CG Firefights: 1.2, 2.2, 2.42), 1.8 (CG End: 1.3), 1.2 (2.3 Purchasing Reinforcements)
+    html = client_for(alice).get(reverse("card_build_new", args=["pl25"])).content.decode()
+    for part, rule in (("calendar", "1.2, 2.2, 2.42"), ("victory_conditions", "1.3"), ("rg_charts", "2.3")):
+        heading = html[html.index(f'id="sec-{part}"'):]
+        assert heading[:heading.index("</h2>")].count(f'<span class="ref">rule {rule}</span>') == 1, part
+    heading = html[html.index('id="sec-initial_ob"'):]
+    assert "rule " not in heading[:heading.index("</h2>")]  # the catalog gives PL's Initial OB no rule number

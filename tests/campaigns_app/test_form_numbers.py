@@ -26,6 +26,13 @@ def at_19pm_purchase(rr: Any, users: Any) -> Campaign:
     return campaign
 
 
+@pytest.fixture
+def at_19pm_fortifications(rr: Any, users: Any) -> Campaign:
+    campaign = started(users)
+    drive(campaign, players(users), lambda s: s.date_id == "19 PM" and s.phase_ref == "2.520")
+    return campaign
+
+
 def errors_of(body: str) -> str:
     start = body.index('id="phase-errors"')
     return body[start:body.index("</ul>", start)]
@@ -83,24 +90,30 @@ def test_an_order_the_rules_refuse_comes_back_with_what_was_typed(at_19pm_purcha
     ("fqty-0", "-3", "quantity"),
 ])
 def test_a_fortification_number_out_of_bounds_is_refused_and_comes_back(
-    at_19pm_purchase: Campaign, users: Any, field: str, raw: str, label: str
+    at_19pm_fortifications: Campaign, users: Any, field: str, raw: str, label: str
 ) -> None:
-    campaign = at_19pm_purchase
+    campaign = at_19pm_fortifications  # RR 2.520 Purchasing Fortifications: the form with the fqty- fields
     html = page(users["gerd"], campaign)
+    assert 'id="fort-form"' in html
     before = snapshot(campaign)
     response = post(users["gerd"], campaign, "phase_order", {"token": token_in(html), "nothing": "no", field: raw})
     body = response.content.decode()
     assert response.status_code == 422
     errors = errors_of(body)
     assert label in errors and "a whole number from 0 to 999" in errors
+    assert re.search(rf'id="{field}"[^>]*value="{re.escape(raw)}"', body), "the refused number comes back typed"
     assert snapshot(campaign) == before
 
 
+SAN_RANGE = "SAN must be a whole number from 0 to 12 (a SAN is matched against a Dice Roll, 2 to 12); "
+
+
 @pytest.mark.parametrize(("raw", "expected"), [
-    ("-5", "SAN must be a whole number from 0 to 12"),
-    ("13", "SAN must be a whole number from 0 to 12"),
-    ("1" + "0" * 30, "a whole number from -99999 to 99999"),
-    ("1" * 5000, "a whole number from -99999 to 99999"),
+    ("-5", SAN_RANGE + "-5 is out of range (rule 2.512)"),
+    ("13", SAN_RANGE + "13 is out of range (rule 2.512)"),
+    ("1" + "0" * 30, SAN_RANGE + "“10000000000000000000…” is not allowed (rule 2.512)"),
+    ("1" * 5000, SAN_RANGE + "“11111111111111111111…” is not allowed (rule 2.512)"),
+    ("two", SAN_RANGE + "“two” is not allowed (rule 2.512)"),
 ])
 def test_a_san_outside_the_rules_is_refused_at_2_512_and_nothing_is_recorded(
     rr: Any, users: Any, raw: str, expected: str
@@ -111,6 +124,7 @@ def test_a_san_outside_the_rules_is_refused_at_2_512_and_nothing_is_recorded(
     response = post(users["gerd"], campaign, "phase_supply", {"need": "san", "input": "number", "value": raw})
     body = response.content.decode()
     assert response.status_code == 422 and expected in errors_of(body)
+    assert "99999" not in errors_of(body)  # the rules' range, never the forms' own bound
     assert snapshot(campaign) == before
     assert not RosterLine.objects.filter(campaign=campaign, side="german", san__lt=0).exists()
     ok = post(users["gerd"], campaign, "phase_supply", {"need": "san", "input": "number", "value": "0"})

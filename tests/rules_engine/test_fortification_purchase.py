@@ -12,6 +12,7 @@ from rules_engine.fortification_purchase import (
     apply_fortifications,
     evaluate_formula,
     forfeit_unspent,
+    formula_words,
     fortification_cost,
     validate_fortifications,
 )
@@ -114,10 +115,23 @@ def test_pl_pillbox_formula_known_minefield_and_panji(pl: System) -> None:
     assert fortification_cost(pl, FortOrder("Known Minefield", base_cost=11)) == Decimal(9)  # 8.8 FRU
     assert fortification_cost(pl, FortOrder("Panji", quantity=3)) == Decimal(6)
     assert fortification_cost(pl, FortOrder("A-T/A-B Mine", quantity=2)) == Decimal(10)
-    with pytest.raises(SubmissionError, match="give ca_drm, nca_drm"):
+    with pytest.raises(SubmissionError) as pillbox:
         fortification_cost(pl, FortOrder("Pillbox", capacity=2))
-    with pytest.raises(SubmissionError, match='as per F.7B'):
+    assert "give the CA DRM and the NCA DRM (2.38)" in str(pillbox.value) and "ca_drm" not in str(pillbox.value)
+
+
+def test_a_dummy_minefield_priced_as_per_f7b_is_refused_in_player_words(pl: System) -> None:
+    # PL 2.38 Fortification Points Table: Dummy Minefield "As per F.7B" — a cost the rule text does not give
+    with pytest.raises(SubmissionError) as refused:
         fortification_cost(pl, FortOrder("Dummy Minefield"))
+    assert str(refused.value) == ("Dummy Minefield costs “as per F.7B”, a cost the rule text does not give: it can be "
+                                  "bought only where your CG Card gives its FP cost (type it in the card's "
+                                  "fortifications) (2.38)")
+    assert "seed" not in str(refused.value)
+
+
+def test_a_cost_formula_reads_with_the_form_s_words() -> None:
+    assert formula_words("(ca_drm + nca_drm) * capacity") == "(CA DRM + NCA DRM) × capacity"
 
 
 def test_formula_evaluation() -> None:

@@ -146,7 +146,8 @@ def test_attack_option_costs_what_the_card_says_once_per_firefight(pl: System) -
 def test_fp_price_is_not_in_the_rules_and_must_be_supplied(pl: System) -> None:
     (found,) = messages(pl, new_ledger("axis", {"CP": 40}), "2", PointsOrder("FP", 10))
     assert found.startswith("the CP price of FP is not in the rule text")
-    assert "supply fp_price in a CG Card (2.38)" in found
+    assert found.endswith("the CG Card must give it: CP per FP (the CG Card's price of one Fortification Point) (2.38)")
+    assert "fp_price" not in found
     assert messages(pl, allied(), "2", PointsOrder("FP", 10)) == [
         "FP are not available to Allied Side on this CG Card (2.38)"]
 
