@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.browser_campaign import Shots, add_row, advance, fill_all, points, shows
-from tests.e2e.conftest import Player, eyebrow, settle, sign_up, submit
+from tests.e2e.conftest import Player, answer_needs, eyebrow, settle, sign_up, submit, visible
 
 pytestmark = pytest.mark.e2e
 
@@ -106,14 +106,15 @@ def build_card(player: Player, shot: Shots) -> str:
     return str(page.url).rstrip("/").rsplit("/", 1)[-1]  # type: ignore[attr-defined]
 
 
-def enter_pl_results(player: Player, opponent: Player, cvp: dict[str, int], attacked: dict[str, bool], winner: str) -> None:
+def enter_pl_results(player: Player, opponent: Player, cvp: dict[str, int], attacked: dict[str, bool], winner: str,
+                     leaders_lost: dict[str, int] | None = None) -> None:
     form = player.page.locator("#results-form")  # type: ignore[attr-defined]
     for side, value in cvp.items():
         form.locator(f"#cvp-{side}").fill(str(value))
         form.locator(f"input[name=attacked-{side}][value={'yes' if attacked[side] else 'no'}]").check()
         if form.locator(f"#lvp-{side}").count():
             form.locator(f"#lvp-{side}").fill("0")
-        form.locator(f"#leaders_lost-{side}").fill("0")
+        form.locator(f"#leaders_lost-{side}").fill(str((leaders_lost or {}).get(side, 0)))
         form.locator(f"#units_lost-{side}").fill("1")
     if form.locator("input[name=winner]").count():
         form.locator(f"input[name=winner][value={winner}]").check()
@@ -194,15 +195,40 @@ def test_two_new_users_play_a_pl_campaign_built_in_the_browser_to_cg_end(
     assert points(axis.page, "CP") == 15 - 4 == 11
     advance(players, shows("#step-panel #results-form"))
     shot(allied, "ff1-scenario")
-    enter_pl_results(allied, axis, {"allied": 6, "axis": 4}, {"allied": True, "axis": False}, "allied")
-    enter_pl_results(axis, allied, {"allied": 6, "axis": 4}, {"allied": True, "axis": False}, "allied")
+    # the Allies lost 2 leaders in the Initial Firefight: at 3.45 they may Generate at most one fewer, 1
+    lost = {"allied": 2, "axis": 0}
+    enter_pl_results(allied, axis, {"allied": 6, "axis": 4}, {"allied": True, "axis": False}, "allied", lost)
+    enter_pl_results(axis, allied, {"allied": 6, "axis": 4}, {"allied": True, "axis": False}, "allied", lost)
 
     # --- RePh after Firefight 1 (runs of board steps, one click per side), to Firefight 2's order form
-    passed = advance(players, shows("#step-panel #order-form"), timeout=180)
+    passed = advance(players, at("3.45"), timeout=180)
+    # 3.45: the secret dr (+2, −1 for the winner: dr + 1) gives 2 leaders on a final 2-3, 1 on 4-5, none on >6. The
+    # Allies lost 2 leaders, so they may Generate at most one fewer, 1 — and they are asked whatever their secret dr
+    # gave (0 to 0 included: a question asked only after some rolls would tell the Axis what the dr was); the Axis,
+    # who lost none, is never asked.
+    question = allied.page.locator("#step-panel .need-form")  # type: ignore[attr-defined]
+    expect(question).to_contain_text("How many leaders do you Generate on the 2.361 table")
+    most = int(str(question.locator("input[name=value]").get_attribute("max")))
+    assert most in (0, 1), most
+    assert visible(axis.page, "#step-panel .need-form") is None
+    shot(allied, "ff1-3.45-generate")
+    answer_needs(allied, axis, {"leaders_generated": str(most)})
+    passed += advance(players, shows("#step-panel #order-form"), timeout=180)
     assert any(s.startswith("Rule 3.") for s in passed), passed
     # 3.47 counts the 1st Line / Elite platoons bought on the RG Purchase Record (quality typed on the chart lines):
     # a fact Refit holds is never asked
     assert not any("3.47" in a for a in allied.actions + axis.actions if a.startswith("supplied")), allied.actions
+    # A Generated leader is a secret DR on the 2.361 table: its result is on the Allied history only.
+    allied.page.goto(campaign_path + "history/")  # type: ignore[attr-defined]
+    axis.page.goto(campaign_path + "history/")  # type: ignore[attr-defined]
+    expect(allied.page.locator("main")).to_contain_text(  # type: ignore[attr-defined]
+        re.compile(rf"3\.45: Allied( Side)? Generates {most} leaders?"))
+    expect(axis.page.locator("main")).not_to_contain_text("Generates")  # type: ignore[attr-defined]
+    expect(axis.page.locator("main")).not_to_contain_text("2.361 table:")  # type: ignore[attr-defined]
+    shot(allied, "ff1-history-3.45")
+    for player in players:
+        player.page.goto(campaign_path)  # type: ignore[attr-defined]
+        expect(player.page.locator("#step-panel #order-form")).to_be_visible()  # type: ignore[attr-defined]
     shot(allied, "ff2-order")
     shot(axis, "ff2-order")
     # --- Firefight 2: 2.1 (secret DR) added CP to what was left: Allied 14 + r_allied, Axis 11 + r_axis
