@@ -8,8 +8,14 @@ DATA), creates, invites; the US player joins. The form has fields for everything
 ``dsp_price`` setting; its per-side values are then typed in the fields the form shows for it), plus the RG charts'
 notes (``l``: Leader Table C5.33) and the set-up costs' ``minimum``, typed in those sections' YAML boxes.
 
+They play TM I (the Initial TM Scenario), TM II (chits sealed at C5.31: German Attack, US Idle; the scenario played),
+TM III (both Idle: C5.37's Lull, no scenario), reach TM IV's C5.31 and end the TM by agreement; the CG-end page and the
+dice verification page are opened by both.
+
 Checked against figures worked by hand from seed 003 and the card: C4.2 Initial OB German 20 TP + 60 DSP, US 30 TP;
-C5.31/C5.32 a German Gren Pl (I1) set up on map costs 8 + 1 (card, TEST DATA) = 9 TP, a US Rifle Pl (I1) entering 9.
+C5.31/C5.32 a German Gren Pl (I1) set up on map costs 8 + 1 (card, TEST DATA) = 9 TP, a US Rifle Pl (I1) entering 9;
+each C5.29 replenishment against the table (the side's own final DR read from its history); the CG-end Final totals
+(CVP amassed/suffered, units lost, RG bought, TP left) from the results typed in.
 """
 from __future__ import annotations
 
@@ -219,6 +225,43 @@ def test_two_new_users_play_a_phd_tm_built_in_the_browser_to_an_agreed_cg_end(
     shot(german, "tm2-revealed")
     shot(us, "tm2-revealed")
 
+    # --- TM II played (German Attack: C5.38–C5.41 on the board, the scenario), results entered by both
+    buy_nothing_until(players, shows("#step-panel #results-form"))
+    shot(german, "tm2-scenario")
+    cvp2, attacked2 = {"german": 10, "us": 7}, {"german": True, "us": False}
+    enter_results(german, us, cvp2, attacked2)
+    enter_results(us, german, cvp2, attacked2)
+    left = {"german": points(german.page, "TP"), "us": points(us.page, "TP")}
+
+    # --- ConPh after TM II, to TM III's C5.31: both seal Idle, buy nothing → C5.37 idle/idle: a Lull (no scenario)
+    to_order_form(players)
+    shot(german, "tm3-order")
+    for player in players:  # C5.29 (secret): TP left after TM II + the table's TP for the side's own final DR
+        assert points(player.page, "TP") == left[player.side] + replenished(player, shot, campaign_path)[-1]
+    for player, opponent in (players, players[::-1]):
+        confirm = choose_chit(player.page, "idle")
+        submit(player, opponent, confirm.get_by_role("button", name="Yes, submit Idle"), "chit idle")  # type: ignore[attr-defined]
+        submit(player, opponent, player.page.locator("#order-form button[name=nothing][value=yes]"), "nothing at TM III C5.31")  # type: ignore[attr-defined]
+    buy_nothing_until(players, shows("#chit-reveal"))
+    for player in players:  # C5.37 matrix idle/idle: "Lull Date"; the idle block (fixtures/phd.yaml) names it "Lull"
+        expect(player.page.locator("#chit-reveal")).to_contain_text("Lull")  # type: ignore[attr-defined]
+    shot(german, "tm3-lull")
+    shot(us, "tm3-lull")
+
+    # --- the Lull's ConPh (every PHD step loops on a Lull), then TM IV's C5.31
+    to_order_form(players)
+    shot(us, "tm4-order")
+    tp_final = {p.side: points(p.page, "TP") for p in players}
+    # C5.29 three times per side (TM II, III, IV; I5: no roll for the Initial TM Scenario). With the card's supply
+    # and the create page's lost values, the table (TEST DATA) gives German 27 − final DR, US 37 − final DR
+    # (≤2: 25/35 … ≥12: 15/25). TP: German 20 (C4.2) + T(d2) − 9 (I1 on map 8 + 1) + T(d3) + T(d4);
+    # US 30 (C4.2) + T(d2) − 9 (I1 entering) + T(d3) + T(d4).
+    start_tp, spent = {"german": 20, "us": 30}, {"german": 9, "us": 9}
+    for player in players:
+        amounts = replenished(player, shot, campaign_path)
+        assert len(amounts) == 3, amounts
+        assert tp_final[player.side] == start_tp[player.side] - spent[player.side] + sum(amounts), (tp_final, amounts)
+
     # --- the CG ends by agreement: the German proposes, the US agrees in "Your move"
     german.page.locator("#cg-end summary").click()  # type: ignore[attr-defined]
     submit(german, us, german.page.locator("#cg-end").get_by_role("button", name="Propose to end the CG"), "proposed the end")  # type: ignore[attr-defined]
@@ -229,3 +272,59 @@ def test_two_new_users_play_a_phd_tm_built_in_the_browser_to_an_agreed_cg_end(
         player.page.reload()  # type: ignore[attr-defined]
         expect(player.page.locator("#cg-ended-line")).to_be_visible()  # type: ignore[attr-defined]
         shot(player, "cg-over")
+
+    # --- the CG-end page: Final totals worked by hand from the results typed in
+    # CVP amassed German 12 + 10 = 22, US 25 + 7 = 32; suffered: the other side's, German 25 + 7 = 32, US 12 + 10 = 22;
+    # leaders lost 0 + 0; units lost 1 + 1 = 2; RG bought one each (TM II I1; the Initial OB's RG not counted);
+    # points left the TP above (DSP forfeited at C5.35)
+    expected = {"German": ("22", "32", "0", "2", "1", tp_final["german"]), "US": ("32", "22", "0", "2", "1", tp_final["us"])}
+    for player in players:
+        player.page.goto(campaign_path + "cg-end/")  # type: ignore[attr-defined]
+        expect(player.page.locator(".end-line")).to_contain_text("IV (1530-hrs)")  # type: ignore[attr-defined]
+        expect(player.page.locator(".end-line")).to_contain_text("mutual agreement")  # type: ignore[attr-defined]
+        for name, (amassed, suffered, leaders, units, bought, tp) in expected.items():
+            cells = player.page.locator("#final-totals tbody tr", has=player.page.locator("th", has_text=re.compile(rf"^{name}$"))).locator("td")  # type: ignore[attr-defined]
+            expect(cells.nth(2)).to_have_text(amassed)
+            expect(cells.nth(3)).to_have_text(suffered)
+            expect(cells.nth(4)).to_have_text(leaders)
+            expect(cells.nth(5)).to_have_text(units)
+            expect(cells.nth(6)).to_have_text(bought)
+            expect(cells.nth(7)).to_contain_text(f"{tp} TP")
+        shot(player, "cg-end")
+        # the dice verification: every roll (the secret C5.29/C5.33 ones included) recomputed from the revealed seed
+        player.page.get_by_role("link", name="Verify the dice").click()  # type: ignore[attr-defined]
+        expect(player.page.locator("#verify-result.verify-ok")).to_contain_text("verified")  # type: ignore[attr-defined]
+        shot(player, "verify")
+
+
+# C5.29 TP Replenishment (TEST DATA): the printed cells, the card's supply (DR 4, 6) and the create page's lost values
+# (DR 8, 10, ≥12), by final DR: German 27 − DR, US 37 − DR
+TP_TABLE = {"GERMAN": {d: 27 - d for d in range(2, 13)}, "US": {d: 37 - d for d in range(2, 13)}}
+
+
+def replenished(player: Player, shot: Shots, campaign_path: str) -> list[int]:
+    """The side's own C5.29 replenishments, in order, as its history page shows them ("C5.29: final DR d on SIDE = n
+    TP"), each checked against TP_TABLE; the history page is opened in a second tab and photographed."""
+    tab = player.context.new_page()  # type: ignore[attr-defined]
+    try:
+        tab.goto(campaign_path + "history/")
+        shot(player, "history", tab)
+        text = " ".join(str(tab.locator("main").inner_text()).split())
+    finally:
+        tab.close()
+    found = re.findall(r"C5\.29: final DR (-?\d+) on (GERMAN|US) = (\d+) TP", text)
+    assert found, f"no C5.29 record on the {player.side} history page"
+    for dr, column, amount in found:
+        assert column == player.side.upper() and int(amount) == TP_TABLE[column][min(max(int(dr), 2), 12)], found
+    return [int(amount) for _, _, amount in found]
+
+
+def to_order_form(players: tuple[Player, Player]) -> None:
+    """Default moves through the ConPh, answering the C5.33 roll questions (nothing ticked), to C5.31's order form."""
+    arrived = shows("#step-panel #order-form")
+    while not all(arrived(p) for p in players):
+        advance(players, lambda p: arrived(p) or questions(p) is not None, timeout=240)
+        for player, opponent in (players, players[::-1]):
+            form = questions(player)
+            if form is not None:
+                submit(player, opponent, form.get_by_role("button", name="Record"), "answered the roll questions")  # type: ignore[attr-defined]
