@@ -346,3 +346,18 @@ def test_a_step_value_the_selects_do_not_list_is_kept_when_the_form_is_posted() 
     [grid] = next(s for s in card_sections(kgp, data) if s.id == "steps").blocks[0].grids
     revealed = next(f for m, row in grid.rows if m == n for f in row if f.name.endswith(".revealed"))
     assert ('at-step "8.623"', 'at-step "8.623"') in revealed.choices
+
+
+def test_phd_set_up_costs_have_fields_for_the_lowest_cost_and_a_note_not_yaml() -> None:
+    phd = load_system("phd")
+    data = initial_form(phd)
+    assert {"setup_costs.minimum", "setup_costs.note"} <= _names(phd, data)
+    data |= {"name": "TEST DATA PHD set-up costs", "setup_costs.ref": "C5.32", "setup_costs.minimum": "1",
+             "setup_costs.note": "TEST DATA: invented set-up modifiers.", "setup_costs.modes.0._row": "1",
+             "setup_costs.modes.0.mode": "on-map", "setup_costs.modes.0.by_type.I": "1"}
+    card = _round_trip(phd, data)
+    assert card.setup_costs is not None
+    assert (card.setup_costs.minimum, card.setup_costs.note) == (1, "TEST DATA: invented set-up modifiers.")
+    shown = document_to_form(phd, form_to_document(phd, data).doc)
+    assert (shown["setup_costs.minimum"], shown["setup_costs.note"]) == ("1", "TEST DATA: invented set-up modifiers.")
+    assert "setup_costs.extra" not in shown  # nothing left for the YAML box
