@@ -3,10 +3,10 @@
 The German player builds a PHD CG Card in the browser form with the values of tests/campaigns_app/cards/phd-test.yaml
 (TEST DATA: RG chart rows, set-up costs, the C5.33 Leader Table, the TP price of a DSP — none is a printed value),
 types on the create page the values that card leaves lost (tests/campaigns_app/lost_test_values.PHD_TEST_CARD, TEST
-DATA), creates, invites; the US player joins. The form has fields for everything but two card parts, typed in its
-"Other card parts" YAML box: ``supply`` (the C5.29/C5.23 cells the card supplies) and ``settings`` (the card's own
-``dsp_price`` setting; its per-side values are then typed in the fields the form shows for it), plus the RG charts'
-notes (``l``: Leader Table C5.33) and the set-up costs' ``minimum``, typed in those sections' YAML boxes.
+DATA), creates, invites; the US player joins. Every value is typed in a field of the form, no YAML: the card's lost
+values (the C5.29/C5.23 cells it supplies) in the lost-value fields, the C5.35 TP price of a DSP in the fields of the
+system's ``dsp_price`` setting, note ``l`` of each RG chart (C5.33 Leader Table, its column by RG type) in the chart's
+notes grid, and the C5.32 set-up costs' lowest cost and note in their fields.
 
 They play TM I (the Initial TM Scenario), TM II (chits sealed at C5.31: German Attack, US Idle; the scenario played),
 TM III (both Idle: C5.37's Lull, no scenario), reach TM IV's C5.31 and end the TM by agreement; the CG-end page and the
@@ -31,17 +31,16 @@ from tests.e2e.conftest import Player, choose_chit, eyebrow, settle, sign_up, su
 
 pytestmark = pytest.mark.e2e
 
-OTHER = """supply:
-- {table: tp-replenishment, row: 4, column: german, value: 23, note: TEST DATA}
-- {table: tp-replenishment, row: 4, column: us, value: 33, note: TEST DATA}
-- {table: tp-replenishment, row: 6, column: german, value: 21, note: TEST DATA}
-- {table: tp-replenishment, row: 6, column: us, value: 31, note: TEST DATA}
-- {table: battlefield-promotion, row: 5, label: 5-6, note: TEST DATA}
-- {table: battlefield-promotion, row: 5, value: 1, note: TEST DATA}
-settings:
-- {id: dsp_price, label: TP per DSP (TEST DATA), type: int, per_side: true, source: cg-card, ref: C5.35}
-"""
-NOTE = "{{notes: {{l: {{text: Determine Leader as per Table C5.33 (TEST DATA), leader_table: leader, params: {{columns_by_type: {{{cols}}}}}}}}}}}"
+# The card's lost values (TEST DATA), typed in the form's "Values the rule text lost" fields (supply.<table>.<row>.<column>,
+# the row by its index in the table): C5.29 TP Replenishment final DR 4 (row 2) and 6 (row 4); C5.23 Battlefield
+# Promotion's third row (row 2: label and # of MMC)
+SUPPLY = {"supply.tp-replenishment.2.german": "23", "supply.tp-replenishment.2.us": "33",
+          "supply.tp-replenishment.4.german": "21", "supply.tp-replenishment.4.us": "31",
+          "supply.battlefield-promotion.2._label": "5-6", "supply.battlefield-promotion.2.mmc": "1"}
+# C5.33: the RG charts' note l (a row of each chart's notes grid, printed in seed 003) names the Leader Table; the card
+# gives its column by RG type (TEST DATA) and its text
+NOTE_L = {0: ("Determine Leader as per Table C5.33 (TEST DATA)", "I: german"),
+          1: ("Determine Leader as per Table C5.33 (TEST DATA)", "I: us, A: armour")}
 RG = {  # chart n → rows (id, type, group type, cost, scen max, TM max, notes, [(count, unit)]) — TEST DATA
     0: [("I1", "I", "Gren Pl", "8", "1", "3", "l", [("3", "4-6-7")]),
         ("G1", "G", "7.5cm PaK 40", "5", "1", "2", "", [("1", "75L AT"), ("1", "2-2-8")])],
@@ -50,7 +49,7 @@ RG = {  # chart n → rows (id, type, group type, cost, scen max, TM max, notes,
 }
 LEADER_ROWS = [("≤4", "", "4", ["9-2", "9-1", "9-1"]), ("5-7", "5", "7", ["8-1", "8-0", "8-1"]),
                ("8-10", "8", "10", ["8-0", "7-0", "8-0"]), ("≥11", "11", "", ["7-0", "6+1", "-"])]
-SETUP = {"setup_costs.extra": "{minimum: 1, note: 'TEST DATA: invented set-up modifiers.'}",
+SETUP = {"setup_costs.minimum": "1", "setup_costs.note": "TEST DATA: invented set-up modifiers.",
          "setup_costs.modes.0.by_type.G": "1", "setup_costs.modes.0.by_type.HW": "1",
          "setup_costs.modes.0.by_type.I": "1", "setup_costs.modes.0.by_type.A": "2",
          "setup_costs.modes.1.by_type.G": "-1", "setup_costs.modes.1.by_type.HW": "-1",
@@ -65,6 +64,15 @@ def grow(page: object, prefix: str, n: int) -> None:
     """Add rows under ``prefix`` until row ``n`` exists (the form may start with one)."""
     while not has(page, f"{prefix}.{n}._row"):
         add_row(page, prefix)
+
+
+def note_row(page: object, chart: int, letter: str) -> str:
+    """The field prefix of the chart's notes-grid row for note ``letter`` (``rg_charts.0.notes.3``)."""
+    letters = page.locator(f'input[name^="rg_charts.{chart}.notes."][name$=".letter"]')  # type: ignore[attr-defined]
+    for k in range(letters.count()):
+        if letters.nth(k).input_value() == letter:
+            return str(letters.nth(k).get_attribute("name")).removesuffix(".letter")
+    raise AssertionError(f"no note {letter} in RG chart {chart}")
 
 
 def questions(player: Player) -> object | None:
@@ -113,7 +121,6 @@ def build_card(player: Player, shot: Shots) -> str:
     page.get_by_label("Base CG system").select_option("phd")  # type: ignore[attr-defined]
     page.get_by_role("button", name="Open the form").click()  # type: ignore[attr-defined]
     shot(player, "card-form-empty")
-    put(page, "other", OTHER)  # supply + the card's own setting: no field in the form for them
     for n, rows in RG.items():
         grow(page, f"rg_charts.{n}.rows", len(rows) - 1)
         for m, row in enumerate(rows):
@@ -121,10 +128,12 @@ def build_card(player: Player, shot: Shots) -> str:
     grow(page, "tables.0.rows", len(LEADER_ROWS) - 1)
     fill_all(page, {"id": f"test-phd-e2e-{player.name}",
                     "name": "TEST DATA — not from any published rule text (PHD browser campaign card)",
-                    "settings_values.dsp_price.german": "1", "settings_values.dsp_price.us": "1", **SETUP})
+                    "settings_values.dsp_price.german": "1", "settings_values.dsp_price.us": "1", **SETUP, **SUPPLY})
     for n, rows in RG.items():
+        note = note_row(page, n, "l")
         fill_all(page, {f"rg_charts.{n}.name": f"{'German' if n == 0 else 'US'} TM Reinforcement Group Chart (TEST DATA)",
-                        f"rg_charts.{n}.extra": NOTE.format(cols="I: german" if n == 0 else "I: us, A: armour")})
+                        f"{note}.text": NOTE_L[n][0], f"{note}.leader_table": "leader",
+                        f"{note}.columns_by_type": NOTE_L[n][1]})
         for m, (ident, kind, group, cost, smax, tmax, notes, units) in enumerate(rows):
             p = f"rg_charts.{n}.rows.{m}"
             fill_all(page, {f"{p}.id": ident, f"{p}.type": kind, f"{p}.group_type": group, f"{p}.cost": cost,
@@ -137,6 +146,8 @@ def build_card(player: Player, shot: Shots) -> str:
                         **{f"tables.0.rows.{m}.cells.{k}": c for k, c in enumerate(cells)}})
     page.locator('[name="id"]').blur()  # type: ignore[attr-defined]
     settle(page)
+    for box in ("other", "setup_costs.extra", "rg_charts.0.extra", "rg_charts.1.extra"):  # no YAML typed anywhere
+        assert not page.locator(f'[name="{box}"]').count() or page.locator(f'[name="{box}"]').input_value() == "", box  # type: ignore[attr-defined]
     expect(page.locator("#builder-summary")).to_contain_text("The card is valid")  # type: ignore[attr-defined]
     shot(player, "card-form-valid")
     page.get_by_role("button", name="Check and save").click()  # type: ignore[attr-defined]
