@@ -134,11 +134,51 @@ def _rg_charts(r: Reader) -> list[object]:
             rows.append(row)
         chart["rows"] = rows
         r.built.origin[(*path, "rows")] = f"{p}.name"
+        notes = _rg_notes(r, f"{p}.notes", (*path, "notes"))
+        if notes:
+            chart["notes"] = notes
         chart.update(r.mapping(f"{p}.extra", path))
         if blank(r.data, p) or (list(chart) == ["side", "rows"] and not rows):
             continue
         charts.append(chart)
     return charts
+
+
+def _rg_notes(r: Reader, prefix: str, path: Path) -> dict[str, object]:
+    """``<prefix>.<k>.<letter|text|leader_table|columns_by_type|extra>`` rows as a chart's ``notes`` (by letter)."""
+    notes: dict[str, object] = {}
+    r.built.origin[path] = prefix
+    for k in r.rows(prefix):
+        np = f"{prefix}.{k}"
+        if blank(r.data, np):
+            continue
+        letter = r.raw(f"{np}.letter").strip()
+        if not letter:
+            r.built.problems.append((f"{np}.letter", "a note needs the letter its rows name"))
+            continue
+        if letter in notes:
+            r.built.problems.append((f"{np}.letter", f"note {letter!r} is already given above"))
+            continue
+        npath: Path = (*path, letter)
+        r.built.origin[npath] = f"{np}.letter"
+        note: dict[str, object] = {}
+        r.put(note, "text", f"{np}.text", npath, text=True)
+        r.put(note, "leader_table", f"{np}.leader_table", npath, text=True)
+        by_type: dict[str, object] = {}
+        for part in (w.strip() for w in r.raw(f"{np}.columns_by_type").split(",")):
+            if not part:
+                continue
+            rg_type, sep, column = (x.strip() for x in part.partition(":"))
+            if not sep or not rg_type or not column:
+                r.built.problems.append((f"{np}.columns_by_type", f"{part!r}: write RG type: column id, e.g. I: us"))
+                continue
+            by_type[rg_type] = column
+        if by_type:
+            note["params"] = {"columns_by_type": by_type}
+            r.built.origin[(*npath, "params")] = f"{np}.columns_by_type"
+        note.update(r.mapping(f"{np}.extra", npath))
+        notes[letter] = note
+    return notes
 
 
 def _units(r: Reader, prefix: str, path: Path) -> list[object]:

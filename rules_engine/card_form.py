@@ -126,7 +126,13 @@ def _rg_form(charts: object, out: dict[str, str]) -> None:
         columns = chart.get("columns")
         for key, label in (columns.items() if isinstance(columns, dict) else []):
             _put(out, f"{p}.columns.{key}", label)
-        extra = _rest(chart, ("side", "ref", "name", "columns", "rows"))
+        known_chart: tuple[str, ...] = ("side", "ref", "name", "columns", "rows")
+        notes = chart.get("notes")
+        if isinstance(notes, dict) and all(isinstance(note, dict) for note in notes.values()):
+            known_chart += ("notes",)
+            for k, (letter, note) in enumerate(notes.items()):
+                _rg_note_form(f"{p}.notes.{k}", str(letter), note, out)
+        extra = _rest(chart, known_chart)
         if extra:
             out[f"{p}.extra"] = extra
         for r, row in enumerate(_items(chart.get("rows"))):
@@ -156,6 +162,26 @@ def _rg_form(charts: object, out: dict[str, str]) -> None:
             extra = _rest(row, tuple(known))
             if extra:
                 out[f"{rp}.extra"] = extra
+
+
+def _rg_note_form(p: str, letter: str, note: Mapping[str, object], out: dict[str, str]) -> None:
+    """One RG chart note as ``<p>.<letter|text|leader_table|columns_by_type|extra>`` (the rest in its YAML box)."""
+    out[f"{p}.{ROW_MARK}"] = "1"
+    out[f"{p}.letter"] = letter
+    known = ["text", "leader_table"]
+    for key in known:
+        if isinstance(note.get(key), str):
+            out[f"{p}.{key}"] = str(note[key])
+    known = [key for key in known if isinstance(note.get(key), str)]
+    params = note.get("params")
+    by_type = params.get("columns_by_type") if isinstance(params, dict) and set(params) == {"columns_by_type"} else None
+    if isinstance(by_type, dict) and by_type and all(isinstance(v, str) and "," not in v and ":" not in v
+                                                     for v in by_type.values()):
+        out[f"{p}.columns_by_type"] = ", ".join(f"{t}: {c}" for t, c in by_type.items())
+        known.append("params")
+    extra = _rest(note, tuple(known))
+    if extra:
+        out[f"{p}.extra"] = extra
 
 
 def _table_form(n: int, table: Mapping[str, object], out: dict[str, str]) -> None:

@@ -5,7 +5,7 @@ Field names: ``steps.<n>.<ref|name|sides|initial|loop_on_idle|secret|revealed|ac
 extra>``, ``currencies.<n>.<code|name|carry_over|ref|note>``, ``initiative.<ref|mode|extra>``,
 ``initiative.matrix.<axis choice>/<allied choice>.<result|label|setup_first|moves_first>``,
 ``idle.<name|loop|steps|then|note>``, ``fortifications.<ref|currency|extra>``,
-``fortifications.rows.<n>.<type|cost|note|extra>``, ``setup_costs.<ref|extra>``,
+``fortifications.rows.<n>.<type|cost|note|extra>``, ``setup_costs.<ref|minimum|note|extra>``,
 ``setup_costs.modes.<n>.<mode|ref|by_type.<RG type>>``. A card step keeps what the system file says of the same ref (the loader's
 ``_steps_over_system``), so the form shows and asks only for what the card changes.
 """
@@ -14,7 +14,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from rules_engine.card_fields import BOOL, CELL, CHOICE, LIST, ROW_MARK, TEXT, YAML, Block, Field, Grid, Section, rows_of
+from rules_engine.card_fields import (
+    BOOL, CELL, CHOICE, INT, LIST, ROW_MARK, TEXT, YAML, Block, Field, Grid, Section, rows_of,
+)
 from rules_engine.card_values import flow, value_text
 from rules_engine.loader import MATRIX_RESULTS, RG_TYPES, STEP_SECRET
 from rules_engine import step_kinds
@@ -223,7 +225,10 @@ def setup_costs_section(system: System, data: Mapping[str, str]) -> Section:
     ref = data.get(f"{p}.ref", "")
     chart = "the printed RG set-up costs"
     fields = (Field(f"{p}.ref", "Rule number", TEXT, chart=chart, value=ref),
-              Field(f"{p}.extra", "More (YAML)", YAML, ref, chart, "e.g. {minimum: 1, never_on_map: [OBA]}",
+              Field(f"{p}.minimum", "Lowest cost of an RG", INT, ref, chart,
+                    "an RG never costs less than this once its set-up cost is added", value=data.get(f"{p}.minimum", "")),
+              Field(f"{p}.note", "Note", TEXT, ref, chart, value=data.get(f"{p}.note", "")),
+              Field(f"{p}.extra", "More (YAML)", YAML, ref, chart, "e.g. {never_on_map: [OBA]}",
                     value=data.get(f"{p}.extra", "")))
     columns = (Field("mode", "Set-up or entry", CHOICE, choices=SETUP_MODES), Field("ref", "Rule number", TEXT),
                *(Field(f"by_type.{t}", f"Extra cost {t}", CELL, help=f"added to an {t} RG's cost") for t in RG_TYPES))
@@ -385,7 +390,14 @@ def setup_costs_form(costs: object, out: dict[str, str]) -> None:
     if not isinstance(costs, dict):
         return
     _text(out, "setup_costs.ref", costs.get("ref"))
-    rest = {k: v for k, v in costs.items() if k not in ("ref", "modes")}
+    shown = {"ref", "modes"}
+    if isinstance(costs.get("minimum"), int) and not isinstance(costs.get("minimum"), bool):
+        _put(out, "setup_costs.minimum", costs["minimum"])
+        shown.add("minimum")
+    if isinstance(costs.get("note"), str):
+        out["setup_costs.note"] = costs["note"]
+        shown.add("note")
+    rest = {k: v for k, v in costs.items() if k not in shown}
     modes = costs.get("modes")
     if not isinstance(modes, list) or not all(isinstance(m, dict) and set(m) <= {"mode", "ref", "by_type"}
                                               and isinstance(m.get("by_type", {}), dict) for m in modes):

@@ -192,6 +192,8 @@ def setup_costs_part(r: Reader) -> dict[str, object] | None:
     r.built.origin[path] = f"{p}.ref"
     costs: dict[str, object] = {}
     r.put(costs, "ref", f"{p}.ref", path, text=True)
+    r.put(costs, "minimum", f"{p}.minimum", path)
+    r.put(costs, "note", f"{p}.note", path, text=True)
     modes: list[object] = []
     r.built.origin[(p, "modes")] = f"{p}.ref"
     for n in r.rows(f"{p}.modes"):

@@ -162,6 +162,16 @@ def _ob_section(system: System, data: Mapping[str, str]) -> Section:
     return Section("initial_ob", "Initial Scenario OB", rule or typed, chart, note, tuple(blocks))
 
 
+# A chart's notes (the letters its rows name): ``rg_charts.<n>.notes.<k>.<letter|text|leader_table|columns_by_type|extra>``
+RG_NOTE_COLUMNS = (
+    Field("letter", "Note letter", TEXT, help="as the rows name it, e.g. l"),
+    Field("text", "Note as printed", TEXT),
+    Field("leader_table", "Leader table rolled on", TEXT, help="the id of the table the RG's leader is rolled on, e.g. leader"),
+    Field("columns_by_type", "Leader table column by RG type", TEXT, help="RG type: column id, e.g. I: us, A: armour"),
+    Field("extra", "More (YAML)", YAML, help="other keys of the note, e.g. {depletable: true}"),
+)
+
+
 def _rg_section(system: System, data: Mapping[str, str]) -> Section:
     blocks = []
     for n in rows_of(data, "rg_charts"):
@@ -177,7 +187,7 @@ def _rg_section(system: System, data: Mapping[str, str]) -> Section:
                   Field(f"{p}.columns.cost", "Cost column heading", TEXT, value=data.get(f"{p}.columns.cost", "")),
                   Field(f"{p}.columns.date_max", "Date max heading", TEXT, value=data.get(f"{p}.columns.date_max", "")),
                   Field(f"{p}.columns.cg_max", "CG max heading", TEXT, value=data.get(f"{p}.columns.cg_max", "")),
-                  Field(f"{p}.extra", "Notes and more (YAML)", YAML, help="e.g. {notes: {l: {text: Leader DR}}}",
+                  Field(f"{p}.extra", "More (YAML)", YAML, help="other keys of the chart, e.g. {combined_max: …}",
                         value=data.get(f"{p}.extra", "")))
         columns = (Field("id", "Id", TEXT), Field("type", "Type", CHOICE, choices=tuple((t, t) for t in RG_TYPES)),
                    Field("group_type", "Group type", TEXT), Field("cost", "Cost", CELL), Field("date_max", "Date max", CELL),
@@ -190,7 +200,8 @@ def _rg_section(system: System, data: Mapping[str, str]) -> Section:
                    Field("description", "Description", TEXT),
                    Field("extra", "More (YAML)", YAML, help="e.g. {sw: {LMG: 1}}"))
         grid = _grid(f"{p}.rows", f"{chart} rows", columns, data, ref=ref, chart=chart)
-        blocks.append(Block(f"{names.get(side, side)}: {chart}", fields, (grid,), prefix=p))
+        notes = _grid(f"{p}.notes", f"{chart} notes", RG_NOTE_COLUMNS, data, ref=ref, chart=chart)
+        blocks.append(Block(f"{names.get(side, side)}: {chart}", fields, (grid, notes), prefix=p))
     return Section("rg_charts", "RG charts", part_ref(system, "rg_charts"), "each side's RG chart",
                    _note(system, "rg_charts") or "Each side's RG chart as printed.", tuple(blocks))
 

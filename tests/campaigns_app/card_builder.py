@@ -18,6 +18,7 @@ or ``settings_values.<setting>.<side>``, ``calendar.<n>.<id|name|date|night|init
 base_numbers.<side>|extra>``, ``initial_ob.ref``, ``initial_ob.sides.<side>.<elr|san|text|points.<code>>``,
 ``initial_ob.sides.<side>.rg.<n>.<id|group_type|count>``, ``rg_charts.<n>.<side|ref|name|columns.cost|extra>``,
 ``rg_charts.<n>.rows.<m>.<id|type|group_type|cost|date_max|cg_max|notes|description|extra>``,
+``rg_charts.<n>.notes.<k>.<letter|text|leader_table|columns_by_type ("I: us, A: armour")|extra>``,
 ``rg_charts.<n>.rows.<m>.<full|depleted>.<k>.<count|unit>`` (the RG's units at full and reduced strength, one row per
 unit kind; buttons ``add:rg_charts.<n>.rows.<m>.full`` / ``remove:rg_charts.<n>.rows.<m>.full.<k>``),
 ``rg_charts.<n>.rows.<m>.gives.<currency code>`` (points a bought RG gives, e.g. ``gives.FPP``),
@@ -36,7 +37,7 @@ rules file says for that step), ``on-board`` or an action (``replenish-base-minu
 ``initiative.matrix.<axis chit>/<allied chit>.<result|label|setup_first|moves_first>`` (``attack/attack``,
 ``attack/idle``, ``idle/attack``, ``idle/idle``); ``idle.<name|loop|steps|then|note>``;
 ``fortifications.<ref|currency|extra>``, ``fortifications.rows.<n>.<type|cost|note|extra>``;
-``setup_costs.<ref|extra>``, ``setup_costs.modes.<n>.<mode (on-map|reserve|entry)|ref|by_type.<RG type letter>>``. The ER and KGP values-only
+``setup_costs.<ref|minimum|note|extra>``, ``setup_costs.modes.<n>.<mode (on-map|reserve|entry)|ref|by_type.<RG type letter>>``. The ER and KGP values-only
 cards typed this way: tests/rules_engine/card_form_values.py (``ER_FORM``, ``KGP_FORM``, ``form_over``). Booleans are "true" (ticked)
 or absent. ``card_form(system_id, yaml_text)`` gives the whole form of an existing card (to post it unchanged or
 change a few fields); ``edit_card`` posts to an existing card's form (``card_build_edit``).

@@ -17,10 +17,12 @@ class Shots:
         self.screenshot = screenshot
         self.n = 0
 
-    def __call__(self, player: Player, name: str) -> None:
+    def __call__(self, player: Player, name: str, page: object | None = None) -> None:
+        """Photograph the player's page (or another tab of the player's, ``page``)."""
         self.n += 1
-        settle(player.page)
-        self.screenshot(player.page, f"{self.n:02d}-{player.side}-{name}")
+        page = player.page if page is None else page
+        settle(page)
+        self.screenshot(page, f"{self.n:02d}-{player.side}-{name}")
 
 
 def put(page: object, name: str, value: str | bool) -> None:

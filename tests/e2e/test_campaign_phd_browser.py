@@ -3,13 +3,19 @@
 The German player builds a PHD CG Card in the browser form with the values of tests/campaigns_app/cards/phd-test.yaml
 (TEST DATA: RG chart rows, set-up costs, the C5.33 Leader Table, the TP price of a DSP — none is a printed value),
 types on the create page the values that card leaves lost (tests/campaigns_app/lost_test_values.PHD_TEST_CARD, TEST
-DATA), creates, invites; the US player joins. The form has fields for everything but two card parts, typed in its
-"Other card parts" YAML box: ``supply`` (the C5.29/C5.23 cells the card supplies) and ``settings`` (the card's own
-``dsp_price`` setting; its per-side values are then typed in the fields the form shows for it), plus the RG charts'
-notes (``l``: Leader Table C5.33) and the set-up costs' ``minimum``, typed in those sections' YAML boxes.
+DATA), creates, invites; the US player joins. Every value is typed in a field of the form, no YAML: the card's lost
+values (the C5.29/C5.23 cells it supplies) in the lost-value fields, the C5.35 TP price of a DSP in the fields of the
+system's ``dsp_price`` setting, note ``l`` of each RG chart (C5.33 Leader Table, its column by RG type) in the chart's
+notes grid, and the C5.32 set-up costs' lowest cost and note in their fields.
+
+They play TM I (the Initial TM Scenario), TM II (chits sealed at C5.31: German Attack, US Idle; the scenario played),
+TM III (both Idle: C5.37's Lull, no scenario), reach TM IV's C5.31 and end the TM by agreement; the CG-end page and the
+dice verification page are opened by both.
 
 Checked against figures worked by hand from seed 003 and the card: C4.2 Initial OB German 20 TP + 60 DSP, US 30 TP;
-C5.31/C5.32 a German Gren Pl (I1) set up on map costs 8 + 1 (card, TEST DATA) = 9 TP, a US Rifle Pl (I1) entering 9.
+C5.31/C5.32 a German Gren Pl (I1) set up on map costs 8 + 1 (card, TEST DATA) = 9 TP, a US Rifle Pl (I1) entering 9;
+each C5.29 replenishment against the table (the side's own final DR read from its history); the CG-end Final totals
+(CVP amassed/suffered, units lost, RG bought, TP left) from the results typed in.
 """
 from __future__ import annotations
 
@@ -25,17 +31,16 @@ from tests.e2e.conftest import Player, choose_chit, eyebrow, settle, sign_up, su
 
 pytestmark = pytest.mark.e2e
 
-OTHER = """supply:
-- {table: tp-replenishment, row: 4, column: german, value: 23, note: TEST DATA}
-- {table: tp-replenishment, row: 4, column: us, value: 33, note: TEST DATA}
-- {table: tp-replenishment, row: 6, column: german, value: 21, note: TEST DATA}
-- {table: tp-replenishment, row: 6, column: us, value: 31, note: TEST DATA}
-- {table: battlefield-promotion, row: 5, label: 5-6, note: TEST DATA}
-- {table: battlefield-promotion, row: 5, value: 1, note: TEST DATA}
-settings:
-- {id: dsp_price, label: TP per DSP (TEST DATA), type: int, per_side: true, source: cg-card, ref: C5.35}
-"""
-NOTE = "{{notes: {{l: {{text: Determine Leader as per Table C5.33 (TEST DATA), leader_table: leader, params: {{columns_by_type: {{{cols}}}}}}}}}}}"
+# The card's lost values (TEST DATA), typed in the form's "Values the rule text lost" fields (supply.<table>.<row>.<column>,
+# the row by its index in the table): C5.29 TP Replenishment final DR 4 (row 2) and 6 (row 4); C5.23 Battlefield
+# Promotion's third row (row 2: label and # of MMC)
+SUPPLY = {"supply.tp-replenishment.2.german": "23", "supply.tp-replenishment.2.us": "33",
+          "supply.tp-replenishment.4.german": "21", "supply.tp-replenishment.4.us": "31",
+          "supply.battlefield-promotion.2._label": "5-6", "supply.battlefield-promotion.2.mmc": "1"}
+# C5.33: the RG charts' note l (a row of each chart's notes grid, printed in seed 003) names the Leader Table; the card
+# gives its column by RG type (TEST DATA) and its text
+NOTE_L = {0: ("Determine Leader as per Table C5.33 (TEST DATA)", "I: german"),
+          1: ("Determine Leader as per Table C5.33 (TEST DATA)", "I: us, A: armour")}
 RG = {  # chart n → rows (id, type, group type, cost, scen max, TM max, notes, [(count, unit)]) — TEST DATA
     0: [("I1", "I", "Gren Pl", "8", "1", "3", "l", [("3", "4-6-7")]),
         ("G1", "G", "7.5cm PaK 40", "5", "1", "2", "", [("1", "75L AT"), ("1", "2-2-8")])],
@@ -44,7 +49,7 @@ RG = {  # chart n → rows (id, type, group type, cost, scen max, TM max, notes,
 }
 LEADER_ROWS = [("≤4", "", "4", ["9-2", "9-1", "9-1"]), ("5-7", "5", "7", ["8-1", "8-0", "8-1"]),
                ("8-10", "8", "10", ["8-0", "7-0", "8-0"]), ("≥11", "11", "", ["7-0", "6+1", "-"])]
-SETUP = {"setup_costs.extra": "{minimum: 1, note: 'TEST DATA: invented set-up modifiers.'}",
+SETUP = {"setup_costs.minimum": "1", "setup_costs.note": "TEST DATA: invented set-up modifiers.",
          "setup_costs.modes.0.by_type.G": "1", "setup_costs.modes.0.by_type.HW": "1",
          "setup_costs.modes.0.by_type.I": "1", "setup_costs.modes.0.by_type.A": "2",
          "setup_costs.modes.1.by_type.G": "-1", "setup_costs.modes.1.by_type.HW": "-1",
@@ -59,6 +64,15 @@ def grow(page: object, prefix: str, n: int) -> None:
     """Add rows under ``prefix`` until row ``n`` exists (the form may start with one)."""
     while not has(page, f"{prefix}.{n}._row"):
         add_row(page, prefix)
+
+
+def note_row(page: object, chart: int, letter: str) -> str:
+    """The field prefix of the chart's notes-grid row for note ``letter`` (``rg_charts.0.notes.3``)."""
+    letters = page.locator(f'input[name^="rg_charts.{chart}.notes."][name$=".letter"]')  # type: ignore[attr-defined]
+    for k in range(letters.count()):
+        if letters.nth(k).input_value() == letter:
+            return str(letters.nth(k).get_attribute("name")).removesuffix(".letter")
+    raise AssertionError(f"no note {letter} in RG chart {chart}")
 
 
 def questions(player: Player) -> object | None:
@@ -107,7 +121,6 @@ def build_card(player: Player, shot: Shots) -> str:
     page.get_by_label("Base CG system").select_option("phd")  # type: ignore[attr-defined]
     page.get_by_role("button", name="Open the form").click()  # type: ignore[attr-defined]
     shot(player, "card-form-empty")
-    put(page, "other", OTHER)  # supply + the card's own setting: no field in the form for them
     for n, rows in RG.items():
         grow(page, f"rg_charts.{n}.rows", len(rows) - 1)
         for m, row in enumerate(rows):
@@ -115,10 +128,12 @@ def build_card(player: Player, shot: Shots) -> str:
     grow(page, "tables.0.rows", len(LEADER_ROWS) - 1)
     fill_all(page, {"id": f"test-phd-e2e-{player.name}",
                     "name": "TEST DATA — not from any published rule text (PHD browser campaign card)",
-                    "settings_values.dsp_price.german": "1", "settings_values.dsp_price.us": "1", **SETUP})
+                    "settings_values.dsp_price.german": "1", "settings_values.dsp_price.us": "1", **SETUP, **SUPPLY})
     for n, rows in RG.items():
+        note = note_row(page, n, "l")
         fill_all(page, {f"rg_charts.{n}.name": f"{'German' if n == 0 else 'US'} TM Reinforcement Group Chart (TEST DATA)",
-                        f"rg_charts.{n}.extra": NOTE.format(cols="I: german" if n == 0 else "I: us, A: armour")})
+                        f"{note}.text": NOTE_L[n][0], f"{note}.leader_table": "leader",
+                        f"{note}.columns_by_type": NOTE_L[n][1]})
         for m, (ident, kind, group, cost, smax, tmax, notes, units) in enumerate(rows):
             p = f"rg_charts.{n}.rows.{m}"
             fill_all(page, {f"{p}.id": ident, f"{p}.type": kind, f"{p}.group_type": group, f"{p}.cost": cost,
@@ -131,6 +146,8 @@ def build_card(player: Player, shot: Shots) -> str:
                         **{f"tables.0.rows.{m}.cells.{k}": c for k, c in enumerate(cells)}})
     page.locator('[name="id"]').blur()  # type: ignore[attr-defined]
     settle(page)
+    for box in ("other", "setup_costs.extra", "rg_charts.0.extra", "rg_charts.1.extra"):  # no YAML typed anywhere
+        assert not page.locator(f'[name="{box}"]').count() or page.locator(f'[name="{box}"]').input_value() == "", box  # type: ignore[attr-defined]
     expect(page.locator("#builder-summary")).to_contain_text("The card is valid")  # type: ignore[attr-defined]
     shot(player, "card-form-valid")
     page.get_by_role("button", name="Check and save").click()  # type: ignore[attr-defined]
@@ -219,6 +236,43 @@ def test_two_new_users_play_a_phd_tm_built_in_the_browser_to_an_agreed_cg_end(
     shot(german, "tm2-revealed")
     shot(us, "tm2-revealed")
 
+    # --- TM II played (German Attack: C5.38–C5.41 on the board, the scenario), results entered by both
+    buy_nothing_until(players, shows("#step-panel #results-form"))
+    shot(german, "tm2-scenario")
+    cvp2, attacked2 = {"german": 10, "us": 7}, {"german": True, "us": False}
+    enter_results(german, us, cvp2, attacked2)
+    enter_results(us, german, cvp2, attacked2)
+    left = {"german": points(german.page, "TP"), "us": points(us.page, "TP")}
+
+    # --- ConPh after TM II, to TM III's C5.31: both seal Idle, buy nothing → C5.37 idle/idle: a Lull (no scenario)
+    to_order_form(players)
+    shot(german, "tm3-order")
+    for player in players:  # C5.29 (secret): TP left after TM II + the table's TP for the side's own final DR
+        assert points(player.page, "TP") == left[player.side] + replenished(player, shot, campaign_path)[-1]
+    for player, opponent in (players, players[::-1]):
+        confirm = choose_chit(player.page, "idle")
+        submit(player, opponent, confirm.get_by_role("button", name="Yes, submit Idle"), "chit idle")  # type: ignore[attr-defined]
+        submit(player, opponent, player.page.locator("#order-form button[name=nothing][value=yes]"), "nothing at TM III C5.31")  # type: ignore[attr-defined]
+    buy_nothing_until(players, shows("#chit-reveal"))
+    for player in players:  # C5.37 matrix idle/idle: "Lull Date"; the idle block (fixtures/phd.yaml) names it "Lull"
+        expect(player.page.locator("#chit-reveal")).to_contain_text("Lull")  # type: ignore[attr-defined]
+    shot(german, "tm3-lull")
+    shot(us, "tm3-lull")
+
+    # --- the Lull's ConPh (every PHD step loops on a Lull), then TM IV's C5.31
+    to_order_form(players)
+    shot(us, "tm4-order")
+    tp_final = {p.side: points(p.page, "TP") for p in players}
+    # C5.29 three times per side (TM II, III, IV; I5: no roll for the Initial TM Scenario). With the card's supply
+    # and the create page's lost values, the table (TEST DATA) gives German 27 − final DR, US 37 − final DR
+    # (≤2: 25/35 … ≥12: 15/25). TP: German 20 (C4.2) + T(d2) − 9 (I1 on map 8 + 1) + T(d3) + T(d4);
+    # US 30 (C4.2) + T(d2) − 9 (I1 entering) + T(d3) + T(d4).
+    start_tp, spent = {"german": 20, "us": 30}, {"german": 9, "us": 9}
+    for player in players:
+        amounts = replenished(player, shot, campaign_path)
+        assert len(amounts) == 3, amounts
+        assert tp_final[player.side] == start_tp[player.side] - spent[player.side] + sum(amounts), (tp_final, amounts)
+
     # --- the CG ends by agreement: the German proposes, the US agrees in "Your move"
     german.page.locator("#cg-end summary").click()  # type: ignore[attr-defined]
     submit(german, us, german.page.locator("#cg-end").get_by_role("button", name="Propose to end the CG"), "proposed the end")  # type: ignore[attr-defined]
@@ -229,3 +283,59 @@ def test_two_new_users_play_a_phd_tm_built_in_the_browser_to_an_agreed_cg_end(
         player.page.reload()  # type: ignore[attr-defined]
         expect(player.page.locator("#cg-ended-line")).to_be_visible()  # type: ignore[attr-defined]
         shot(player, "cg-over")
+
+    # --- the CG-end page: Final totals worked by hand from the results typed in
+    # CVP amassed German 12 + 10 = 22, US 25 + 7 = 32; suffered: the other side's, German 25 + 7 = 32, US 12 + 10 = 22;
+    # leaders lost 0 + 0; units lost 1 + 1 = 2; RG bought one each (TM II I1; the Initial OB's RG not counted);
+    # points left the TP above (DSP forfeited at C5.35)
+    expected = {"German": ("22", "32", "0", "2", "1", tp_final["german"]), "US": ("32", "22", "0", "2", "1", tp_final["us"])}
+    for player in players:
+        player.page.goto(campaign_path + "cg-end/")  # type: ignore[attr-defined]
+        expect(player.page.locator(".end-line")).to_contain_text("IV (1530-hrs)")  # type: ignore[attr-defined]
+        expect(player.page.locator(".end-line")).to_contain_text("mutual agreement")  # type: ignore[attr-defined]
+        for name, (amassed, suffered, leaders, units, bought, tp) in expected.items():
+            cells = player.page.locator("#final-totals tbody tr", has=player.page.locator("th", has_text=re.compile(rf"^{name}$"))).locator("td")  # type: ignore[attr-defined]
+            expect(cells.nth(2)).to_have_text(amassed)
+            expect(cells.nth(3)).to_have_text(suffered)
+            expect(cells.nth(4)).to_have_text(leaders)
+            expect(cells.nth(5)).to_have_text(units)
+            expect(cells.nth(6)).to_have_text(bought)
+            expect(cells.nth(7)).to_contain_text(f"{tp} TP")
+        shot(player, "cg-end")
+        # the dice verification: every roll (the secret C5.29/C5.33 ones included) recomputed from the revealed seed
+        player.page.get_by_role("link", name="Verify the dice").click()  # type: ignore[attr-defined]
+        expect(player.page.locator("#verify-result.verify-ok")).to_contain_text("verified")  # type: ignore[attr-defined]
+        shot(player, "verify")
+
+
+# C5.29 TP Replenishment (TEST DATA): the printed cells, the card's supply (DR 4, 6) and the create page's lost values
+# (DR 8, 10, ≥12), by final DR: German 27 − DR, US 37 − DR
+TP_TABLE = {"GERMAN": {d: 27 - d for d in range(2, 13)}, "US": {d: 37 - d for d in range(2, 13)}}
+
+
+def replenished(player: Player, shot: Shots, campaign_path: str) -> list[int]:
+    """The side's own C5.29 replenishments, in order, as its history page shows them ("C5.29: final DR d on SIDE = n
+    TP"), each checked against TP_TABLE; the history page is opened in a second tab and photographed."""
+    tab = player.context.new_page()  # type: ignore[attr-defined]
+    try:
+        tab.goto(campaign_path + "history/")
+        shot(player, "history", tab)
+        text = " ".join(str(tab.locator("main").inner_text()).split())
+    finally:
+        tab.close()
+    found = re.findall(r"C5\.29: final DR (-?\d+) on (GERMAN|US) = (\d+) TP", text)
+    assert found, f"no C5.29 record on the {player.side} history page"
+    for dr, column, amount in found:
+        assert column == player.side.upper() and int(amount) == TP_TABLE[column][min(max(int(dr), 2), 12)], found
+    return [int(amount) for _, _, amount in found]
+
+
+def to_order_form(players: tuple[Player, Player]) -> None:
+    """Default moves through the ConPh, answering the C5.33 roll questions (nothing ticked), to C5.31's order form."""
+    arrived = shows("#step-panel #order-form")
+    while not all(arrived(p) for p in players):
+        advance(players, lambda p: arrived(p) or questions(p) is not None, timeout=240)
+        for player, opponent in (players, players[::-1]):
+            form = questions(player)
+            if form is not None:
+                submit(player, opponent, form.get_by_role("button", name="Record"), "answered the roll questions")  # type: ignore[attr-defined]

@@ -10,6 +10,7 @@ import yaml
 from rules_engine.card_build import form_to_document
 from rules_engine.card_form import document_to_form, initial_form
 from rules_engine.card_paths import apply_action, card_yaml, field_for_path, yaml_line
+from rules_engine.card_fields import rows_of
 from rules_engine.card_schema import card_sections
 from rules_engine.cli import load_system
 from rules_engine.errors import DefinitionErrors
@@ -346,3 +347,52 @@ def test_a_step_value_the_selects_do_not_list_is_kept_when_the_form_is_posted() 
     [grid] = next(s for s in card_sections(kgp, data) if s.id == "steps").blocks[0].grids
     revealed = next(f for m, row in grid.rows if m == n for f in row if f.name.endswith(".revealed"))
     assert ('at-step "8.623"', 'at-step "8.623"') in revealed.choices
+
+
+def test_phd_set_up_costs_have_fields_for_the_lowest_cost_and_a_note_not_yaml() -> None:
+    phd = load_system("phd")
+    data = initial_form(phd)
+    assert {"setup_costs.minimum", "setup_costs.note"} <= _names(phd, data)
+    data |= {"name": "TEST DATA PHD set-up costs", "setup_costs.ref": "C5.32", "setup_costs.minimum": "1",
+             "setup_costs.note": "TEST DATA: invented set-up modifiers.", "setup_costs.modes.0._row": "1",
+             "setup_costs.modes.0.mode": "on-map", "setup_costs.modes.0.by_type.I": "1"}
+    card = _round_trip(phd, data)
+    assert card.setup_costs is not None
+    assert (card.setup_costs.minimum, card.setup_costs.note) == (1, "TEST DATA: invented set-up modifiers.")
+    shown = document_to_form(phd, form_to_document(phd, data).doc)
+    assert (shown["setup_costs.minimum"], shown["setup_costs.note"]) == ("1", "TEST DATA: invented set-up modifiers.")
+    assert "setup_costs.extra" not in shown  # nothing left for the YAML box
+
+
+def test_rg_chart_notes_are_a_grid_letter_text_leader_table_and_its_column_by_rg_type() -> None:
+    phd = load_system("phd")
+    data = initial_form(phd)
+    assert "rg_charts.1.notes" in {g.prefix for s in card_sections(phd, data) for b in s.blocks for g in b.grids}
+    # the system's printed notes are rows of the grid (no YAML): note l names the Leader Table, its column not printed
+    k = next(k for k in rows_of(data, "rg_charts.1.notes") if data[f"rg_charts.1.notes.{k}.letter"] == "l")
+    assert data[f"rg_charts.1.notes.{k}.leader_table"] == "leader"
+    assert not any(name.startswith("rg_charts.1.extra") for name in data)
+    data |= {"name": "TEST DATA PHD notes",
+             "rg_charts.1.rows.0.id": "I1", "rg_charts.1.rows.0.type": "I", "rg_charts.1.rows.0.group_type": "Rifle Pl",
+             "rg_charts.1.rows.0.cost": "9", "rg_charts.1.rows.0.notes": "l",
+             f"rg_charts.1.notes.{k}.text": "Leader DR (TEST DATA)", f"rg_charts.1.notes.{k}.columns_by_type": "I: us, A: armour"}
+    data = apply_action(data, "add:rg_charts.1.notes")
+    new = rows_of(data, "rg_charts.1.notes")[-1]
+    data |= {f"rg_charts.1.notes.{new}.letter": "t", f"rg_charts.1.notes.{new}.text": "TEST DATA note",
+             f"rg_charts.1.notes.{new}.extra": "{depletable: true}"}
+    built = form_to_document(phd, data)
+    assert built.problems == []
+    us = next(c for c in built.doc["rg_charts"] if isinstance(c, dict) and c.get("side") == "us")  # type: ignore[attr-defined]
+    notes = us["notes"]  # type: ignore[index]
+    assert notes["l"] == {"text": "Leader DR (TEST DATA)", "leader_table": "leader",
+                          "params": {"columns_by_type": {"I": "us", "A": "armour"}}}
+    assert notes["t"] == {"text": "TEST DATA note", "depletable": True} and "a" in notes
+    card = _round_trip(phd, data | {"supply.leader.0._label": "2-12", "supply.leader.0.german": "8-0",
+                                    "supply.leader.0.us": "8-0", "supply.leader.0.armour": "8-0"})
+    note = next(c for c in card.rg_charts if c.side == "us").notes["l"]
+    assert (note.text, note.leader_table) == ("Leader DR (TEST DATA)", "leader")
+    # a column by type not written "type: column", or a letter given twice, is refused beside its field
+    bad = form_to_document(phd, data | {f"rg_charts.1.notes.{k}.columns_by_type": "I us",
+                                        f"rg_charts.1.notes.{new}.letter": "l"})
+    assert {name for name, _ in bad.problems} == {f"rg_charts.1.notes.{k}.columns_by_type",
+                                                  f"rg_charts.1.notes.{new}.letter"}

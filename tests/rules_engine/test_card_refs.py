@@ -37,7 +37,7 @@ def test_the_fields_and_grids_of_a_part_carry_its_rule_number() -> None:
         "C4.2, C5.30"}
     ob = {f.name: f.ref for b in sections["initial_ob"].blocks for f in b.fields}
     assert ob["initial_ob.sides.german.san"] == "C4.2" and ob["initial_ob.ref"] == "C4.2"
-    assert [g.ref for b in sections["rg_charts"].blocks for g in b.grids] == ["C5.31", "C5.31"]
+    assert [g.ref for b in sections["rg_charts"].blocks for g in b.grids] == ["C5.31"] * 4  # each side: its rows and its notes
     victory = sections["victory_conditions"].blocks[0]
     assert victory.grids[0].ref == "C4.2"
     assert {f.name: f.ref for f in victory.fields}["victory_conditions.text"] == "C4.2"
