@@ -20,6 +20,7 @@ PHONE = {"width": 390, "height": 844}
 
 
 def _fits(page: object) -> None:
+    page.wait_for_load_state("load")  # type: ignore[attr-defined]  # its stylesheet applied (a loaded machine is slow)
     width = int(page.evaluate("document.documentElement.scrollWidth"))  # type: ignore[attr-defined]
     viewport = int(page.evaluate("window.innerWidth"))  # type: ignore[attr-defined]
     assert width <= viewport, f"the page is {width} px wide in a {viewport} px viewport"
