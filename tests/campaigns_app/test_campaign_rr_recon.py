@@ -24,8 +24,9 @@ def declare(play: Play, side: str, where: str) -> None:
     services.recon_declare(user=play.users[side], public_id=play.public_id, location=where)
 
 
-def test_rr_2_524_recon_locations_alternate_one_at_a_time_german_first(monkeypatch: Any) -> None:
-    play = Play(monkeypatch, "rr", "german", ScriptedDice(*DICE))
+def to_2_524(monkeypatch: Any, *spare: int) -> Play:
+    """An RR campaign at 19 PM 2.524: no Recon bought (2.521 dr as DICE), German Attack, Canadian Idle."""
+    play = Play(monkeypatch, "rr", "german", ScriptedDice(*DICE, *spare))
     play.order("german")
     play.order("canadian")
     play.both_done()  # 2.520
@@ -40,10 +41,15 @@ def test_rr_2_524_recon_locations_alternate_one_at_a_time_german_first(monkeypat
     play.until("2.521")
     play.recon("german", 0)
     play.recon("canadian", 0)
-    assert (play.roster("german", "19 PM").recon, play.roster("canadian", "19 PM").recon) == (2, 3)
     play.chit("german", "attack")
     play.chit("canadian", "idle")
     play.until("2.524")
+    return play
+
+
+def test_rr_2_524_recon_locations_alternate_one_at_a_time_german_first(monkeypatch: Any) -> None:
+    play = to_2_524(monkeypatch)
+    assert (play.roster("german", "19 PM").recon, play.roster("canadian", "19 PM").recon) == (2, 3)
     from django.urls import reverse
 
     from tests.campaigns_app.conftest import client_for

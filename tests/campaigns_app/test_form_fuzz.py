@@ -127,27 +127,9 @@ SPARE_DICE = (3,) * 300  # scripted dice for every roll a succeeding fuzzed post
 def test_fuzzed_step_forms_at_rr_2_524_recon_locations_never_answer_5xx_and_a_refusal_saves_nothing(
     db: Any, monkeypatch: Any
 ) -> None:
-    from tests.campaigns_app.campaign_script import Play, ScriptedDice
-    from tests.campaigns_app.test_campaign_rr_recon import DICE
+    from tests.campaigns_app.test_campaign_rr_recon import to_2_524
 
-    play = Play(monkeypatch, "rr", "german", ScriptedDice(*DICE, *SPARE_DICE))
-    play.order("german")
-    play.order("canadian")
-    play.both_done()
-    play.both_done()
-    play.results(cvp={"canadian": 5, "german": 8}, attacked={"german": True, "canadian": False}, lvp={"canadian": 3})
-    play.until("2.512")
-    play.supply("german", "san", 3)
-    play.supply("canadian", "san", 3)
-    play.until("2.518")
-    play.order("german")
-    play.order("canadian")
-    play.until("2.521")
-    play.recon("german", 0)
-    play.recon("canadian", 0)
-    play.chit("german", "attack")
-    play.chit("canadian", "idle")
-    play.until("2.524")
+    play = to_2_524(monkeypatch, *SPARE_DICE)
     fuzz(play.campaign, play.users["canadian"], random.Random(10_4), STEP_FORMS, STEP_VALUES)  # not its turn
     fuzz(play.campaign, play.users["german"], random.Random(10_5), STEP_FORMS, STEP_VALUES)
 
