@@ -139,9 +139,10 @@ def _company_drs(system: System, row: RgRow, table: DiceTable) -> int:
             value = side_setting(system, setting, "")
             if isinstance(value, int) and not isinstance(value, bool) and value > 0:
                 return value
+            label = next((s.label for s in system.settings if s.id == setting), "the number of leader DR for a company")
             raise MissingValueError(
-                f"{system.id}: RG {row.id} is a company; the number of leader DR for a company is on the CG Card "
-                f"({step.ref}); supply {setting} in a CG Card"
+                f"RG {row.id} is a company; the number of leader DR for a company is on the CG Card "
+                f"({step.ref}): the CG Card must give it: {label}"
             )
     return 1
 
