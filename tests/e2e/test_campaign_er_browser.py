@@ -35,24 +35,25 @@ START_CPP = {"us": 12, "japanese": 4}  # TEST DATA
 BASE = {"D1 PM": {"us": 40, "japanese": 30}, "D2 AM": {"us": 30, "japanese": 20}}  # TEST DATA
 
 CHART_HEAD = {"ref": "1.518", "columns.cost": "CPP Cost", "columns.date_max": "CG Date Max", "columns.cg_max": "CG Max"}
-# TEST DATA RG rows: id, type, group type, cost, date max, CG max, description, more (YAML)
+# TEST DATA RG rows: id, type, group type, cost, date max, CG max, description, and the row's other form fields
+# (full strength units, FPP given)
 US_ROWS = [
-    ("I1", "I", "Marine Rifle Pl", "9", "2", "6", "", "{full: [{count: 3, unit: 6-6-8}]}"),
-    ("O1", "O", "60mm FPF Barrage", "4", "1", "3", "", ""),
-    ("O2", "O", "Pre-Game Bombardment", "6", "1", "3", "", ""),
-    ("M1", "M", "Fortifications", "2", "1", "3", "10 FPP", "{gives: {FPP: 10}}"),
+    ("I1", "I", "Marine Rifle Pl", "9", "2", "6", "", {"full.0.count": "3", "full.0.unit": "6-6-8"}),
+    ("O1", "O", "60mm FPF Barrage", "4", "1", "3", "", {}),
+    ("O2", "O", "Pre-Game Bombardment", "6", "1", "3", "", {}),
+    ("M1", "M", "Fortifications", "2", "1", "3", "10 FPP", {"gives.FPP": "10"}),
 ]
 JAPANESE_ROWS = [
-    ("I1", "I", "Rifle Pl", "7", "2", "6", "", "{full: [{count: 3, unit: 4-4-7}]}"),
-    ("O2", "O", "Pre-Game Bombardment", "6", "1", "3", "", ""),
-    ("M1", "M", "Fortifications", "2", "1", "3", "10 FPP", "{gives: {FPP: 10}}"),
+    ("I1", "I", "Rifle Pl", "7", "2", "6", "", {"full.0.count": "3", "full.0.unit": "4-4-7"}),
+    ("O2", "O", "Pre-Game Bombardment", "6", "1", "3", "", {}),
+    ("M1", "M", "Fortifications", "2", "1", "3", "10 FPP", {"gives.FPP": "10"}),
 ]
 # The printed RePh steps, currencies, 1.520 table, initiative matrix and Idle Date (TEST DATA, as in
 # er-values-test.yaml), typed over the five step rows the form starts with (the system's own steps).
 STEP_ROWS = [
     {"ref": "1.516", "name": "CPP Replenishment", "sides": "simultaneous", "loop_on_idle": "true", "secret": "roll",
      "revealed": "never", "action": "replenish-base-minus-dr", "params.currency": "CPP", "params.dice": "DR",
-     "params.base": "calendar.base_numbers", "extra": "{params: {skip_roll_flag: replenishment_roll}}"},
+     "params.base": "calendar.base_numbers"},
     {"ref": "1.518", "name": "Purchasing RG", "sides": "simultaneous", "initial": "true", "loop_on_idle": "true",
      "secret": "purchase", "revealed": "never", "action": "purchase-rg", "params.currency": "CPP"},
     {"ref": "1.520", "name": "Purchasing Fortifications", "sides": "simultaneous", "initial": "true",
@@ -84,13 +85,10 @@ CARD_VALUES = {
     "source": "Invented for tests/e2e/test_campaign_er_browser.py",
     "calendar.0.id": "D1 AM", "calendar.0.initial": "true", "calendar.0.weather": "Clear",
     "calendar.0.base_numbers.us": "0", "calendar.0.base_numbers.japanese": "0",
-    "calendar.0.extra": "{replenishment_roll: false}",
     "calendar.1.id": "D1 PM", "calendar.1.weather": "Clear",
     "calendar.1.base_numbers.us": str(BASE["D1 PM"]["us"]), "calendar.1.base_numbers.japanese": str(BASE["D1 PM"]["japanese"]),
-    "calendar.1.extra": "{replenishment_roll: true}",
     "calendar.2.id": "D2 AM", "calendar.2.weather": "Rain",
     "calendar.2.base_numbers.us": str(BASE["D2 AM"]["us"]), "calendar.2.base_numbers.japanese": str(BASE["D2 AM"]["japanese"]),
-    "calendar.2.extra": "{replenishment_roll: true}",
     "initial_ob.ref": "Initial Scenario (TEST DATA)",
     "initial_ob.sides.us.points.CPP": str(START_CPP["us"]),
     "initial_ob.sides.us.elr": "4", "initial_ob.sides.us.san": "3",
@@ -114,7 +112,7 @@ for chart, rows in ((0, US_ROWS), (1, JAPANESE_ROWS)):
         p = f"rg_charts.{chart}.rows.{m}"
         CARD_VALUES.update({f"{p}.id": rg_id, f"{p}.type": kind, f"{p}.group_type": group, f"{p}.cost": cost,
                             f"{p}.date_max": date_max, f"{p}.cg_max": cg_max, f"{p}.description": description,
-                            f"{p}.extra": extra})
+                            **{f"{p}.{k}": v for k, v in extra.items()}})
 
 
 def enter_results(player: Player, opponent: Player, cvp: dict[str, int], attacked: dict[str, bool],
@@ -163,9 +161,18 @@ def test_two_new_players_play_an_er_campaign_built_in_the_browser_from_values_on
     for chart, rows in ((0, US_ROWS), (1, JAPANESE_ROWS)):
         while row_count(page, f"rg_charts.{chart}.rows") < len(rows):
             add_chart_row(page, chart)
+        for m, row in enumerate(rows):  # a unit line for the rows whose full-strength units are typed
+            units = f"rg_charts.{chart}.rows.{m}.full"
+            if "full.0.count" in row[-1] and not page.locator(f'[name="{units}.0.count"]').count():  # type: ignore[attr-defined]
+                page.locator(f"button[name=action][value='add:{units}']").click()  # type: ignore[attr-defined]
+                expect(page.locator(f'[name="{units}.0.count"]')).to_have_count(1)  # type: ignore[attr-defined]
     add_row(page, "victory_conditions", "victory_conditions.conditions")
     add_row(page, "victory_conditions", "victory_conditions.conditions")
     fill(page, CARD_VALUES)
+    typed_yaml = page.evaluate(  # type: ignore[attr-defined]
+        """() => [...document.querySelectorAll('#f-other, [name$=".extra"]')].filter(e => e.value.trim())
+                 .map(e => e.name)""")
+    assert typed_yaml == [], f"no YAML typed: {typed_yaml}"
     save_card(us, screenshot)
     page.locator("#card-text summary").click()  # type: ignore[attr-defined]
     text = str(page.locator("#card-text pre").inner_text())  # type: ignore[attr-defined]
@@ -298,10 +305,10 @@ def test_two_new_players_play_an_er_campaign_built_in_the_browser_from_values_on
 
 
 def add_chart_row(page: object, chart: int) -> None:
-    """ "Add a row" of one RG chart (the section has one such button per chart)."""
+    """ "Add a row" of one RG chart's rows (each chart also has its notes' "Add a row")."""
     from playwright.sync_api import expect
 
     rows = page.locator(f'input[type=hidden][name^="rg_charts.{chart}.rows."][name$="._row"]')  # type: ignore[attr-defined]
     before = rows.count()
-    page.locator("#section-rg_charts").get_by_role("button", name="Add a row").nth(chart).click()  # type: ignore[attr-defined]
+    page.locator(f"#section-rg_charts button[name=action][value='add:rg_charts.{chart}.rows']").click()  # type: ignore[attr-defined]
     expect(rows).to_have_count(before + 1)
