@@ -1,6 +1,6 @@
 """A side's secret books: points, the RG Purchase Record (RR 2.5188), fortifications and the CG Roster (RR 2.518).
 
-Modules: ``amounts`` (point amounts), ``lines`` (the record and roster lines), ``side`` (``SideLedger``), ``json_fields``.
+Modules: ``amounts`` (point amounts), ``lines`` (record and roster lines), ``side`` (``SideLedger``), ``json_fields``.
 """
 from __future__ import annotations
 

@@ -189,6 +189,7 @@ def rg_order_cost(system: System, side: SideId, order: RgOrder) -> tuple[Decimal
 
 
 def attack_cost(system: System, side: SideId) -> tuple[Decimal | None, list[Violation]]:
+    """PL 2.4 Attack Option: bought only where initiative is purchased; its cost is on the CG Card."""
     initiative = system.initiative
     ref = initiative.ref if initiative is not None else ""
     if initiative is None or initiative.mode != "purchase":
@@ -203,5 +204,6 @@ def attack_cost(system: System, side: SideId) -> tuple[Decimal | None, list[Viol
 
 
 def points_price(system: System, side: SideId, code: str) -> int | None:
+    """The price of one point of a currency bought with another (setting ``<code>_price``: PL 2.38, PHD C5.35)."""
     price = side_setting(system, f"{code.casefold()}_price", side)
     return price if isinstance(price, int) and not isinstance(price, bool) else None

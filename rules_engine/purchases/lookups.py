@@ -1,4 +1,4 @@
-"""The purchase rules' data look-ups: currency, rule numbers, settings by side, chart rows and the rules that govern them."""
+"""Purchase data look-ups: currency, rule numbers, settings by side, chart rows and the rules that govern them."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -19,6 +19,7 @@ def objective_hex_prefixes(system: System) -> tuple[tuple[str, ...], str] | None
 
 
 def _purchase_step_params(system: System) -> tuple[str, Mapping[str, object]]:
+    """The secret purchase step's rule number and params (empty when the system has none)."""
     for step in system.steps:
         if step.secret == "purchase" and step.action in ("purchase-rg", "purchase"):
             return step.ref, step.params
@@ -66,6 +67,7 @@ def int_settings(system: System, side: SideId) -> dict[str, int]:
 
 
 def cell_number(cell: Cell | None) -> int | None:
+    """A chart cell as a whole number (None when empty or lost)."""
     if cell is None or cell.missing or cell.value is None:
         return None
     value = cell.number
@@ -73,14 +75,17 @@ def cell_number(cell: Cell | None) -> int | None:
 
 
 def lost_violation(what: str, cell: Cell, ref: str) -> Violation:
+    """A value lost in the rule text as a violation asking for a CG Card."""
     return Violation(ref, f"{what} is lost in the rule text ({cell.note}); supply it in a CG Card ({ref})")
 
 
 def row_label(row: RgRow) -> str:
+    """An RG row as messages name it: ``RG M3 (Recon)``."""
     return f"RG {row.id} ({row.group_type})"
 
 
 def params_list(value: object) -> tuple[str, ...]:
+    """A rule parameter as a tuple of strings (empty unless it is a list)."""
     if isinstance(value, Sequence) and not isinstance(value, str):
         return tuple(str(v) for v in value)
     return ()
@@ -110,6 +115,7 @@ def rule_rg_ids(system: System, side: SideId, rule_id: str) -> frozenset[str]:
 
 
 def calendar_index(system: System, entry_id: str) -> int | None:
+    """The calendar position of a CG Date id (None when unknown)."""
     for entry in system.calendar:
         if entry.id == entry_id:
             return entry.index
@@ -117,6 +123,7 @@ def calendar_index(system: System, entry_id: str) -> int | None:
 
 
 def row_type(chart: RgChart, rg_id: str) -> str | None:
+    """The type of the chart row with this RG id (None when absent)."""
     for row in chart.rows:
         if row.id == rg_id:
             return row.type
@@ -124,4 +131,5 @@ def row_type(chart: RgChart, rg_id: str) -> str | None:
 
 
 def setting_ref(system: System, setting_id: str, fallback: str) -> str:
+    """The rule number a setting cites, else ``fallback``."""
     return next((s.ref for s in system.settings if s.id == setting_id and s.ref), None) or fallback

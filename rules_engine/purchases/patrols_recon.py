@@ -83,6 +83,7 @@ def patrol_allowance(system: System, ledger: SideLedger, side: SideId, date_id: 
 def check_patrols(
     system: System, ledger: SideLedger, side: SideId, date_id: str, order: PatrolOrder, batch: Batch, currency: str
 ) -> list[Violation]:
+    """PL 2.31: Patrols within the per-RePh limit and the points left."""
     allowance = patrol_allowance(system, ledger, side, date_id)
     ref = allowance.ref
     if not isinstance(order.count, int) or isinstance(order.count, bool) or order.count < 1:

@@ -1,5 +1,5 @@
-"""The books' lines for a purchase: the RG Purchase Record line (#P/#R, RR 2.5188), the CG Roster line of a date, and the
-Initial Scenario OB's lines (RR 2.5188, PHD C4.2)."""
+"""The books' lines for a purchase: the RG Purchase Record line (#P/#R, RR 2.5188), the CG Roster line of a date and
+the Initial Scenario OB's lines (RR 2.5188, PHD C4.2)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -15,6 +15,7 @@ from rules_engine.vocabulary import SideId
 
 
 def roster_for(ledger: SideLedger, date_id: str, currency: str) -> RosterLine:
+    """The date's CG Roster line, or a new one starting from the side's current points (RR 2.518)."""
     line = ledger.roster_line(date_id)
     if line is None:
         line = RosterLine(date_id, start=ledger.balance(currency), elr=ledger.elr, san=ledger.san)
@@ -22,12 +23,14 @@ def roster_for(ledger: SideLedger, date_id: str, currency: str) -> RosterLine:
 
 
 def _full_units(row: RgRow) -> tuple[tuple[int, str], ...]:
+    """The units of a full-strength RG (lost counts left out)."""
     return tuple((int(u.count.number), u.unit) for u in row.full if not u.count.missing)
 
 
 def new_purchase_line(
     system: System, ledger: SideLedger, side: SideId, date_id: str, order: RgOrder, cost: Decimal, *, initial_ob: bool
 ) -> PurchaseLine:
+    """An RG Purchase Record line (RR 2.5188): #P counts this RG bought in the CG, #R what the CG Max leaves."""
     chart = system.rg_chart(side)
     row = chart.row(order.rg_id)
     bought = ledger.purchased_count((row.id,)) + (0 if initial_ob else 1)

@@ -74,6 +74,7 @@ def _item_line(
     system: System, ledger: SideLedger, side: SideId, date_id: str,
     order: AttackOptionOrder | PatrolOrder | PointsOrder, currency: str,
 ) -> ItemLine:
+    """The item line of an Attack Option (PL 2.4), Patrols (PL 2.31) or points (PL 2.38)."""
     number = ledger.next_item_line
     if isinstance(order, AttackOptionOrder):
         cost, _ = attack_cost(system, side)

@@ -46,6 +46,7 @@ def _check_objective_hex(system: System, order: RgOrder) -> list[Violation]:
 
 
 def _availability(system: System, chart: RgChart, row: RgRow, date_index: int) -> list[Violation]:
+    """An RG row's availability dates (``available_after``/``available_from`` on the chart or its notes)."""
     out: list[Violation] = []
     after = row.available_after
     start = row.available_from
@@ -65,6 +66,7 @@ def _availability(system: System, chart: RgChart, row: RgRow, date_index: int) -
 
 
 def batch_count(ledger: SideLedger, batch: Batch, ids: Sequence[str], date_id: str, per: str) -> int:
+    """How many of these RG are bought per date or per CG, the batch so far included (RR 2.5185, 2.5186)."""
     if per == "date":
         return ledger.purchased_count(ids, date_id) + sum(batch.date_counts.get(i, 0) for i in ids)
     return ledger.purchased_count(ids) + sum(batch.cg_counts.get(i, 0) for i in ids)
@@ -74,6 +76,7 @@ def check_rg(
     system: System, ledger: SideLedger, side: SideId, date_id: str, order: RgOrder, batch: Batch,
     *, initial: bool, chit: Chit | None, currency: str, at_recon_step: bool = False,
 ) -> list[Violation]:
+    """Every rule one RG order breaks; on success its cost leaves the batch and what it gives is credited."""
     cost, problems = rg_order_cost(system, side, order)
     violations = list(problems) + _check_objective_hex(system, order)
     found = recon_row(system, side)

@@ -89,6 +89,7 @@ def validate_order(
 
 
 def _check_points(system: System, side: SideId, order: PointsOrder, batch: Batch, currency: str) -> list[Violation]:
+    """Points bought with another currency (PL 2.38 FP with CP, PHD C5.35 DSP with TP)."""
     target = next((c for c in system.currencies if c.code == order.currency), None)
     ref = purchase_ref(system)
     if target is None or target.bought_with is None:
