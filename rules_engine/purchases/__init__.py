@@ -1,4 +1,5 @@
-"""Secret purchases: RG (RR 2.518, PL 2.3, PHD C5.31), Attack Option (PL 2.4), Patrols (PL 2.31), points, fortifications.
+"""Secret purchases: RG (RR 2.518, PL 2.3, PHD C5.31), Attack Option (PL 2.4), Patrols (PL 2.31), points and
+fortifications (RR 2.520).
 
 ``validate_order`` (validation) lists every broken rule (each message cites it); ``apply_order`` (resolution) records a
 valid order. All limits, costs and surcharges come from the system's data (RG charts and notes, setup costs, limits,

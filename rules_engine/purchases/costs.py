@@ -2,12 +2,13 @@
 (RR notes p and r), the Attack Option (PL 2.4) and points bought with another currency (PL 2.38, PHD C5.35)."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from decimal import Decimal
 
 from rules_engine.errors import UnknownNameError
 from rules_engine.fortification_purchase import Violation
 from rules_engine.ledger import SETUP_MODES, to_decimal
-from rules_engine.model import RgChart, RgRow, SpecialRule, System
+from rules_engine.model import RgChart, RgRow, SetupMode, SpecialRule, System
 from rules_engine.purchases.lookups import (
     lost_violation,
     matches_rule_row,
@@ -57,7 +58,11 @@ def _mode_refused(system: System, chart: RgChart, row: RgRow, mode: str) -> Viol
     return None
 
 
-def _setup_modifier(system: System, chart: RgChart, side: SideId, row: RgRow, mode: str) -> tuple[Decimal, list[Violation]]:
+Modifier = tuple[Decimal, list[Violation]]
+"""A set-up cost modifier, or the violations that forbid the set-up mode (then the modifier is 0)."""
+
+
+def _setup_modifier(system: System, chart: RgChart, side: SideId, row: RgRow, mode: str) -> Modifier:
     """The set-up cost modifier of an RG (RR note o, PL 2.34, ER CG7), or the violations that forbid the mode."""
     sc = system.setup_costs
     ref = sc.ref if sc is not None else chart.ref
@@ -65,48 +70,62 @@ def _setup_modifier(system: System, chart: RgChart, side: SideId, row: RgRow, mo
     if mode not in SETUP_MODES:
         return Decimal(0), [Violation(ref, f"{row_label(row)}: unknown set-up mode {mode!r} "
                                            f"(allowed: {', '.join(SETUP_MODES)}) ({ref})")]
-    if mode != "entry":
-        refused = _mode_refused(system, chart, row, mode)
-        if refused is not None:
-            return Decimal(0), [refused]
     if mode == "entry":
-        cell = modes["entry"].by_type.get(row.type) if "entry" in modes else None
-        if cell is None:
-            return Decimal(0), []
-        if cell.missing:
-            return Decimal(0), [lost_violation(f"the entry set-up cost of {row.type}-type RG", cell, ref)]
-        return to_decimal(cell.number), []
+        return _entry_modifier(row, modes, ref)
+    refused = _mode_refused(system, chart, row, mode)
+    if refused is not None:
+        return Decimal(0), [refused]
     if mode == "on-map":
-        if sc is not None and f"{side}:{row.id}" in sc.never_on_map:
-            return Decimal(0), [Violation(ref, f"{row_label(row)} may not set up on board ({ref})")]
-        for letter in row.notes:
-            note = chart.notes.get(letter)
-            if note is not None and note.on_map_surcharge is not None:
-                amount = note.on_map_surcharge
-                if row.company and note.on_map_surcharge_company is not None:
-                    amount = note.on_map_surcharge_company
-                return Decimal(amount), []
-        if "on-map" in modes and row.type in modes["on-map"].by_type:
-            cell = modes["on-map"].by_type[row.type]
-            mref = modes["on-map"].ref or ref
-            if cell.missing:
-                return Decimal(0), [lost_violation(f"the on-map set-up cost of {row.type}-type RG", cell, mref)]
-            return to_decimal(cell.number), []
-        rule_value = _setup_rule_value(system, "on_map")
-        if rule_value is not None:
-            return Decimal(rule_value[0]), []
+        return _on_map_modifier(system, chart, side, row, modes, ref)
+    return _reserve_modifier(system, side, row, modes, ref)
+
+
+def _entry_modifier(row: RgRow, modes: Mapping[str, SetupMode], ref: str) -> Modifier:
+    """PL 2.34 / PHD C5.32: the entry set-up cost of the RG's type, if the table gives one."""
+    cell = modes["entry"].by_type.get(row.type) if "entry" in modes else None
+    if cell is None:
         return Decimal(0), []
-    # reserve
+    if cell.missing:
+        return Decimal(0), [lost_violation(f"the entry set-up cost of {row.type}-type RG", cell, ref)]
+    return to_decimal(cell.number), []
+
+
+def _on_map_modifier(
+    system: System, chart: RgChart, side: SideId, row: RgRow, modes: Mapping[str, SetupMode], ref: str
+) -> Modifier:
+    """On-map set-up: never for the RG RR 2.5184 names; else the note's surcharge (RR note o), the table's cost
+    (PL 2.34), or the special rule's amount (ER CG7 +1)."""
+    sc = system.setup_costs
+    if sc is not None and f"{side}:{row.id}" in sc.never_on_map:
+        return Decimal(0), [Violation(ref, f"{row_label(row)} may not set up on board ({ref})")]
+    for letter in row.notes:
+        note = chart.notes.get(letter)
+        if note is not None and note.on_map_surcharge is not None:
+            amount = note.on_map_surcharge
+            if row.company and note.on_map_surcharge_company is not None:
+                amount = note.on_map_surcharge_company
+            return Decimal(amount), []
+    if "on-map" in modes and row.type in modes["on-map"].by_type:
+        cell = modes["on-map"].by_type[row.type]
+        mref = modes["on-map"].ref or ref
+        if cell.missing:
+            return Decimal(0), [lost_violation(f"the on-map set-up cost of {row.type}-type RG", cell, mref)]
+        return to_decimal(cell.number), []
+    rule_value = _setup_rule_value(system, "on_map")
+    if rule_value is not None:
+        return Decimal(rule_value[0]), []
+    return Decimal(0), []
+
+
+def _reserve_refusals(
+    system: System, side: SideId, row: RgRow, rules: tuple[SpecialRule, ...], ref: str
+) -> list[Violation]:
+    """Why an RG may not be bought In Reserve: the CG allows none, a side never (KGP CG7c), only some types may."""
     problems: list[Violation] = []
     allowed = side_setting(system, "reserves_allowed", side)
     if allowed is False:
         setting_ref = next((s.ref for s in system.settings if s.id == "reserves_allowed"), None) or ref
         problems.append(Violation(setting_ref, f"{row_label(row)}: this CG does not allow Reserves ({setting_ref})"))
-    rules = _reserve_rules(system)
-    known = bool(rules) or "reserve" in modes or _setup_rule_value(system, "reserve") is not None
-    if not known:
-        return Decimal(0), [Violation(ref, f"{row_label(row)}: {system.id} has no In Reserve set-up "
-                                           f"(allowed: entry, on-map) ({ref})")]
     for rule in rules:
         rule_side = rule.params.get("side")
         if rule_side is not None and rule_side != side:
@@ -119,6 +138,18 @@ def _setup_modifier(system: System, chart: RgChart, side: SideId, row: RgRow, mo
         if types and row.type not in types:
             problems.append(Violation(rule.ref, f"{row_label(row)}: only RG whose ID begins with "
                                                 f"{', '.join(types)} may be bought In Reserve ({rule.ref})"))
+    return problems
+
+
+def _reserve_modifier(system: System, side: SideId, row: RgRow, modes: Mapping[str, SetupMode], ref: str) -> Modifier:
+    """In Reserve set-up (ER/KGP CG7a, PHD C5.32): allowed only where the data knows it; the table's cost or the
+    special rule's amount (ER CG7 −1)."""
+    rules = _reserve_rules(system)
+    known = bool(rules) or "reserve" in modes or _setup_rule_value(system, "reserve") is not None
+    problems = _reserve_refusals(system, side, row, rules, ref)
+    if not known:
+        return Decimal(0), [Violation(ref, f"{row_label(row)}: {system.id} has no In Reserve set-up "
+                                           f"(allowed: entry, on-map) ({ref})")]
     if problems:
         return Decimal(0), problems
     if "reserve" in modes:

@@ -52,23 +52,7 @@ def validate_order(
         elif isinstance(order, FortOrder):
             forts.append(order)
         elif isinstance(order, AttackOptionOrder):
-            cost, problems = attack_cost(system, side)
-            violations.extend(problems)
-            aref = system.initiative.ref if system.initiative else ref
-            if initial and not problems:
-                # 1.4 Attack Option "[EXC: Dual Attack; Attacker assigned for Initial Firefight.]"; 2.4 "(or were
-                # assigned by the CG card)": the Initial Firefight's roles come from the card, not from a purchase
-                violations.append(Violation(aref, "the Initial Firefight's Attacker is assigned by the CG Card; no "
-                                                  f"Attack Option is bought for it (1.4, {aref})"))
-            elif ledger.items_on(date_id, "attack-option") + batch.attack >= 1:
-                violations.append(Violation(aref, f"the Attack Option is already bought for this firefight ({aref})"))
-            elif cost is not None and not problems:
-                if cost > batch.left:
-                    violations.append(Violation(aref, f"the Attack Option costs {amount_text(cost)} {currency}; you "
-                                                      f"have {amount_text(batch.left)} {currency} left ({aref})"))
-                else:
-                    batch.left -= cost
-            batch.attack += 1
+            violations.extend(_check_attack(system, ledger, side, date_id, batch, currency, initial=initial))
         elif isinstance(order, PatrolOrder):
             violations.extend(check_patrols(system, ledger, side, date_id, order, batch, currency))
         elif isinstance(order, PointsOrder):
@@ -76,16 +60,47 @@ def validate_order(
         else:
             violations.append(Violation(ref, f"unknown order {order!r}"))
     if forts:
-        table = system.fortifications
-        available = None
-        if table is not None:
-            available = ledger.balance(table.currency) + batch.gives.get(table.currency, Decimal(0))
-            if table.currency == currency:
-                available = batch.left
-        fort_violations, _ = validate_fortifications(system, ledger, side, date_id, forts, initial=initial,
-                                                     available=available)
-        violations.extend(fort_violations)
+        violations.extend(_check_forts(system, ledger, side, date_id, forts, batch, currency, initial=initial))
     return tuple(violations)
+
+
+def _check_attack(
+    system: System, ledger: SideLedger, side: SideId, date_id: str, batch: Batch, currency: str, *, initial: bool
+) -> list[Violation]:
+    """PL 2.4: one Attack Option per firefight, never for the Initial Firefight (1.4), paid from the points left."""
+    cost, problems = attack_cost(system, side)
+    violations = list(problems)
+    aref = system.initiative.ref if system.initiative else purchase_ref(system)
+    if initial and not problems:
+        # 1.4 Attack Option "[EXC: Dual Attack; Attacker assigned for Initial Firefight.]"; 2.4 "(or were
+        # assigned by the CG card)": the Initial Firefight's roles come from the card, not from a purchase
+        violations.append(Violation(aref, "the Initial Firefight's Attacker is assigned by the CG Card; no "
+                                          f"Attack Option is bought for it (1.4, {aref})"))
+    elif ledger.items_on(date_id, "attack-option") + batch.attack >= 1:
+        violations.append(Violation(aref, f"the Attack Option is already bought for this firefight ({aref})"))
+    elif cost is not None and not problems:
+        if cost > batch.left:
+            violations.append(Violation(aref, f"the Attack Option costs {amount_text(cost)} {currency}; you "
+                                              f"have {amount_text(batch.left)} {currency} left ({aref})"))
+        else:
+            batch.left -= cost
+    batch.attack += 1
+    return violations
+
+
+def _check_forts(
+    system: System, ledger: SideLedger, side: SideId, date_id: str, forts: Sequence[FortOrder], batch: Batch,
+    currency: str, *, initial: bool,
+) -> tuple[Violation, ...]:
+    """RR 2.520: the fortifications, with what is left of their currency after the rest of the batch (M1 gives FPP)."""
+    table = system.fortifications
+    available = None
+    if table is not None:
+        available = ledger.balance(table.currency) + batch.gives.get(table.currency, Decimal(0))
+        if table.currency == currency:
+            available = batch.left
+    violations, _ = validate_fortifications(system, ledger, side, date_id, forts, initial=initial, available=available)
+    return violations
 
 
 def _check_points(system: System, side: SideId, order: PointsOrder, batch: Batch, currency: str) -> list[Violation]:
