@@ -12,7 +12,7 @@ from rules_engine.dice import Dice, Roll
 from rules_engine.errors import MissingValueError, RulesError
 from rules_engine.events import JSON, Event, roll_event
 from rules_engine.ledger import PurchaseLine, SideLedger
-from rules_engine.model import DiceTable, RgChart, RgNote, RgRow, System
+from rules_engine.model import DiceTable, RgChart, RgNote, RgRow, System, UnitCount
 from rules_engine.purchases import int_settings, side_setting
 from rules_engine.tables import Fact, MissingFactError, TableResult, needed_facts, questions, resolve, side_facts
 from rules_engine.vocabulary import SideId, Visibility
@@ -274,14 +274,9 @@ def _strength(
     return replace(line, strength=strength, units=units)
 
 
-def _units(units: Sequence[object]) -> tuple[tuple[int, str], ...]:
+def _units(units: Sequence[UnitCount]) -> tuple[tuple[int, str], ...]:
     """The units of a strength line as (count, unit), lost counts left out."""
-    out: list[tuple[int, str]] = []
-    for unit in units:
-        count = getattr(unit, "count")
-        if not count.missing:
-            out.append((int(count.number), str(getattr(unit, "unit"))))
-    return tuple(out)
+    return tuple((int(unit.count.number), str(unit.unit)) for unit in units if not unit.count.missing)
 
 
 def _support_weapons(
