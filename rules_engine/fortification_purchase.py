@@ -91,6 +91,7 @@ def _side_names(system: System, sides: Sequence[SideId]) -> str:
 
 
 def _cell_amount(cell: Cell, what: str, ref: str) -> Decimal:
+    """A fortification cost cell as a Decimal (MissingValueError asking for a CG Card when lost)."""
     if cell.missing:
         raise MissingValueError(f"{what} is lost in the rule text ({cell.note}); supply it in a CG Card ({ref})")
     return to_decimal(cell.number)
@@ -214,6 +215,7 @@ def as_per_problem(fort_type: str, reference: str, currency: str) -> str:
 
 
 def _round(value: Decimal, rounding: str | None) -> Decimal:
+    """A cost rounded as the fortification row says (up, down, or kept as is: A-P mine factors cost 1.5)."""
     if rounding == "up":
         return value.to_integral_value(rounding=ROUND_CEILING)
     if rounding == "down":

@@ -85,6 +85,7 @@ def replenishment_currency(system: System, step: Step) -> str | None:
 
 
 def _previous(system: System, entry: CalendarEntry) -> CalendarEntry | None:
+    """The CG Date before this one in the calendar (None for the first)."""
     earlier = [e for e in system.calendar if e.index < entry.index]
     return max(earlier, key=lambda e: e.index) if earlier else None
 
@@ -108,6 +109,7 @@ def derived_facts(system: System, ledger: SideLedger, date_id: str) -> dict[str,
 def _record(
     ledger: SideLedger, date_id: str, currency: str, amount: int | float, payload: dict[str, JSON]
 ) -> tuple[SideLedger, Event]:
+    """Points added to the side's books and to the date's CG Roster line, as a secret event."""
     before = ledger.balance(currency)
     ledger = ledger.adjust(currency, to_decimal(amount))
     line = ledger.roster_line(date_id) or RosterLine(date_id, start=before, elr=ledger.elr, san=ledger.san)
@@ -141,6 +143,7 @@ def replenish(
 def _base_minus_dr(
     system: System, ledger: SideLedger, side: SideId, step: Step, entry: CalendarEntry, currency: str, dice: Dice
 ) -> tuple[SideLedger, tuple[Event, ...]]:
+    """RR 2.516: the side's Base Number minus a DR (the DR halved by the KGP 8.31 Balance where it applies)."""
     cell = entry.base_numbers.get(side)
     if cell is None or cell.missing:
         note = cell.note if cell is not None else "not given"
@@ -180,6 +183,7 @@ def _from_table(
     system: System, ledger: SideLedger, side: SideId, step: Step, entry: CalendarEntry, currency: str, dice: Dice,
     facts: Mapping[str, Fact] | None,
 ) -> tuple[SideLedger, tuple[Event, ...]]:
+    """PL 2.1 (2.12 table by Intensity), PHD C5.29: the points a replenishment table gives the side."""
     params = step.params
     if entry.initial or not entry.replenishment_roll:
         return ledger, (Event("replenishment-skipped", Visibility.CG_END, side, {

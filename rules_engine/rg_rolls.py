@@ -12,7 +12,7 @@ from rules_engine.dice import Dice, Roll
 from rules_engine.errors import MissingValueError, RulesError
 from rules_engine.events import JSON, Event, roll_event
 from rules_engine.ledger import PurchaseLine, SideLedger
-from rules_engine.model import DiceTable, RgChart, RgNote, RgRow, System
+from rules_engine.model import DiceTable, RgChart, RgNote, RgRow, System, UnitCount
 from rules_engine.purchases import int_settings, side_setting
 from rules_engine.tables import Fact, MissingFactError, TableResult, needed_facts, questions, resolve, side_facts
 from rules_engine.vocabulary import SideId, Visibility
@@ -33,6 +33,7 @@ class RollMissingValueError(MissingValueError):
 
 
 def _table(system: System, table_id: str, why: str) -> DiceTable:
+    """A table a purchase roll needs (MissingValueError asking for a CG Card when the rule text lost it)."""
     if table_id not in system.tables:
         raise MissingValueError(
             f"{system.id}: {why}, but the table {table_id!r} is not in the rule text; supply it in a CG Card"
@@ -75,6 +76,7 @@ def _depletion_sides(system: System) -> tuple[SideId, ...] | None:
 
 
 def _event(roll: Roll, side: SideId, line: PurchaseLine, result: TableResult, table: DiceTable, **extra: JSON) -> Event:
+    """A secret roll as a CG_END event of its side, with the table, column, RG line and DRM breakdown."""
     modifiers: list[JSON] = [{"reason": m.reason, "value": m.value} for m in result.modifiers]
     return roll_event(
         roll, Visibility.CG_END, side,
@@ -131,6 +133,7 @@ def leader_column(system: System, side: SideId, row: RgRow, note: RgNote, table:
 
 
 def _company_drs(system: System, row: RgRow, table: DiceTable) -> int:
+    """PL 2.36: how many leader DRs an RG makes (one; a company: as many as the CG Card's setting gives)."""
     if not row.company:
         return 1
     for step in system.steps:
@@ -153,6 +156,7 @@ def _leader_texts(value: object) -> tuple[str, ...]:
 
 
 def _column_order(table: DiceTable, column: str) -> list[str]:
+    """The leader types of a table column from best to worst (PL 2.362 moves an excess leader down)."""
     index = [c.id for c in table.columns].index(column)
     order: list[str] = []
     for row in table.rows:
@@ -184,6 +188,7 @@ def _initial_limit(
 
 
 def _prior_initial_leaders(system: System, ledger: SideLedger | None, line: PurchaseLine, column: str) -> dict[str, int]:
+    """PL 2.362: the leaders of this column the side already drew for the Initial Firefight."""
     counts: dict[str, int] = {}
     if ledger is None:
         return counts
@@ -240,6 +245,7 @@ def roll_for_purchase(
 
 
 def _facts(system: System, side: SideId, line: PurchaseLine, facts: Mapping[str, Fact] | None) -> dict[str, Fact]:
+    """The facts a purchase roll's DRM read: the side's, whether the RG is Depleted, the caller's."""
     out: dict[str, Fact] = dict(side_facts(system, side))
     out["depleted"] = line.strength == "D"
     out.setdefault("headquarters", False)
@@ -251,6 +257,7 @@ def _strength(
     system: System, chart: RgChart, row: RgRow, line: PurchaseLine, side: SideId, dice: Dice,
     facts: Mapping[str, Fact] | None, events: list[Event], answers: Answers | None = None,
 ) -> PurchaseLine:
+    """RR 2.5191: the strength dr of a depletable RG (Full or Depleted)."""
     depletable = any(chart.notes[n].depletable for n in row.notes if n in chart.notes)
     if not depletable:
         return line
@@ -267,18 +274,15 @@ def _strength(
     return replace(line, strength=strength, units=units)
 
 
-def _units(units: Sequence[object]) -> tuple[tuple[int, str], ...]:
-    out: list[tuple[int, str]] = []
-    for unit in units:
-        count = getattr(unit, "count")
-        if not count.missing:
-            out.append((int(count.number), str(getattr(unit, "unit"))))
-    return tuple(out)
+def _units(units: Sequence[UnitCount]) -> tuple[tuple[int, str], ...]:
+    """The units of a strength line as (count, unit), lost counts left out."""
+    return tuple((int(unit.count.number), str(unit.unit)) for unit in units if not unit.count.missing)
 
 
 def _support_weapons(
     system: System, row: RgRow, line: PurchaseLine, side: SideId, dice: Dice, events: list[Event]
 ) -> PurchaseLine:
+    """RR 2.5192: the SW dr of each SW the RG row lists."""
     if not row.sw:
         return line
     if line.strength != "D":
@@ -311,6 +315,7 @@ def _leaders(
     system: System, chart: RgChart, row: RgRow, line: PurchaseLine, side: SideId, dice: Dice,
     ledger: SideLedger | None, facts: Mapping[str, Fact] | None, events: list[Event], answers: Answers | None = None,
 ) -> PurchaseLine:
+    """RR 2.5193, PL 2.361: the leader DRs of an RG whose note names a leader table."""
     notes = [chart.notes[n] for n in row.notes if n in chart.notes and chart.notes[n].leader_table]
     if not notes:
         return line
@@ -350,6 +355,7 @@ def _oba(
     system: System, row: RgRow, line: PurchaseLine, side: SideId, dice: Dice,
     ledger: SideLedger | None, facts: Mapping[str, Fact] | None, events: list[Event], answers: Answers | None = None,
 ) -> PurchaseLine:
+    """PL 2.35, PHD C5.34: the OBA ammunition roll of an OBA RG."""
     table = _oba_table(system, side, row)
     if table is None:
         return line
