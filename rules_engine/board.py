@@ -23,7 +23,13 @@ from dataclasses import replace
 from rules_engine.dice import PUBLIC_STREAM, Dice, Roll
 from rules_engine.errors import MissingValueError, SubmissionError
 from rules_engine.events import JSON, Event, roll_event
+from rules_engine.map_groups import in_play, pick
 from rules_engine.model import Cell, Column, DiceTable, MapGroup, Row, ScenarioRoll, Step, System
+from rules_engine.phase.facts import facts_for, side_settings
+from rules_engine.phase.order import initial_roles
+from rules_engine.phase.program import ON_BOARD, settle, step_at, step_kind
+from rules_engine.phase.rolling import roll_on
+from rules_engine.purchases import rule_rg_ids
 from rules_engine.state import INITIAL_SCENARIO, PHASE, SCENARIO, CampaignState, SystemLike, check_side, side_name
 from rules_engine.tables import AppliedModifier, modifiers_for
 from rules_engine.vocabulary import DiceKind, Visibility
@@ -46,8 +52,6 @@ def _system(system: SystemLike) -> System:
 
 def step_board_kinds(system: SystemLike, step: Step) -> tuple[DiceKind, ...]:
     """The dice kinds a step offers for public rolls at the board (module docstring)."""
-    from rules_engine.sequence import ON_BOARD, step_kind
-
     if step.board_rolls is not None:
         return step.board_rolls
     if step.secret != "none":
@@ -64,16 +68,14 @@ def where(state: CampaignState) -> str:
 
 def board_kinds(system: SystemLike, state: CampaignState) -> tuple[DiceKind, ...]:
     """The dice kinds offered now (empty: no roll at the board here)."""
-    from rules_engine.sequence import _current_step, _settle
-
-    state = _settle(system, state)
+    state = settle(system, state)
     if state.ended or not state.phased:
         return ()
     if state.step in SCENARIO_STEPS:
         return (DiceKind.DR, DiceKind.dr)
     if state.step != PHASE:
         return ()
-    step = _current_step(system, state)
+    step = step_at(system, state)
     return step_board_kinds(system, step) if step is not None else ()
 
 
@@ -86,9 +88,7 @@ def _night(system: SystemLike, state: CampaignState) -> bool:
 def scenario_rolls(system: SystemLike, state: CampaignState) -> tuple[ScenarioRoll, ...]:
     """The scenario rolls offered now: the system's ``scenario_rolls`` while a scenario is played (night-only ones in
     a night scenario only)."""
-    from rules_engine.sequence import _settle
-
-    state = _settle(system, state)
+    state = settle(system, state)
     if state.ended or not state.phased or state.step not in SCENARIO_STEPS:
         return ()
     night = _night(system, state)
@@ -98,10 +98,7 @@ def scenario_rolls(system: SystemLike, state: CampaignState) -> tuple[ScenarioRo
 def open_map_groups(system: SystemLike, state: CampaignState) -> tuple[MapGroup, ...]:
     """KGP 8.2: the Map Groups whose scenario rolls are made for now — in play while a scenario is played, and not
     marked finished by both sides (empty off a scenario, or in a system without Map Groups)."""
-    from rules_engine.map_groups import in_play
-    from rules_engine.sequence import _settle
-
-    state = _settle(system, state)
+    state = settle(system, state)
     if state.ended or not state.phased or state.step not in SCENARIO_STEPS:
         return ()
     return tuple(g for g in in_play(system, state) if not state.map_done.get(g.id, frozenset()) >= set(state.sides))
@@ -110,10 +107,7 @@ def open_map_groups(system: SystemLike, state: CampaignState) -> tuple[MapGroup,
 def scenario_group(system: SystemLike, state: CampaignState, map_group: object) -> MapGroup | None:
     """KGP 8.2: the Map Group whose scenario a roll is for — the one named, or the only one in play (SubmissionError
     naming those in play); None where no scenario is played per Map Group (a Map Group named there is refused)."""
-    from rules_engine.map_groups import in_play, pick
-    from rules_engine.sequence import _settle
-
-    state = _settle(system, state)
+    state = settle(system, state)
     groups = in_play(system, state) if state.step in SCENARIO_STEPS else ()
     wanted = None if map_group is None or map_group == "" else map_group
     if not groups:
@@ -159,9 +153,7 @@ def validate_board_roll(
 ) -> tuple[DiceKind, int, str, MapGroup | None]:
     """The roll asked for, checked (SubmissionError naming what is allowed; nothing is rolled); with Map Groups in
     play, the Map Group whose scenario it is for (KGP 8.2)."""
-    from rules_engine.sequence import _settle
-
-    state = _settle(system, state)
+    state = settle(system, state)
     _check_where(system, state, side, at)
     offered = board_kinds(system, state)
     if not offered:
@@ -211,10 +203,8 @@ def board_roll(
 ) -> tuple[CampaignState, Events]:
     """``count`` public DR/dr for ``purpose`` at the current step or scenario (RR 2.504 "1TC per Encircled unit");
     with Map Groups in play, for the scenario on ``map_group`` (KGP 8.2), recorded with each roll."""
-    from rules_engine.sequence import _settle
-
     dice_kind, times, text, group = validate_board_roll(system, state, side, at, kind, count, purpose, map_group)
-    state = _settle(system, state)
+    state = settle(system, state)
     label = _label(system, state, group)
     extra: dict[str, JSON] = {"map_group": group.id} if group is not None else {}
     events: list[Event] = []
@@ -260,9 +250,7 @@ def validate_scenario_roll(
 ) -> tuple[ScenarioRoll, int | None, int | None, MapGroup | None]:
     """The scenario roll asked for, checked before anything is rolled (SubmissionError citing the rule); with Map
     Groups in play, the Map Group whose scenario makes it (KGP 8.2, CG23: a Turn Record Chart on each Map Group)."""
-    from rules_engine.sequence import _settle
-
-    state = _settle(system, state)
+    state = settle(system, state)
     _check_where(system, state, side, where(state))
     offered = scenario_rolls(system, state)
     found = next((r for r in offered if r.id == roll_id), None)
@@ -296,8 +284,6 @@ def scenario_attackers(system: SystemLike, state: CampaignState) -> tuple[str, .
     """The sides attacking in the scenario being played: those whose Attack chit was revealed for this date (ER CG5
     "The side selecting an Attack chit is considered the Scenario Attacker"), or the Initial Scenario's attacker from
     the data; None when the data do not say."""
-    from rules_engine.sequence import initial_roles
-
     if state.step == INITIAL_SCENARIO:
         roles = initial_roles(system)
         return roles.attackers if roles is not None and roles.attackers else None
@@ -326,8 +312,6 @@ def _check_roller(system: SystemLike, state: CampaignState, side: str, found: Sc
                                       f"{side_name(system, side)} side attacks in this scenario ({found.ref}).",
                                       found.ref)
     if found.requires_rg and found.rule is not None:
-        from rules_engine.purchases import rule_rg_ids
-
         ids = rule_rg_ids(_system(system), side, found.rule)
         ledger = state.ledgers.get(side)
         bought = ledger is not None and any(p.rg_id in ids for p in ledger.purchases)
@@ -372,10 +356,8 @@ def scenario_roll(
     """One of the scenario's own rolls (PL CG2 Game End dr …), public: its DRM (facts from the records, the ticks the
     player gives), its result in words; a threshold the players type (a circled number on the turn track). With Map
     Groups in play (KGP 8.2) it is made for the scenario on ``map_group``, which its purpose and event record."""
-    from rules_engine.sequence import _settle, facts_for, roll_on, side_settings
-
     found, number, game_turn, group = validate_scenario_roll(system, state, side, roll_id, threshold, turn, map_group)
-    state = _settle(system, state)
+    state = settle(system, state)
     answers = dict(answers or {})
     facts = facts_for(system, state, side)
     settings = side_settings(system, side)

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from rules_engine.board import scenario_group
 from rules_engine.errors import SubmissionError
 from rules_engine.events import JSON, Event
 from rules_engine.model import SpecialRule, System
+from rules_engine.phase.program import settled
 from rules_engine.state import INITIAL_SCENARIO, SCENARIO, CampaignState, SystemLike, check_side, side_name
 from rules_engine.vocabulary import Visibility
 
@@ -63,9 +65,6 @@ def declared_now(state: CampaignState, side: str, rule: SpecialRule, group: str 
 def validate_declaration(system: SystemLike, state: CampaignState, side: str, rule_id: object,
                          map_group: object = None) -> tuple[SpecialRule, str | None]:
     """The rule declared and the Map Group's scenario it is for; SubmissionError citing the rule otherwise."""
-    from rules_engine.board import scenario_group
-    from rules_engine.sequence import settled
-
     check_side(system, side)
     state = settled(system, state)
     rules = declarable(system)
@@ -98,8 +97,6 @@ def validate_declaration(system: SystemLike, state: CampaignState, side: str, ru
 def declare(system: SystemLike, state: CampaignState, side: str, rule_id: object, map_group: object = None
             ) -> tuple[CampaignState, Events]:
     """``side`` declares the rule for the scenario being played: counted, and announced to both sides."""
-    from rules_engine.sequence import settled
-
     rule, group = validate_declaration(system, state, side, rule_id, map_group)
     state = settled(system, state)
     tracks = {s: dict(v) for s, v in state.tracks.items()}
@@ -117,8 +114,6 @@ def declare(system: SystemLike, state: CampaignState, side: str, rule_id: object
 
 def for_view(system: System, state: CampaignState, side: str) -> list[dict[str, JSON]]:
     """The declarations the side may make now (scenario panel): rule, how many used / allowed, whether made."""
-    from rules_engine.sequence import settled
-
     state = settled(system, state)
     if state.ended or state.step not in (INITIAL_SCENARIO, SCENARIO):
         return []

@@ -3,10 +3,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from rules_engine.dice import Dice, PUBLIC_STREAM
+from rules_engine.dice import PUBLIC_STREAM, Dice
 from rules_engine.errors import RulesError, SubmissionError
 from rules_engine.events import JSON, Event, roll_event
 from rules_engine.model import Initiative, MatrixCell
+from rules_engine.phase.dates import advance_date
 from rules_engine.state import (
     DUAL_ATTACK,
     ENDED,
@@ -17,7 +18,6 @@ from rules_engine.state import (
     CampaignState,
     RevealedRound,
     SystemLike,
-    advance_date,
     check_side,
     side_name,
 )

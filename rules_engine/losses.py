@@ -18,6 +18,7 @@ from dataclasses import replace
 from rules_engine.errors import SubmissionError
 from rules_engine.events import Event
 from rules_engine.model import Step
+from rules_engine.phase.tracks import main_currency, roster_update
 from rules_engine.state import PHASE, CampaignState, SystemLike, check_side, side_name
 from rules_engine.vocabulary import Visibility
 
@@ -46,8 +47,6 @@ def record(system: SystemLike, state: CampaignState, side: str, cvp: object,
            leaders: object = 0) -> tuple[CampaignState, tuple[Event, ...]]:
     """``side`` lost ``cvp`` CVP (``leaders`` of them leaders) at the current step: added to the last scenario played
     (suffered by ``side``; PL 3.11, PHD C5.1), the leaders to those it entered as lost (PL 3.45)."""
-    from rules_engine.sequence import main_currency, roster_update  # late: sequence imports the engine
-
     check_side(system, side)
     step = current_step(system, state)
     if step is None or not records_losses(step):

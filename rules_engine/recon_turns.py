@@ -15,6 +15,7 @@ from dataclasses import replace
 from rules_engine.errors import SubmissionError
 from rules_engine.events import Event
 from rules_engine.model import Step
+from rules_engine.phase.program import move_on
 from rules_engine.state import CampaignState, SystemLike, check_side, side_name
 from rules_engine.vocabulary import Visibility
 
@@ -55,8 +56,6 @@ def turn(state: CampaignState, step: Step) -> str | None:
 def declare(system: SystemLike, state: CampaignState, step: Step, side: str, location: object
             ) -> tuple[CampaignState, tuple[Event, ...]]:
     """``side`` declares one Location to reconnoitre; the step moves on once every side has finished."""
-    from rules_engine.sequence import move_on  # late: sequence imports the engine modules
-
     check_side(system, side)
     if first(step) is None:
         raise SubmissionError(f"{step.ref} {step.name} takes no Recon declarations.", step.ref)

@@ -10,15 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from rules_engine.errors import SubmissionError
 from rules_engine.events import JSON, Event
+from rules_engine.map_groups import combine, in_play, pick
+from rules_engine.model import MapGroup
+from rules_engine.phase.program import move_on
+from rules_engine.phase.tracks import main_currency, roster_update
 from rules_engine.state import RESULTS, CampaignState, DateRecord, ScenarioResult, SystemLike, check_side, side_ids
 from rules_engine.vocabulary import Chit, SideId, Visibility
-
-if TYPE_CHECKING:
-    from rules_engine.model import MapGroup
 
 __all__ = [
     "differing_fields", "result_from_json", "scenario_victory_conditions", "submit_results", "validate_results",
@@ -110,8 +110,6 @@ def submit_results(
 ) -> tuple[CampaignState, tuple[Event, ...]]:
     """Enter (or re-enter) a side's results; the second entry confirms them when equal, else reports the difference.
     With Map Groups in play (KGP 8.2) the entry is for ``map_group``'s scenario (the only one may be left out)."""
-    from rules_engine.map_groups import in_play
-
     groups = in_play(system, state)
     if groups:
         return _submit_map_group(system, state, side, entry, map_group, groups)
@@ -153,8 +151,6 @@ def _close_date(
 ) -> tuple[CampaignState, Event]:
     """The date's results are confirmed: its record goes into the history, each side's CG Roster line gets the CVP
     amassed/suffered and its Initiative, and the phase moves on."""
-    from rules_engine.sequence import main_currency, move_on, roster_update  # late: sequence uses this module
-
     result = record.result
     assert result is not None
     new = replace(new, history=state.history + (record,))
@@ -180,8 +176,6 @@ def _submit_map_group(
 ) -> tuple[CampaignState, tuple[Event, ...]]:
     """KGP 8.2: a side's entry for one Map Group's scenario. Equal entries confirm that Map Group; different ones block
     it (and so the CG Date) until the sides agree. The date's record is written when every Map Group is confirmed."""
-    from rules_engine.map_groups import combine, pick
-
     validate_results(system, state, side, entry)
     group = pick(groups, wanted, state.date_id, "enter the results of")
     if group.id in state.map_agreed:

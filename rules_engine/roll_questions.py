@@ -15,6 +15,7 @@ from rules_engine.events import JSON, Event
 from rules_engine.ledger import PurchaseLine, SideLedger
 from rules_engine.lost_values import Need
 from rules_engine.model import Step, System
+from rules_engine.rg_rolls import line_questions
 from rules_engine.state import CampaignState
 from rules_engine.tables import questions as table_questions
 from rules_engine.vocabulary import SideId, Visibility
@@ -74,8 +75,6 @@ def _lines(state: CampaignState, side: SideId) -> tuple[PurchaseLine, ...]:
 
 def open_questions(system: System, state: CampaignState, step: Step, side: SideId) -> tuple[Question, ...]:
     """The questions of ``side``'s lines this step will roll for (its own secret purchases: shown to it only)."""
-    from rules_engine.rg_rolls import line_questions
-
     if not asks(system, step):
         return ()
     out: list[Question] = []
