@@ -23,6 +23,7 @@ def frozen_map[K, V](mapping: Mapping[K, V]) -> Mapping[K, V]:
 
 
 def frozen_nested[K, V](mapping: Mapping[K, Mapping[str, V]]) -> Mapping[K, Mapping[str, V]]:
+    """A read-only copy of a map of maps (kept when frozen already)."""
     if type(mapping) is MappingProxyType and all(type(v) is MappingProxyType for v in mapping.values()):
         return mapping
     return MappingProxyType({k: frozen_map(v) for k, v in mapping.items()})

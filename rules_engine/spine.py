@@ -14,6 +14,7 @@ from rules_engine.events import Event
 from rules_engine.phase.dates import advance_date
 from rules_engine.phase.marking import mark_done, validate_mark_done
 from rules_engine.phase.owes import owes as phase_owes
+from rules_engine.progress import Progress
 from rules_engine.state import (
     DUAL_ATTACK,
     ENDED,
@@ -63,7 +64,7 @@ def validate_step_done(system: SystemLike, state: CampaignState, side: SideId) -
         )
 
 
-def mark_step_done(system: SystemLike, state: CampaignState, side: SideId) -> tuple[CampaignState, tuple[Event, ...]]:
+def mark_step_done(system: SystemLike, state: CampaignState, side: SideId) -> Progress:
     """A side marks the on-board step (Initial Scenario / scenario) finished; when both have, the next date begins.
 
     Phased campaigns: any on-board or assisted step of the checklist (then call ``sequence.advance``).
@@ -79,7 +80,7 @@ def mark_step_done(system: SystemLike, state: CampaignState, side: SideId) -> tu
     if done >= set(state.sides):
         new, more = advance_date(system, new)
         events.extend(more)
-    return new, tuple(events)
+    return Progress(new, tuple(events))
 
 
 def owes(system: SystemLike, state: CampaignState, side: SideId) -> tuple[str, ...]:

@@ -1,11 +1,8 @@
-"""Campaign state: the CG spine (Initial Scenario → Initiative (RR 2.522) → scenario → … → CG end) as frozen data.
+"""Campaign state: where a CG stands (date, step, cursor, sealed chits, ledgers, records) as frozen data.
 
-Spine (``phased`` false, what ``new_campaign`` gives): the first calendar entry is the Initial Scenario's date
-("initial-scenario", on the board; both sides mark it finished); then the *next* date's initiative step (chit systems) or
-its scenario; an Idle Date moves on to the next date's initiative step; after the last calendar entry the CG ends.
-
-Phased (``rules_engine.sequence.start``): the same spine steps, with the system's between-scenario steps in between
-("phase": ``phase_ref`` names the step) and the scenario results entry ("results") after every scenario.
+The spine's player actions are in ``rules_engine.spine``; the between-scenario phase in ``rules_engine.phase`` (the
+``phased`` cursor: ``phase_ref`` names the step, or a mark such as "@results"); what a campaign remembers (revealed
+rounds, results, date records, the CG end) in ``rules_engine.history``.
 """
 from __future__ import annotations
 

@@ -16,7 +16,6 @@ from rules_engine.phase.program import (
     NEW_DATE,
     ON_BOARD,
     SCENARIO_MARK,
-    Events,
     current_kind,
     find_step,
     layout,
@@ -25,6 +24,7 @@ from rules_engine.phase.program import (
     step_kind,
 )
 from rules_engine.phase.scenario_flow import move_order, resolve_initiative, scenario_start
+from rules_engine.progress import Progress
 from rules_engine.state import (
     INITIATIVE,
     CampaignState,
@@ -33,10 +33,10 @@ from rules_engine.state import (
 from rules_engine.vocabulary import Visibility
 
 
-def advance(system: SystemLike, state: CampaignState, dice: Dice) -> tuple[CampaignState, Events]:
+def advance(system: SystemLike, state: CampaignState, dice: Dice) -> Progress:
     """Run automatic steps (and the date change) until a step needs a player; (state, events) in order."""
     if not state.phased:
-        return state, ()
+        return Progress(state, ())
     state = settle(system, state)
     state, resumed = resume_all(system, state, dice)
     events: list[Event] = list(resumed)
@@ -107,4 +107,4 @@ def advance(system: SystemLike, state: CampaignState, dice: Dice) -> tuple[Campa
             break  # the players do the board part, then both mark the step finished
         events.append(Event("step-resolved", Visibility.PUBLIC, None, {"date": state.date_id, "step": step.ref}))
         state = move_on(system, state)
-    return state, tuple(events)
+    return Progress(state, tuple(events))

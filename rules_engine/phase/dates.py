@@ -5,8 +5,9 @@ from dataclasses import replace
 
 from rules_engine import patrols
 from rules_engine.events import JSON, Event
-from rules_engine.phase.program import Events, goto, move_on, program
+from rules_engine.phase.program import goto, move_on, program
 from rules_engine.phase.tracks import with_records
+from rules_engine.progress import Progress
 from rules_engine.state import (
     ENDED,
     INITIATIVE,
@@ -20,7 +21,7 @@ from rules_engine.state import (
 from rules_engine.vocabulary import Visibility
 
 
-def enter_idle(system: SystemLike, state: CampaignState) -> tuple[CampaignState, Events]:
+def enter_idle(system: SystemLike, state: CampaignState) -> Progress:
     """An Idle Date / Idle Firefight / Lull: record it, then the system's idle loop (module docstring)."""
     last = state.last_round
     record = DateRecord(
@@ -35,10 +36,10 @@ def enter_idle(system: SystemLike, state: CampaignState) -> tuple[CampaignState,
         "date": state.date_id, "label": last.label if last else "idle", "loop": list(entries),
         "note": idle.note if idle is not None else None})
     lost = patrols.lost_on_idle(system, state)  # PL 2.41: Patrols bought for it are lost
-    return with_records(new, *lost), (event, *lost)
+    return Progress(with_records(new, *lost), (event, *lost))
 
 
-def new_date(system: SystemLike, state: CampaignState) -> tuple[CampaignState, Events]:
+def new_date(system: SystemLike, state: CampaignState) -> Progress:
     """The next CG Date (RR 2.5121): its steps follow; after the last calendar entry the CG ends."""
     index = state.date_index + 1
     if index >= len(system.calendar):
@@ -46,21 +47,21 @@ def new_date(system: SystemLike, state: CampaignState) -> tuple[CampaignState, E
     date_id = system.calendar[index].id
     new = replace(state, date_index=index, date_id=date_id, initial=False, sealed={}, records=(), run_done={})
     new = move_on(system, new)
-    return new, (Event("date-advanced", Visibility.PUBLIC, None, {"date": date_id, "date_index": index, "step": new.step}),)
+    return Progress(new, (Event("date-advanced", Visibility.PUBLIC, None, {"date": date_id, "date_index": index, "step": new.step}),))
 
 
 def end_cg(system: SystemLike, state: CampaignState, reason: str, side: str | None = None,
-           victor: str | None = None) -> tuple[CampaignState, Events]:
+           victor: str | None = None) -> Progress:
     """CG end (last date, objectives, concession, mutual agreement): everything is revealed from now on."""
     end = CgEnd(reason, state.date_id, side, victor)
     new = replace(state, step=ENDED, ended=True, done=frozenset(), sealed={}, cg_end=end, phase_ref=None,
                   end_proposals=frozenset(), end_reason=None, end_claimant=None)
     payload: dict[str, JSON] = {"date": state.date_id, **end.to_json(),
                                 "tracks": {s: dict(v) for s, v in state.tracks.items()}}
-    return new, (Event("cg-ended", Visibility.PUBLIC, None, payload),)
+    return Progress(new, (Event("cg-ended", Visibility.PUBLIC, None, payload),))
 
 
-def advance_date(system: SystemLike, state: CampaignState) -> tuple[CampaignState, tuple[Event, ...]]:
+def advance_date(system: SystemLike, state: CampaignState) -> Progress:
     """2.5121 the next CG Date: its initiative step (chit systems) or its scenario; after the last date, CG end.
 
     Phased campaigns reach this only from an Idle result (initiative.submit_chit): the system's idle loop starts.
@@ -70,8 +71,8 @@ def advance_date(system: SystemLike, state: CampaignState) -> tuple[CampaignStat
     index = state.date_index + 1
     if index >= len(system.calendar):
         ended = replace(state, step=ENDED, ended=True, initial=False, done=frozenset(), sealed={})
-        return ended, (Event("cg-ended", Visibility.PUBLIC, None, {"date": state.date_id}),)
+        return Progress(ended, (Event("cg-ended", Visibility.PUBLIC, None, {"date": state.date_id}),))
     step = INITIATIVE if uses_chits(system) else SCENARIO
     date_id = system.calendar[index].id
     new = replace(state, date_index=index, date_id=date_id, step=step, initial=False, done=frozenset(), sealed={})
-    return new, (Event("date-advanced", Visibility.PUBLIC, None, {"date": date_id, "date_index": index, "step": step}),)
+    return Progress(new, (Event("date-advanced", Visibility.PUBLIC, None, {"date": date_id, "date_index": index, "step": step}),))

@@ -5,7 +5,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 
 from rules_engine import initiative
-from rules_engine.board import clean_purpose
+from rules_engine.board_base import clean_purpose
 from rules_engine.dice import Dice
 from rules_engine.errors import SubmissionError
 from rules_engine.events import JSON, Event
@@ -15,6 +15,7 @@ from rules_engine.phase.marking import validate_mark_done
 from rules_engine.phase.pausing import attempt
 from rules_engine.phase.program import ASSISTED, INPUT, Events, settle, step_at, step_kind, step_label
 from rules_engine.phase.rolling import assisted_work
+from rules_engine.progress import Progress
 from rules_engine.state import (
     INITIATIVE,
     CampaignState,
@@ -35,7 +36,7 @@ def assisted_roll(
     answers: Mapping[int, int | bool],
     dice: Dice,
     purpose: str = "",
-) -> tuple[CampaignState, Events]:
+) -> Progress:
     """A roll on one of the current step's tables; the player ticks the DRM the board shows (``ask:`` modifiers) and
     may say what it is for (the unit or leader: "8-1 in 23Q5"), so that several rolls of a step can be told apart."""
     what_for = clean_purpose(purpose) if purpose.strip() else ""
@@ -57,14 +58,14 @@ def assisted_roll(
     args: dict[str, JSON] = {"table": table_id, "column": column,
                              "answers": {str(k): v for k, v in answers.items()}, "purpose": what_for}
 
-    def work(sys_: SystemLike, st: CampaignState, d: Dice) -> tuple[CampaignState, Events]:
+    def work(sys_: SystemLike, st: CampaignState, d: Dice) -> Progress:
         return assisted_work(sys_, st, side, step, table_id, column, answers, d, what_for)
 
     state, events, _ = attempt(system, state, side, step.ref, "assisted", args, work, dice)
-    return state, events
+    return Progress(state, events)
 
 
-def concede(system: SystemLike, state: CampaignState, side: str) -> tuple[CampaignState, Events]:
+def concede(system: SystemLike, state: CampaignState, side: str) -> Progress:
     """PL 1.3 / PHD TM End: one side concedes; the other wins the CG."""
     check_side(system, side)
     if state.ended:
@@ -77,7 +78,7 @@ END_REASONS = ("mutual-agreement", "objectives")
 
 def propose_end(
     system: SystemLike, state: CampaignState, side: str, reason: str = "mutual-agreement"
-) -> tuple[CampaignState, Events]:
+) -> Progress:
     """PL 1.3 CG End: by mutual agreement, or "the CG Objectives are fulfilled by one side" — that side says so and
     the other confirms (proposes the same); the CG ends once both sides have proposed it. With "objectives" the first
     proposer is the side whose objectives are met and the victor [interp: fulfilling the CG objectives wins the CG]."""
@@ -105,8 +106,8 @@ def propose_end(
             new, more = end_cg(system, state, "objectives", claimant, claimant)
         else:
             new, more = end_cg(system, state, "mutual-agreement")
-        return replace(new, end_reason=None, end_claimant=None), (event,) + more
-    return replace(state, end_proposals=proposals, end_reason=reason, end_claimant=claimant), (event,)
+        return Progress(replace(new, end_reason=None, end_claimant=None), (event,) + more)
+    return Progress(replace(state, end_proposals=proposals, end_reason=reason, end_claimant=claimant), (event,))
 
 
 def _end_words(system: SystemLike, reason: str, claimant: str | None) -> str:
@@ -115,18 +116,18 @@ def _end_words(system: SystemLike, reason: str, claimant: str | None) -> str:
     return "mutual agreement"
 
 
-def withdraw_end(system: SystemLike, state: CampaignState, side: str) -> tuple[CampaignState, Events]:
+def withdraw_end(system: SystemLike, state: CampaignState, side: str) -> Progress:
     """Withdraw a proposal to end the CG; the side whose objectives are claimed withdraws the claim itself."""
     check_side(system, side)
     proposals = state.end_proposals - {side}
     if state.end_reason == "objectives" and side == state.end_claimant:
         proposals = frozenset()
     reason, claimant = (state.end_reason, state.end_claimant) if proposals else (None, None)
-    return replace(state, end_proposals=proposals, end_reason=reason, end_claimant=claimant), (
-        Event("end-withdrawn", Visibility.PUBLIC, side, {"side": side}),)
+    return Progress(replace(state, end_proposals=proposals, end_reason=reason, end_claimant=claimant), (
+        Event("end-withdrawn", Visibility.PUBLIC, side, {"side": side}),))
 
 
-def decline_end(system: SystemLike, state: CampaignState, side: str) -> tuple[CampaignState, Events]:
+def decline_end(system: SystemLike, state: CampaignState, side: str) -> Progress:
     """PL 1.3 CG End by mutual agreement: the side asked declines the other's proposal to end; the CG goes on."""
     check_side(system, side)
     if state.ended:
@@ -136,24 +137,21 @@ def decline_end(system: SystemLike, state: CampaignState, side: str) -> tuple[Ca
     payload: dict[str, JSON] = {"side": side, "reason": state.end_reason or "mutual-agreement"}
     if state.end_claimant is not None:
         payload["claimant"] = state.end_claimant
-    return replace(state, end_proposals=frozenset(), end_reason=None, end_claimant=None), (
-        Event("end-declined", Visibility.PUBLIC, side, payload),)
+    return Progress(replace(state, end_proposals=frozenset(), end_reason=None, end_claimant=None), (
+        Event("end-declined", Visibility.PUBLIC, side, payload),))
 
 
-def submit_chit(system: SystemLike, state: CampaignState, side: str, chit: Chit | str, dice: Dice) -> tuple[CampaignState, Events]:
+def submit_chit(system: SystemLike, state: CampaignState, side: str, chit: Chit | str, dice: Dice) -> Progress:
     """initiative.submit_chit, then the phase moves on (scenario preparation or the idle loop) and ``advance`` runs."""
-    new, events = initiative.submit_chit(system, state, side, chit, dice)
-    if not new.phased or new.step == INITIATIVE:
-        return new, events
-    new, more = advance(system, new, dice)
-    return new, events + more
+    chosen = initiative.submit_chit(system, state, side, chit, dice)
+    if not chosen.state.phased or chosen.state.step == INITIATIVE:
+        return chosen
+    return chosen.then(lambda new: advance(system, new, dice))
 
 
 def call_with_advance(
     action: Callable[..., tuple[CampaignState, Events]], system: SystemLike, state: CampaignState, dice: Dice,
     *args: object,
-) -> tuple[CampaignState, Events]:
+) -> Progress:
     """Run a player action, then ``advance`` (the app's usual pattern)."""
-    new, events = action(system, state, *args)
-    new, more = advance(system, new, dice)
-    return new, events + more
+    return Progress(*action(system, state, *args)).then(lambda new: advance(system, new, dice))

@@ -15,6 +15,7 @@ from rules_engine.vocabulary import Chit
 
 
 def applies(system: SystemLike, step: Step, side: str) -> bool:
+    """Whether a step applies to ``side`` (``params.only_if_setting`` / ``skip_if_setting``)."""
     only = step.params.get("only_if_setting")
     if isinstance(only, str) and not setting_value(system, side, only):
         return False

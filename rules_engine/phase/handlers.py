@@ -22,6 +22,7 @@ from rules_engine.phase.rolling import (
     table_column,
 )
 from rules_engine.phase.tracks import fold_all, fold_san, ledger_of, main_currency, set_track, with_ledger, with_records
+from rules_engine.progress import Progress
 from rules_engine.replenishment import balance_for
 from rules_engine.rg_rolls import RollMissingValueError, roll_for_purchase
 from rules_engine.state import (
@@ -35,10 +36,12 @@ from rules_engine.vocabulary import DiceKind, Visibility
 
 
 class Handler(Protocol):
-    def __call__(self, system: SystemLike, state: CampaignState, step: Step, dice: Dice) -> tuple[CampaignState, Events]: ...
+    """An automatic step resolved for both sides at once."""
+
+    def __call__(self, system: SystemLike, state: CampaignState, step: Step, dice: Dice) -> Progress: ...
 
 
-def _weather(system: SystemLike, state: CampaignState, step: Step, dice: Dice) -> tuple[CampaignState, Events]:
+def _weather(system: SystemLike, state: CampaignState, step: Step, dice: Dice) -> Progress:
     """Weather from the calendar (RR 2.517, PL 2.2, PHD C5.30)."""
     entry = system.calendar[state.date_index]
     payload: dict[str, JSON] = {"date": state.date_id, "step": step.ref}
@@ -48,12 +51,12 @@ def _weather(system: SystemLike, state: CampaignState, step: Step, dice: Dice) -
     if payload["weather"] is None and step.params.get("weather_unset") == "table-or-board":
         return _weather_unset(system, state, step, dice, payload)
     event = Event("weather", Visibility.PUBLIC, None, payload)
-    return with_records(state, event), (event,)
+    return Progress(with_records(state, event), (event,))
 
 
 def _weather_unset(
     system: SystemLike, state: CampaignState, step: Step, dice: Dice, payload: dict[str, JSON]
-) -> tuple[CampaignState, Events]:
+) -> Progress:
     """ER 1.517 / KGP 8.617 (CG3): the card's calendar gives no weather for this CG Date — a public roll on the
     card's random weather table when the card supplies one (the step's ``tables:``), else the board decides."""
     if not step.tables:
@@ -61,7 +64,7 @@ def _weather_unset(
         payload["text"] = (f"The card gives no weather for {state.date_id}: determine it at the board from the "
                            f"printed {step.ref} chart (or the optional random weather the players agreed to use).")
         event = Event("weather", Visibility.PUBLIC, None, payload)
-        return with_records(state, event), (event,)
+        return Progress(with_records(state, event), (event,))
     table = system.table(step.tables[0])
     roller = system.sides[0].id
     roll = roll_dice(dice, table, f"{step.ref} {step.name} ({table.name})", roller, Visibility.PUBLIC)
@@ -70,7 +73,7 @@ def _weather_unset(
     payload["weather"] = resolution.cell.text
     payload["rolled"] = table.name
     event = Event("weather", Visibility.PUBLIC, None, payload)
-    return with_records(state, event), (*rolled, event)
+    return Progress(with_records(state, event), (*rolled, event))
 
 
 def _number(params: Mapping[str, object], key: str, field_: str) -> int | None:
@@ -86,7 +89,7 @@ SanAdjust = Callable[[str, int], tuple[int, dict[str, JSON], Events]]
 def _each_san(
     system: SystemLike, state: CampaignState, step: Step, acts: Callable[[int], bool], adjust: SanAdjust,
     note: Mapping[str, JSON] | None = None,
-) -> tuple[CampaignState, Events]:
+) -> Progress:
     """The SAN Adjustment loop shared by RR 2.5122 and PL 3.51 / PHD C5.25: each side with a known SAN, once.
 
     A SAN increase bought in secret (RR M2, not announced yet) counts for the check; it is folded in (made public) only
@@ -108,10 +111,10 @@ def _each_san(
         event = Event("san-adjusted", Visibility.PUBLIC, None, payload)
         state = with_records(state, event)
         events.append(event)
-    return state, tuple(events)
+    return Progress(state, tuple(events))
 
 
-def _san_dr(system: SystemLike, state: CampaignState, step: Step, dice: Dice) -> tuple[CampaignState, Events]:
+def _san_dr(system: SystemLike, state: CampaignState, step: Step, dice: Dice) -> Progress:
     """2.5122 SAN Adjustment: < 2 raised to 2; > 5 a dr with +drm (SAN − 4), Final dr > 5 reduces it by two."""
     params = step.params
     below, to = _number(params, "raise", "below"), _number(params, "raise", "to")
@@ -155,7 +158,7 @@ def _rule_params(system: SystemLike, step: Step) -> Mapping[str, object]:
     return {}
 
 
-def _clamp_san(system: SystemLike, state: CampaignState, step: Step, dice: Dice) -> tuple[CampaignState, Events]:
+def _clamp_san(system: SystemLike, state: CampaignState, step: Step, dice: Dice) -> Progress:
     """PL 3.51 / PHD C5.25 SAN Adjustment: below the minimum raised to it, above the maximum reduced to it."""
     params = _rule_params(system, step)
     low, high = params.get("min"), params.get("max")
@@ -188,19 +191,19 @@ def _table_roll(
     return state, events, resolution
 
 
-def _roll_per_side(system: SystemLike, state: CampaignState, step: Step, side: str, dice: Dice) -> tuple[CampaignState, Events]:
+def _roll_per_side(system: SystemLike, state: CampaignState, step: Step, side: str, dice: Dice) -> Progress:
     """A roll per side on the step's table, DRM from the records (PL 3.44/3.45, PHD C5.23)."""
     state, events, _ = _table_roll(system, state, step, side, dice)
-    return state, events
+    return Progress(state, events)
 
 
-def _elr_change(system: SystemLike, state: CampaignState, step: Step, side: str, dice: Dice) -> tuple[CampaignState, Events]:
+def _elr_change(system: SystemLike, state: CampaignState, step: Step, side: str, dice: Dice) -> Progress:
     """PL 3.47 ELR Loss/Gain: a DR per side; +1 to a maximum, −1 to a minimum; a reduced 5 never returns."""
     state, rolled, resolution = _table_roll(system, state, step, side, dice)
     events = list(rolled)
     elr = state.tracks.get(side, {}).get("elr")
     if resolution is None or elr is None:
-        return state, tuple(events)
+        return Progress(state, tuple(events))
     limits = _rule_params(system, step)
     low, high = limits.get("min"), limits.get("max")
     change = resolution.cell.number
@@ -214,17 +217,17 @@ def _elr_change(system: SystemLike, state: CampaignState, step: Step, side: str,
                   {"date": state.date_id, "step": step.ref, "side": side, "before": elr, "after": new})
     state = with_records(state, event)
     events.append(event)
-    return state, tuple(events)
+    return Progress(state, tuple(events))
 
 
-def _replenish(system: SystemLike, state: CampaignState, step: Step, side: str, dice: Dice) -> tuple[CampaignState, Events]:
+def _replenish(system: SystemLike, state: CampaignState, step: Step, side: str, dice: Dice) -> Progress:
     """RR 2.516 (Base Number − secret DR), PL 2.1 / PHD C5.29 (secret DR on the table): rules_engine.replenishment."""
     ledger, events = replenishment.replenish(system, ledger_of(system, state, side), side, state.date_id, dice,
                                              facts=facts_for(system, state, side))
-    return with_records(with_ledger(state, side, ledger), *events), events
+    return Progress(with_records(with_ledger(state, side, ledger), *events), events)
 
 
-def _record_lvp(system: SystemLike, state: CampaignState, step: Step, dice: Dice) -> tuple[CampaignState, Events]:
+def _record_lvp(system: SystemLike, state: CampaignState, step: Step, dice: Dice) -> Progress:
     """RR 2.5032–.5033: Current-LVP Total (from the results, else as before: no scenario changed control [interp]);
     CG-LVP Total = Current-LVP Total + the preceding date's CG-LVP Total."""
     record = state.history[-1] if state.history else None
@@ -242,10 +245,10 @@ def _record_lvp(system: SystemLike, state: CampaignState, step: Step, dice: Dice
             "current_lvp": current, "cg_lvp": cg, "carried": not (record and record.result is not None)})
         state = with_records(state, event)
         events.append(event)
-    return state, tuple(events)
+    return Progress(state, tuple(events))
 
 
-def _announce(system: SystemLike, state: CampaignState, step: Step, dice: Dice) -> tuple[CampaignState, Events]:
+def _announce(system: SystemLike, state: CampaignState, step: Step, dice: Dice) -> Progress:
     """RR 2.525 / PL 2.4: each side announces its SAN (and ELR) — public; a SAN bought in secret is announced now."""
     state, _ = fold_all(system, state)
     payload: dict[str, JSON] = {
@@ -253,10 +256,10 @@ def _announce(system: SystemLike, state: CampaignState, step: Step, dice: Dice) 
         "tracks": {s: {k: v for k, v in state.tracks.get(s, {}).items() if k in ("san", "elr")} for s in state.sides},
     }
     event = Event("announced", Visibility.PUBLIC, None, payload)
-    return with_records(state, event), (event,)
+    return Progress(with_records(state, event), (event,))
 
 
-def _purchase_rolls(system: SystemLike, state: CampaignState, step: Step, side: str, dice: Dice) -> tuple[CampaignState, Events]:
+def _purchase_rolls(system: SystemLike, state: CampaignState, step: Step, side: str, dice: Dice) -> Progress:
     """RR 2.519 / PL 2.35–2.36 / PHD C5.33–C5.34: the secret rolls of each RG line bought (or OB-given) this date."""
     ledger = ledger_of(system, state, side)
     mine: list[Event] = []
@@ -272,10 +275,10 @@ def _purchase_rolls(system: SystemLike, state: CampaignState, step: Step, side: 
             raise
         ledger = ledger.with_purchase(rolled)
         mine.extend(evs)
-    return with_records(with_ledger(state, side, ledger), *mine), tuple(mine)
+    return Progress(with_records(with_ledger(state, side, ledger), *mine), tuple(mine))
 
 
-def _secret_roll(system: SystemLike, state: CampaignState, step: Step, side: str, dice: Dice) -> tuple[CampaignState, Events]:
+def _secret_roll(system: SystemLike, state: CampaignState, step: Step, side: str, dice: Dice) -> Progress:
     """KGP 8.616: a side's Secret DR, halved (FRD) for the side the 8.31 Balance names; seen by its owner only. What
     the DR determines is not in the seed: the players apply it to their records."""
     visibility = roll_visibility(step, None)
@@ -294,7 +297,7 @@ def _secret_roll(system: SystemLike, state: CampaignState, step: Step, side: str
                         result=str(final), **extra)
     event = Event("secret-dr", visibility, side, {"date": state.date_id, "step": step.ref, "side": side,
                                                   "original": roll.total, "final": final, **extra, "text": text})
-    return with_records(state, rolled, event), (rolled, event)
+    return Progress(with_records(state, rolled, event), (rolled, event))
 
 
 class Part(Protocol):
@@ -302,7 +305,7 @@ class Part(Protocol):
 
     def __call__(
         self, system: SystemLike, state: CampaignState, step: Step, side: str, dice: Dice
-    ) -> tuple[CampaignState, Events]: ...
+    ) -> Progress: ...
 
 
 PARTS: Mapping[str, Part] = {

@@ -20,7 +20,6 @@ from rules_engine.phase.program import (
     INPUT,
     MARKS,
     ON_BOARD,
-    Events,
     current_kind,
     current_program,
     find_step,
@@ -30,6 +29,7 @@ from rules_engine.phase.program import (
     step_label,
 )
 from rules_engine.phase.tracks import ledger_of, with_ledger, with_records
+from rules_engine.progress import Progress
 from rules_engine.purchases import apply_order, validate_order
 from rules_engine.state import (
     ENDED,
@@ -105,7 +105,7 @@ def validate_mark_done(system: SystemLike, state: CampaignState, side: str, map_
 
 
 def mark_done(system: SystemLike, state: CampaignState, side: str, map_group: str | None = None
-              ) -> tuple[CampaignState, Events]:
+              ) -> Progress:
     """A side finishes the current on-board/assisted/input step (an input step with no order = nothing bought), or
     the scenario on one Map Group (KGP 8.2; the results follow once every Map Group's scenario is finished)."""
     validate_mark_done(system, state, side, map_group)
@@ -138,7 +138,7 @@ def board_run(system: SystemLike, state: CampaignState) -> tuple[Step, ...]:
     return tuple(run)
 
 
-def mark_run_done(system: SystemLike, state: CampaignState, side: str) -> tuple[CampaignState, Events]:
+def mark_run_done(system: SystemLike, state: CampaignState, side: str) -> Progress:
     """A side finishes the current on-the-board step and every one after it in its run (``board_run``); each is still
     finished one by one, and listed, as the other side finishes it too."""
     validate_mark_done(system, state, side)
@@ -162,7 +162,7 @@ ORDER_TYPES: Mapping[str, tuple[str, ...]] = {
 }
 
 
-def submit_order(system: SystemLike, state: CampaignState, side: str, orders: Sequence[object]) -> tuple[CampaignState, Events]:
+def submit_order(system: SystemLike, state: CampaignState, side: str, orders: Sequence[object]) -> Progress:
     """A side's secret order at an input step (RR 2.518/2.520, PL 2.3/2.31/2.38, PHD C5.31/C5.35): every violated rule
     is listed and nothing is saved, else the ledger records it and the side has finished the step."""
     validate_mark_done(system, state, side)
@@ -194,7 +194,7 @@ def submit_order(system: SystemLike, state: CampaignState, side: str, orders: Se
 
 def submit_recon(
     system: SystemLike, state: CampaignState, side: str, extra: int | None, dice: Dice
-) -> tuple[CampaignState, Events]:
+) -> Progress:
     """RR 2.521 Purchasing Reconnaissance: ``None`` = no Recon; else cost + ``extra`` CPP (≤ extra_max) and the secret
     Recon dr with +extra drm; its Final dr (the Locations) goes in the CG Roster "Recon" column."""
     validate_mark_done(system, state, side)
@@ -232,10 +232,10 @@ def submit_recon(
             error.violations = violations  # type: ignore[attr-defined]
             raise error
 
-    def work(sys_: SystemLike, st: CampaignState, d: Dice) -> tuple[CampaignState, Events]:
+    def work(sys_: SystemLike, st: CampaignState, d: Dice) -> Progress:
         return recon_work(sys_, st, step, side, extra, d)
 
     state, events, finished = attempt(system, state, side, step.ref, "recon", {"extra": extra}, work, dice)
     if not finished:
-        return state, events
+        return Progress(state, events)
     return finish(system, state, side, *events)

@@ -53,6 +53,7 @@ def for_side(system: SystemLike, state: CampaignState, side: str) -> SystemLike:
 
 
 def lvp_recorders(system: SystemLike, step: Step) -> tuple[str, ...]:
+    """The sides that record LVP at a step (RR 2.5032: ``params.recorder``, else both)."""
     recorder = step.params.get("recorder")
     if isinstance(recorder, str) and recorder in side_ids(system):
         return (recorder,)

@@ -6,8 +6,9 @@ from dataclasses import dataclass, replace
 from rules_engine import patrols
 from rules_engine.errors import SubmissionError
 from rules_engine.model import Step
-from rules_engine.phase.program import Events, settle, step_at
+from rules_engine.phase.program import settle, step_at
 from rules_engine.phase.tracks import with_records
+from rules_engine.progress import Progress
 from rules_engine.state import (
     INITIAL_SCENARIO,
     CampaignState,
@@ -73,6 +74,7 @@ def _attacker(record: DateRecord | RevealedRound | None) -> str | None:
 
 
 def played_dates(state: CampaignState) -> list[DateRecord]:
+    """The dates a scenario was played on (Idle Dates left out)."""
     return [r for r in state.history if r.kind != "idle"]
 
 
@@ -124,7 +126,7 @@ def order_chooser(system: SystemLike, state: CampaignState, step: Step) -> str |
 
 
 def choose_resolution_order(system: SystemLike, state: CampaignState, side: str, first: str
-                            ) -> tuple[CampaignState, Events]:
+                            ) -> Progress:
     """PL 2.74: the side the rule names chooses which side resolves its Patrols first."""
     check_side(system, side)
     state = settle(system, state)
@@ -132,7 +134,7 @@ def choose_resolution_order(system: SystemLike, state: CampaignState, side: str,
     if step is None or patrols.resolved_item(step) is None:
         raise SubmissionError(f"There is no order of resolution to choose now (step: {state.phase_ref or state.step}).")
     new, events = patrols.choose_first(system, state, step, side, order_chooser(system, state, step), first)
-    return with_records(new, *events), events
+    return Progress(with_records(new, *events), events)
 
 
 def waiting_for(system: SystemLike, state: CampaignState, step: Step, side: str) -> str | None:

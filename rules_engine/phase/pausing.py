@@ -20,6 +20,7 @@ from rules_engine.phase.needs import for_side, table_need
 from rules_engine.phase.program import Events, find_step
 from rules_engine.phase.rolling import assisted_work
 from rules_engine.phase.tracks import with_records
+from rules_engine.progress import Progress
 from rules_engine.state import (
     CampaignState,
     SystemLike,
@@ -27,7 +28,7 @@ from rules_engine.state import (
 )
 from rules_engine.vocabulary import Visibility
 
-Work = Callable[[SystemLike, CampaignState, Dice], tuple[CampaignState, Events]]
+Work = Callable[[SystemLike, CampaignState, Dice], Progress]
 
 
 def _roll_key(event: Event) -> tuple[str, int] | None:
@@ -94,7 +95,7 @@ def _json_list(data: Mapping[str, JSON] | None, key: str) -> list[JSON]:
 def _pause(
     system: SystemLike, state: CampaignState, side: str, step_ref: str, op: str, args: Mapping[str, JSON],
     recorder: ReplayDice, lost_before: set[tuple[str, int]], error: MissingValueError,
-) -> tuple[CampaignState, Events]:
+) -> Progress:
     lost = lost_cause(error)
     assert lost is not None
     hit = recorder.made[-1]
@@ -122,7 +123,7 @@ def _pause(
         "date": state.date_id, "step": step_ref, "side": side, **{k: v for k, v in need.to_json().items()
                                                                if k not in ("side", "step", "examples")}})
     new = with_records(new, *events, paused)
-    return new, (*events, paused)
+    return Progress(new, (*events, paused))
 
 
 def run_parts(system: SystemLike, state: CampaignState, step: Step, part: Part, dice: Dice) -> tuple[CampaignState, Events, bool]:
@@ -132,7 +133,7 @@ def run_parts(system: SystemLike, state: CampaignState, step: Step, part: Part, 
         if side in state.parts_done or side in state.pending:
             continue
 
-        def work(sys_: SystemLike, st: CampaignState, d: Dice, side: str = side) -> tuple[CampaignState, Events]:
+        def work(sys_: SystemLike, st: CampaignState, d: Dice, side: str = side) -> Progress:
             return part(sys_, st, step, side, d)
 
         state, more, finished = attempt(system, state, side, step.ref, "step", {}, work, dice)
@@ -142,7 +143,7 @@ def run_parts(system: SystemLike, state: CampaignState, step: Step, part: Part, 
     return state, tuple(events), state.parts_done >= set(side_ids(system))
 
 
-def resume_all(system: SystemLike, state: CampaignState, dice: Dice | None) -> tuple[CampaignState, Events]:
+def resume_all(system: SystemLike, state: CampaignState, dice: Dice | None) -> Progress:
     """Run again each paused work whose value has been typed (NeedDice when it needs a new roll and dice is None)."""
     events: list[Event] = []
     for side in state.sides:
@@ -156,7 +157,7 @@ def resume_all(system: SystemLike, state: CampaignState, dice: Dice | None) -> t
         if op == "step":
             part = PARTS[step.action or ""]
 
-            def work(sys_: SystemLike, st: CampaignState, d: Dice, side: str = side) -> tuple[CampaignState, Events]:
+            def work(sys_: SystemLike, st: CampaignState, d: Dice, side: str = side) -> Progress:
                 return part(sys_, st, step, side, d)
 
             state, more, finished = attempt(system, state, side, step.ref, op, args, work, dice)
@@ -169,7 +170,7 @@ def resume_all(system: SystemLike, state: CampaignState, dice: Dice | None) -> t
 
             what_for = args.get("purpose")
 
-            def rolled(sys_: SystemLike, st: CampaignState, d: Dice, side: str = side) -> tuple[CampaignState, Events]:
+            def rolled(sys_: SystemLike, st: CampaignState, d: Dice, side: str = side) -> Progress:
                 return assisted_work(sys_, st, side, step, table_id, column if isinstance(column, str) else None,
                                       answers, d, what_for if isinstance(what_for, str) else "")
 
@@ -177,7 +178,7 @@ def resume_all(system: SystemLike, state: CampaignState, dice: Dice | None) -> t
         elif op == "recon":
             extra = args.get("extra")
 
-            def recon(sys_: SystemLike, st: CampaignState, d: Dice, side: str = side) -> tuple[CampaignState, Events]:
+            def recon(sys_: SystemLike, st: CampaignState, d: Dice, side: str = side) -> Progress:
                 return recon_work(sys_, st, step, side, int(extra) if isinstance(extra, int) else 0, d)
 
             state, more, finished = attempt(system, state, side, step.ref, op, args, recon, dice)
@@ -186,4 +187,4 @@ def resume_all(system: SystemLike, state: CampaignState, dice: Dice | None) -> t
         else:
             raise RulesError(f"campaign state: unknown paused work {op!r}")
         events.extend(more)
-    return state, tuple(events)
+    return Progress(state, tuple(events))

@@ -148,6 +148,7 @@ def current_program(system: SystemLike, state: CampaignState) -> tuple[str, ...]
 
 
 def find_step(system: SystemLike, ref: str) -> Step:
+    """The system's step ``ref`` (RulesError naming the system when unknown)."""
     for step in system.steps:
         if step.ref == ref:
             return step
@@ -168,6 +169,7 @@ def _spine_step(system: SystemLike, state: CampaignState, kind: str, entry: str)
 
 
 def goto(system: SystemLike, state: CampaignState, kind: str, entry: str) -> CampaignState:
+    """The state with the cursor on ``entry`` of pass ``kind``; the step's marks and board log start afresh."""
     return replace(
         state, pass_kind=kind, phase_ref=entry, step=_spine_step(system, state, kind, entry), done=frozenset(),
         facts_supplied={}, parts_done=frozenset(), map_done={}, map_results={}, map_agreed={}, board_log=(),
@@ -219,6 +221,7 @@ def current_kind(system: SystemLike, state: CampaignState, step: Step) -> str:
 
 
 def step_at(system: SystemLike, state: CampaignState) -> Step | None:
+    """The step the cursor is on (None at a mark), without settling first."""
     ref = state.phase_ref
     if ref is None or ref in MARKS:
         return None
@@ -231,4 +234,5 @@ def current_step(system: SystemLike, state: CampaignState) -> Step | None:
 
 
 def step_label(step: Step) -> str:
+    """A step as players read it: "2.519 Purchase RG"."""
     return f"{step.ref} {step.name}"

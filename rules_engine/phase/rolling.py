@@ -9,8 +9,8 @@ from rules_engine.errors import RulesError, SubmissionError
 from rules_engine.events import JSON, Event, roll_event
 from rules_engine.model import Cell, DiceTable, Row, Step
 from rules_engine.phase.facts import facts_for, setting_value, side_settings
-from rules_engine.phase.program import Events
 from rules_engine.phase.tracks import with_records
+from rules_engine.progress import Progress
 from rules_engine.state import (
     CampaignState,
     SystemLike,
@@ -70,24 +70,27 @@ def roll_on(
 
 
 def roll_visibility(step: Step, table: DiceTable | None) -> Visibility:
+    """Who sees a step's roll: secret rolls their owner (or all at CG end), else both sides."""
     if step.secret == "roll" or (table is not None and table.secret):
         return Visibility.CG_END if step.revealed == "cg-end" else Visibility.SIDE
     return Visibility.PUBLIC
 
 
 def roll_dice(dice: Dice, table: DiceTable, purpose: str, side: str, visibility: Visibility) -> Roll:
+    """A roll on ``table``'s dice, on the public stream or the side's own."""
     stream = PUBLIC_STREAM if visibility is Visibility.PUBLIC else side
     return dice.roll(table.dice, purpose, side, stream)
 
 
 def result_events(
     state: CampaignState, step: Step, side: str, resolution: Resolution, visibility: Visibility, **extra: JSON
-) -> tuple[CampaignState, Events]:
+) -> Progress:
+    """A resolved roll recorded: its roll event and the "table-result" with the DRM breakdown."""
     owner = None if visibility is Visibility.PUBLIC else side
     roll_ev = roll_event(resolution.roll, visibility, owner, final=resolution.final, result=resolution.cell.text)
     payload: dict[str, JSON] = {"date": state.date_id, "step": step.ref, "side": side, **resolution.to_json(), **extra}
     result = Event("table-result", visibility, owner if owner else side, payload)
-    return with_records(state, result), (roll_ev, result)
+    return Progress(with_records(state, result), (roll_ev, result))
 
 
 def table_column(system: SystemLike, step: Step, table: DiceTable, side: str) -> str | None:
@@ -117,6 +120,7 @@ def table_column(system: SystemLike, step: Step, table: DiceTable, side: str) ->
 
 
 def step_table(system: SystemLike, step: Step, side: str) -> DiceTable:
+    """The table a step rolls on for ``side`` (``params.table_by_side``, ``params.table``, else its first)."""
     by_side = step.params.get("table_by_side")
     name = by_side.get(side) if isinstance(by_side, Mapping) else step.params.get("table")
     if not isinstance(name, str):
@@ -129,7 +133,8 @@ def step_table(system: SystemLike, step: Step, side: str) -> DiceTable:
 def assisted_work(
     system: SystemLike, state: CampaignState, side: str, step: Step, table_id: str, column: str | None,
     answers: Mapping[int, int | bool], dice: Dice, purpose: str = "",
-) -> tuple[CampaignState, Events]:
+) -> Progress:
+    """One assisted roll on a step's table, with the DRM the player ticked."""
     table = system.table(table_id)
     visibility = roll_visibility(step, table)
     label = f"{step.ref} {table.name} ({side_name(system, side)})" + (f": {purpose}" if purpose else "")

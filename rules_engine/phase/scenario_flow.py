@@ -10,8 +10,9 @@ from rules_engine.initiative import matrix_cell
 from rules_engine.model import Step
 from rules_engine.phase.dates import enter_idle
 from rules_engine.phase.order import initial_roles
-from rules_engine.phase.program import INITIAL_MARK, Events, goto, move_on, program
+from rules_engine.phase.program import INITIAL_MARK, goto, move_on, program
 from rules_engine.phase.tracks import fold_all, with_records
+from rules_engine.progress import Progress
 from rules_engine.state import (
     DUAL_ATTACK,
     IDLE,
@@ -29,7 +30,7 @@ def _attack_choice(system: SystemLike, state: CampaignState, side: str) -> Chit:
     return Chit.ATTACK if ledger is not None and ledger.items_on(state.date_id, "attack-option") > 0 else Chit.IDLE
 
 
-def resolve_initiative(system: SystemLike, state: CampaignState, step: Step, dice: Dice) -> tuple[CampaignState, Events]:
+def resolve_initiative(system: SystemLike, state: CampaignState, step: Step, dice: Dice) -> Progress:
     """The initiative step without chits: the Initial Scenario's assigned roles, or purchased Attack Options (PL 2.41)."""
     if state.pass_kind == "initial":
         last = state.last_round
@@ -37,7 +38,7 @@ def resolve_initiative(system: SystemLike, state: CampaignState, step: Step, dic
                                     "setup_first": last.setup_first if last else None,
                                     "moves_first": last.moves_first if last else None, "assigned": True}
         event = Event("initiative-assigned", Visibility.PUBLIC, None, payload)
-        return move_on(system, with_records(state, event)), (event,)
+        return Progress(move_on(system, with_records(state, event)), (event,))
     initiative = system.initiative
     if initiative is None:
         raise RulesError(f"{system.id}: step {step.ref} resolves the initiative but the system defines none")
@@ -62,37 +63,36 @@ def resolve_initiative(system: SystemLike, state: CampaignState, step: Step, dic
         "label": cell.label, "setup_first": setup_first, "moves_first": cell.moves_first}))
     state = replace(state, last_round=revealed)
     if cell.result == IDLE:
-        state, more = enter_idle(system, state)
-        return state, tuple(events) + more
-    return goto(system, state, "scenario", program(system, "scenario")[0]), tuple(events)
+        return Progress(state, tuple(events)).then(lambda new: enter_idle(system, new))
+    return Progress(goto(system, state, "scenario", program(system, "scenario")[0]), tuple(events))
 
 
-def scenario_start(system: SystemLike, state: CampaignState) -> tuple[CampaignState, Events]:
+def scenario_start(system: SystemLike, state: CampaignState) -> Progress:
     """At the start of a scenario every SAN is known at the board (the opponent's rolls activate a side's Sniper):
     a SAN increase bought in secret and not yet announced (no announcing step, e.g. before the Initial Scenario) is
     announced now."""
     state, night = _night_elr(system, state)
     state, changed = fold_all(system, state)
     if not changed:
-        return state, night
+        return Progress(state, night)
     payload: dict[str, JSON] = {
         "date": state.date_id, "step": state.phase_ref,
         "tracks": {s: {k: v for k, v in state.tracks.get(s, {}).items() if k == "san"} for s in state.sides},
     }
     event = Event("announced", Visibility.PUBLIC, None, payload)
-    return with_records(state, event), night + (event,)
+    return Progress(with_records(state, event), night + (event,))
 
 
-def _night_elr(system: SystemLike, state: CampaignState) -> tuple[CampaignState, Events]:
+def _night_elr(system: SystemLike, state: CampaignState) -> Progress:
     """ER/KGP CG4 "the Scenario Defender's ELR at night is one less than it would be in a daytime scenario": at the
     start of a night scenario, the side(s) not attacking (CG5: the Idle chit) play it at the printed ELR − 1."""
     calendar = system.calendar
     if not 0 <= state.date_index < len(calendar) or not calendar[state.date_index].night:
-        return state, ()
+        return Progress(state, ())
     found = next(((r, drm) for r in system.special_rules
                   if isinstance(drm := r.params.get("night_scenario_defender_elr_drm"), int)), None)
     if found is None:
-        return state, ()
+        return Progress(state, ())
     rule, drm = found
     if state.step == INITIAL_SCENARIO or state.phase_ref == INITIAL_MARK:
         roles = initial_roles(system)
@@ -111,21 +111,21 @@ def _night_elr(system: SystemLike, state: CampaignState) -> tuple[CampaignState,
             "elr": printed + drm if printed is not None else None})
         state = with_records(state, event)
         events.append(event)
-    return state, tuple(events)
+    return Progress(state, tuple(events))
 
 
-def move_order(system: SystemLike, state: CampaignState, dice: Dice) -> tuple[CampaignState, Events]:
+def move_order(system: SystemLike, state: CampaignState, dice: Dice) -> Progress:
     """Dual Attack: after all setup, the move-order roll (RR 2.525 dr > 4 Canadian, PL 2.41 "in the same manner")."""
     initiative = system.initiative
     last = state.last_round
     move = initiative.dual_attack_move if initiative else None
     if move is None or last is None or last.date_index != state.date_index or last.result != DUAL_ATTACK \
             or last.moves_first is not None:
-        return state, ()
+        return Progress(state, ())
     roll = dice.roll(move.dice, f"{move.ref} Dual Attack move-order {move.dice}", move.roller, PUBLIC_STREAM)
     row = move.winner(roll.total)
     revealed = replace(last, moves_first=row.result, rolls=last.rolls + (roll,))
-    return replace(state, last_round=revealed), (
+    return Progress(replace(state, last_round=revealed), (
         roll_event(roll, Visibility.PUBLIC, None, result=row.result, label=row.label, verify=row.verify),
         Event("move-order", Visibility.PUBLIC, None, {"date": state.date_id, "moves_first": row.result, "verify": row.verify}),
-    )
+    ))

@@ -10,11 +10,11 @@ from rules_engine.events import JSON, Event
 from rules_engine.ledger import SideLedger, new_ledger
 from rules_engine.phase.advance import advance
 from rules_engine.phase.order import InitialRoles, initial_roles
-from rules_engine.phase.program import Events, goto, program
+from rules_engine.phase.program import goto, program
 from rules_engine.phase.tracks import with_records
+from rules_engine.progress import Progress
 from rules_engine.purchases import record_initial_ob
 from rules_engine.state import (
-    CampaignState,
     RevealedRound,
     SystemLike,
     check_side,
@@ -71,7 +71,7 @@ def start(
     roles: InitialRoles | None = None,
     tracks: Mapping[str, Mapping[str, int]] | None = None,
     ledgers: Mapping[str, SideLedger] | None = None,
-) -> tuple[CampaignState, Events]:
+) -> Progress:
     """A phased CG at its start: the Initial OB applied (PHD C4.2: points, OB-given RG, ELR/SAN), then the steps before the
     Initial Scenario (RR ††, PL 2.2–2.9, PHD C5.31ff) are run."""
     base = new_campaign(system)
@@ -103,6 +103,4 @@ def start(
     state = replace(base, phased=True, tracks=known, last_round=last, ledgers=books)
     state = with_records(state, *events[1:])
     state = goto(system, state, "initial", program(system, "initial")[0])
-    state, more = advance(system, state, dice)
-    events.extend(more)
-    return state, tuple(events)
+    return Progress(state, tuple(events)).then(lambda new: advance(system, new, dice))

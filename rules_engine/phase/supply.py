@@ -18,9 +18,10 @@ from rules_engine.lost_values import (
 from rules_engine.phase.facts import facts_for, side_settings
 from rules_engine.phase.needs import TRACK_RANGES, TRACKS, needs
 from rules_engine.phase.pausing import resume_all
-from rules_engine.phase.program import Events, find_step, settle, step_at
+from rules_engine.phase.program import find_step, settle, step_at
 from rules_engine.phase.rolling import result_events, roll_dice, roll_on, roll_visibility, table_column
 from rules_engine.phase.tracks import main_currency, set_track, with_records
+from rules_engine.progress import Progress
 from rules_engine.state import (
     CampaignState,
     SystemLike,
@@ -38,7 +39,7 @@ def supply(
     value: object = None,
     *,
     dice: Dice | None = None,
-) -> tuple[CampaignState, Events]:
+) -> Progress:
     """A side supplies what it is asked for (``needs``): ``need`` is a Need id and ``value`` the value (a table value
     as printed: "12", "8-0, 7-0", a text), or a mapping {need id: value} for several SAN/ELR/LVP/fact needs at once.
     A table value is stored as this side's supplied cell and the paused work resumes now (or at the next ``advance``
@@ -92,11 +93,11 @@ def supply(
     events: list[Event] = [Event("supplied", Visibility.SIDE, side, {"step": state.phase_ref, "values": dict(plain)})]
     if public:
         events.append(Event("track-set", Visibility.PUBLIC, None, {"side": side, "values": dict(public)}))
-    return new, tuple(events)
+    return Progress(new, tuple(events))
 
 
 def _generate_leaders(system: SystemLike, state: CampaignState, side: str, value: object, dice: Dice | None
-                      ) -> tuple[CampaignState, Events]:
+                      ) -> Progress:
     """PL 3.45: ``side`` Generates this many leaders, each a secret DR on the leader table (the step's
     ``params.generate``: table, column by nationality) with its DRM (Leader DRM, Historical DRM from the card)."""
     step = step_at(system, state)
@@ -123,7 +124,7 @@ def _generate_leaders(system: SystemLike, state: CampaignState, side: str, value
             + (f" on the {table.ref} table: {', '.join(str(x) for x in leaders)}" if count else ""))
     summary = Event("leaders-generated", visibility, side, {"date": state.date_id, "step": step.ref, "side": side,
                                                             "count": count, "leaders": leaders, "text": text})
-    return with_records(state, summary), (*events, summary)
+    return Progress(with_records(state, summary), (*events, summary))
 
 
 def _coerce(shape: str, given: object) -> object:
@@ -140,7 +141,7 @@ def _coerce(shape: str, given: object) -> object:
 
 def _supply_cell(
     system: SystemLike, state: CampaignState, side: str, need: Need, raw: object, dice: Dice | None
-) -> tuple[CampaignState, Events]:
+) -> Progress:
     """Store a typed table value as the side's supplied cell (audited at CG end), then resume the paused work."""
     pending = state.pending[side]
     key = str(pending["cell"])
@@ -159,5 +160,5 @@ def _supply_cell(
     try:
         new, more = resume_all(system, state, dice)
     except NeedDice:
-        return state, (event,)  # the next advance (with the dice) resumes it
-    return new, (event, *more)
+        return Progress(state, (event,))  # the next advance (with the dice) resumes it
+    return Progress(new, (event, *more))

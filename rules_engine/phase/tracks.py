@@ -14,6 +14,7 @@ from rules_engine.state import (
 
 
 def with_records(state: CampaignState, *events: Event) -> CampaignState:
+    """The state with ``events`` added to this date's records."""
     return replace(state, records=state.records + tuple(events))
 
 
@@ -30,6 +31,7 @@ def main_currency(system: SystemLike) -> str | None:
 
 def set_track(state: CampaignState, side: str, name: str, value: int, date_id: str | None = None,
                currency: str | None = None) -> CampaignState:
+    """A side's track (SAN, ELR, LVP …) set, on its ledger and its CG Roster line too."""
     tracks = {s: dict(v) for s, v in state.tracks.items()}
     tracks.setdefault(side, {})[name] = value
     state = replace(state, tracks=tracks)
@@ -44,11 +46,13 @@ def set_track(state: CampaignState, side: str, name: str, value: int, date_id: s
 
 
 def ledger_of(system: SystemLike, state: CampaignState, side: str) -> SideLedger:
+    """A side's ledger (an empty one when it has none yet)."""
     ledger = state.ledgers.get(side)
     return ledger if ledger is not None else new_ledger(side)
 
 
 def with_ledger(state: CampaignState, side: str, ledger: SideLedger) -> CampaignState:
+    """The state with ``side``'s ledger replaced."""
     return replace(state, ledgers={**state.ledgers, side: ledger})
 
 
@@ -82,6 +86,7 @@ def fold_san(system: SystemLike, state: CampaignState, side: str) -> CampaignSta
 
 
 def fold_all(system: SystemLike, state: CampaignState) -> tuple[CampaignState, bool]:
+    """Every side's secretly bought SAN folded in (``fold_san``); True when any SAN changed."""
     before = {s: state.tracks.get(s, {}).get("san") for s in state.sides}
     for side in state.sides:
         state = fold_san(system, state, side)
