@@ -90,13 +90,13 @@ def load_state(data: Mapping[str, Any]) -> Any:
 
 
 def mark_step_done(system: Any, state: Any, side: str) -> tuple[Any, tuple[Event, ...]]:
-    from rules_engine.state import mark_step_done as mark
+    from rules_engine.spine import mark_step_done as mark
 
     return mark(system, state, side)
 
 
 def owes(system: Any, state: Any, side: str) -> tuple[str, ...]:
-    from rules_engine.state import owes as owes_
+    from rules_engine.spine import owes as owes_
 
     return tuple(owes_(system, state, side))
 
@@ -115,7 +115,7 @@ def submit_chit(system: Any, state: Any, side: str, chit: Chit, dice: Any) -> tu
 
 def can_mark_done(system: Any, state: Any, side: str) -> bool:
     """Whether ``side`` may mark the current on-board step finished now."""
-    from rules_engine.state import validate_step_done
+    from rules_engine.spine import validate_step_done
 
     try:
         validate_step_done(system, state, side)

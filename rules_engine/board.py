@@ -18,139 +18,40 @@ scenario's own rolls (PL CG2 / KGP CG23 / ER CG21 Game End dr, KGP CG16 / ER CG1
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 
+from rules_engine.board_base import (
+    COUNT_MAX,
+    LOG_SIZE,
+    OPS,
+    PURPOSE_MAX,
+    THRESHOLD_RANGE,
+    TURN_MAX,
+    board_kinds,
+    board_label,
+    check_where,
+    clean_purpose,
+    log_json,
+    logged,
+    on_group,
+    open_map_groups,
+    scenario_group,
+    scenario_rolls,
+    step_board_kinds,
+    where,
+)
 from rules_engine.dice import PUBLIC_STREAM, Dice, Roll
 from rules_engine.errors import MissingValueError, SubmissionError
 from rules_engine.events import JSON, Event, roll_event
-from rules_engine.model import Cell, Column, DiceTable, MapGroup, Row, ScenarioRoll, Step, System
-from rules_engine.state import INITIAL_SCENARIO, PHASE, SCENARIO, CampaignState, SystemLike, check_side, side_name
+from rules_engine.model import Cell, Column, DiceTable, MapGroup, Row, ScenarioRoll, Step
+from rules_engine.phase.facts import facts_for, side_settings
+from rules_engine.phase.order import initial_roles
+from rules_engine.phase.program import settle
+from rules_engine.phase.rolling import roll_on
+from rules_engine.progress import Progress
+from rules_engine.purchases import rule_rg_ids
+from rules_engine.state import INITIAL_SCENARIO, CampaignState, SystemLike, check_side, side_name
 from rules_engine.tables import AppliedModifier, modifiers_for
 from rules_engine.vocabulary import DiceKind, Visibility
-
-PURPOSE_MAX = 80  # characters of a purpose typed by a player
-COUNT_MAX = 12  # rolls of one kind at once ("3 × DR" for three Encircled units)
-LOG_SIZE = 12  # rolls kept with the state for the step / scenario panel (per Map Group's scenario)
-THRESHOLD_RANGE = (0, 20)  # a typed threshold (a circled number on a turn track)
-TURN_MAX = 99
-SCENARIO_STEPS = (INITIAL_SCENARIO, SCENARIO)
-OPS: Mapping[str, tuple[str, str]] = {"<=": ("≤", ">"), "<": ("<", "≥"), ">=": ("≥", "<"), ">": (">", "≤")}
-
-Events = tuple[Event, ...]
-
-
-def _system(system: SystemLike) -> System:
-    assert isinstance(system, System)
-    return system
-
-
-def step_board_kinds(system: SystemLike, step: Step) -> tuple[DiceKind, ...]:
-    """The dice kinds a step offers for public rolls at the board (module docstring)."""
-    from rules_engine.sequence import ON_BOARD, step_kind
-
-    if step.board_rolls is not None:
-        return step.board_rolls
-    if step.secret != "none":
-        return ()
-    if step_kind(system, step) == ON_BOARD or step.action == "free-rolls":
-        return (DiceKind.DR, DiceKind.dr)
-    return ()
-
-
-def where(state: CampaignState) -> str:
-    """The entry rolls are made at now: the phase step's ref, or the spine step ("scenario", "initial-scenario")."""
-    return str(state.phase_ref if state.step == PHASE else state.step)
-
-
-def board_kinds(system: SystemLike, state: CampaignState) -> tuple[DiceKind, ...]:
-    """The dice kinds offered now (empty: no roll at the board here)."""
-    from rules_engine.sequence import _current_step, _settle
-
-    state = _settle(system, state)
-    if state.ended or not state.phased:
-        return ()
-    if state.step in SCENARIO_STEPS:
-        return (DiceKind.DR, DiceKind.dr)
-    if state.step != PHASE:
-        return ()
-    step = _current_step(system, state)
-    return step_board_kinds(system, step) if step is not None else ()
-
-
-def _night(system: SystemLike, state: CampaignState) -> bool:
-    if 0 <= state.date_index < len(system.calendar):
-        return bool(getattr(system.calendar[state.date_index], "night", False))
-    return False
-
-
-def scenario_rolls(system: SystemLike, state: CampaignState) -> tuple[ScenarioRoll, ...]:
-    """The scenario rolls offered now: the system's ``scenario_rolls`` while a scenario is played (night-only ones in
-    a night scenario only)."""
-    from rules_engine.sequence import _settle
-
-    state = _settle(system, state)
-    if state.ended or not state.phased or state.step not in SCENARIO_STEPS:
-        return ()
-    night = _night(system, state)
-    return tuple(r for r in getattr(system, "scenario_rolls", ()) if night or not r.night_only)
-
-
-def open_map_groups(system: SystemLike, state: CampaignState) -> tuple[MapGroup, ...]:
-    """KGP 8.2: the Map Groups whose scenario rolls are made for now — in play while a scenario is played, and not
-    marked finished by both sides (empty off a scenario, or in a system without Map Groups)."""
-    from rules_engine.map_groups import in_play
-    from rules_engine.sequence import _settle
-
-    state = _settle(system, state)
-    if state.ended or not state.phased or state.step not in SCENARIO_STEPS:
-        return ()
-    return tuple(g for g in in_play(system, state) if not state.map_done.get(g.id, frozenset()) >= set(state.sides))
-
-
-def scenario_group(system: SystemLike, state: CampaignState, map_group: object) -> MapGroup | None:
-    """KGP 8.2: the Map Group whose scenario a roll is for — the one named, or the only one in play (SubmissionError
-    naming those in play); None where no scenario is played per Map Group (a Map Group named there is refused)."""
-    from rules_engine.map_groups import in_play, pick
-    from rules_engine.sequence import _settle
-
-    state = _settle(system, state)
-    groups = in_play(system, state) if state.step in SCENARIO_STEPS else ()
-    wanted = None if map_group is None or map_group == "" else map_group
-    if not groups:
-        if wanted is not None:
-            raise SubmissionError(f"No scenario is played per Map Group here; roll without naming one "
-                                  f"(got {wanted!r}).")
-        return None
-    if wanted is not None and not isinstance(wanted, str):
-        raise SubmissionError(f"A Map Group is named by its id ({', '.join(g.id for g in groups)}; got {wanted!r}).")
-    group = pick(groups, wanted, state.date_id, "roll for")
-    if group not in open_map_groups(system, state):
-        raise SubmissionError(f"The scenario on Map Group {group.id} is over: both sides marked it finished "
-                              f"({state.date_id}); its rolls are closed.", group.ref)
-    return group
-
-
-def clean_purpose(text: object) -> str:
-    """A player's purpose text as recorded: spaces collapsed; SubmissionError saying what is allowed."""
-    if not isinstance(text, str) or not text.strip():
-        raise SubmissionError(f"Say what the roll is for (1 to {PURPOSE_MAX} characters), e.g. “1TC Encircled 4-6-7 "
-                              "in 23Q5”.")
-    cleaned = " ".join(text.split())
-    if len(cleaned) > PURPOSE_MAX:
-        raise SubmissionError(f"The purpose is {len(cleaned)} characters long; at most {PURPOSE_MAX} are allowed.")
-    if not cleaned.isprintable():
-        raise SubmissionError("The purpose contains a character that cannot be printed; use letters, digits, "
-                              "punctuation and spaces only.")
-    return cleaned
-
-
-def _check_where(system: SystemLike, state: CampaignState, side: str, at: str) -> None:
-    check_side(system, side)
-    if state.ended:
-        raise SubmissionError("The CG has ended; no more rolls are made.")
-    now = where(state)
-    if at != now:
-        raise SubmissionError(f"The rolls were asked for at {at!r}, which is not the current step (now: {now}).")
 
 
 def validate_board_roll(
@@ -159,10 +60,8 @@ def validate_board_roll(
 ) -> tuple[DiceKind, int, str, MapGroup | None]:
     """The roll asked for, checked (SubmissionError naming what is allowed; nothing is rolled); with Map Groups in
     play, the Map Group whose scenario it is for (KGP 8.2)."""
-    from rules_engine.sequence import _settle
-
-    state = _settle(system, state)
-    _check_where(system, state, side, at)
+    state = settle(system, state)
+    check_where(system, state, side, at)
     offered = board_kinds(system, state)
     if not offered:
         raise SubmissionError(f"No dice are rolled at the board at {at} (its rolls are made by the app, or secret).")
@@ -175,47 +74,16 @@ def validate_board_roll(
     return DiceKind(kind), count, text, scenario_group(system, state, map_group)
 
 
-def _on(group: MapGroup | None) -> str:
-    return f" on Map Group {group.id}" if group is not None else ""
-
-
-def _label(system: SystemLike, state: CampaignState, group: MapGroup | None = None) -> str:
-    if state.step == INITIAL_SCENARIO:
-        return f"Initial Scenario{_on(group)}"
-    if state.step == SCENARIO:
-        return f"Scenario{_on(group)}"
-    return str(state.phase_ref)
-
-
-def _trimmed(log: Events) -> Events:
-    """The latest LOG_SIZE rolls of the step, or of each Map Group's scenario (KGP 8.2), oldest first."""
-    seen: dict[str, int] = {}
-    kept: list[Event] = []
-    for event in reversed(log):
-        key = str(event.payload.get("map_group") or "")
-        seen[key] = seen.get(key, 0) + 1
-        if seen[key] <= LOG_SIZE:
-            kept.append(event)
-    return tuple(reversed(kept))
-
-
-def _logged(state: CampaignState, side: str, events: Events) -> CampaignState:
-    counts = dict(state.board_counts)
-    counts[side] = counts.get(side, 0) + len(events)
-    return replace(state, board_log=_trimmed(state.board_log + events), board_counts=counts)
-
 
 def board_roll(
     system: SystemLike, state: CampaignState, side: str, at: str, kind: object, count: object, purpose: object,
     dice: Dice, map_group: object = None,
-) -> tuple[CampaignState, Events]:
+) -> Progress:
     """``count`` public DR/dr for ``purpose`` at the current step or scenario (RR 2.504 "1TC per Encircled unit");
     with Map Groups in play, for the scenario on ``map_group`` (KGP 8.2), recorded with each roll."""
-    from rules_engine.sequence import _settle
-
     dice_kind, times, text, group = validate_board_roll(system, state, side, at, kind, count, purpose, map_group)
-    state = _settle(system, state)
-    label = _label(system, state, group)
+    state = settle(system, state)
+    label = board_label(system, state, group)
     extra: dict[str, JSON] = {"map_group": group.id} if group is not None else {}
     events: list[Event] = []
     for index in range(1, times + 1):
@@ -223,7 +91,7 @@ def board_roll(
         roll = dice.roll(dice_kind, f"{label}: {text}{of}", side, PUBLIC_STREAM)
         events.append(roll_event(roll, Visibility.PUBLIC, None, date=state.date_id, step=at, board=True, text=text,
                                  index=index, of=times, **extra))
-    return _logged(state, side, tuple(events)), tuple(events)
+    return Progress(logged(state, side, tuple(events)), tuple(events))
 
 
 # ---------------------------------------------------------------------------------------------------------------------
@@ -239,7 +107,7 @@ def _drm_table(roll: ScenarioRoll) -> DiceTable:
 
 def questions(system: SystemLike, roll: ScenarioRoll) -> tuple[tuple[int, object], ...]:
     """The modifiers a player answers (``ask:``), by index: the roll's own, or its table's."""
-    table = _system(system).table(roll.table) if roll.table else _drm_table(roll)
+    table = system.table(roll.table) if roll.table else _drm_table(roll)
     return tuple((i, m) for i, m in enumerate(table.modifiers) if m.ask is not None)
 
 
@@ -260,10 +128,8 @@ def validate_scenario_roll(
 ) -> tuple[ScenarioRoll, int | None, int | None, MapGroup | None]:
     """The scenario roll asked for, checked before anything is rolled (SubmissionError citing the rule); with Map
     Groups in play, the Map Group whose scenario makes it (KGP 8.2, CG23: a Turn Record Chart on each Map Group)."""
-    from rules_engine.sequence import _settle
-
-    state = _settle(system, state)
-    _check_where(system, state, side, where(state))
+    state = settle(system, state)
+    check_where(system, state, side, where(state))
     offered = scenario_rolls(system, state)
     found = next((r for r in offered if r.id == roll_id), None)
     if found is None:
@@ -296,8 +162,6 @@ def scenario_attackers(system: SystemLike, state: CampaignState) -> tuple[str, .
     """The sides attacking in the scenario being played: those whose Attack chit was revealed for this date (ER CG5
     "The side selecting an Attack chit is considered the Scenario Attacker"), or the Initial Scenario's attacker from
     the data; None when the data do not say."""
-    from rules_engine.sequence import initial_roles
-
     if state.step == INITIAL_SCENARIO:
         roles = initial_roles(system)
         return roles.attackers if roles is not None and roles.attackers else None
@@ -326,20 +190,18 @@ def _check_roller(system: SystemLike, state: CampaignState, side: str, found: Sc
                                       f"{side_name(system, side)} side attacks in this scenario ({found.ref}).",
                                       found.ref)
     if found.requires_rg and found.rule is not None:
-        from rules_engine.purchases import rule_rg_ids
-
-        ids = rule_rg_ids(_system(system), side, found.rule)
+        ids = rule_rg_ids(system, side, found.rule)
         ledger = state.ledgers.get(side)
         bought = ledger is not None and any(p.rg_id in ids for p in ledger.purchases)
         if not bought:
-            rule = next((r for r in _system(system).special_rules if r.id == found.rule), None)
+            rule = next((r for r in system.special_rules if r.id == found.rule), None)
             what = rule.name if rule is not None else found.rule
             raise SubmissionError(f"{found.ref} {found.name}: the {side_name(system, side)} side has bought no "
                                   f"{what} RG, so it makes no such dr ({found.ref}).", found.ref)
 
 
 def _purpose(found: ScenarioRoll, threshold: int | None, turn: int | None, group: MapGroup | None = None) -> str:
-    parts = [f"{found.ref} {found.name}{_on(group)}"]
+    parts = [f"{found.ref} {found.name}{on_group(group)}"]
     if turn is not None:
         parts.append(f"Turn {turn}")
     if found.threshold is not None and threshold is not None:
@@ -368,18 +230,16 @@ def outcome_words(found: ScenarioRoll, roll: Roll, modifiers: tuple[AppliedModif
 def scenario_roll(
     system: SystemLike, state: CampaignState, side: str, roll_id: str, *, threshold: object = None,
     turn: object = None, answers: Mapping[int, int | bool] | None = None, dice: Dice, map_group: object = None,
-) -> tuple[CampaignState, Events]:
+) -> Progress:
     """One of the scenario's own rolls (PL CG2 Game End dr …), public: its DRM (facts from the records, the ticks the
     player gives), its result in words; a threshold the players type (a circled number on the turn track). With Map
     Groups in play (KGP 8.2) it is made for the scenario on ``map_group``, which its purpose and event record."""
-    from rules_engine.sequence import _settle, facts_for, roll_on, side_settings
-
     found, number, game_turn, group = validate_scenario_roll(system, state, side, roll_id, threshold, turn, map_group)
-    state = _settle(system, state)
+    state = settle(system, state)
     answers = dict(answers or {})
     facts = facts_for(system, state, side)
     settings = side_settings(system, side)
-    table = _system(system).table(found.table) if found.table else _drm_table(found)
+    table = system.table(found.table) if found.table else _drm_table(found)
     modifiers = modifiers_for(table, None, facts, answers, settings)  # refuses unknown answers before the roll
     roll = dice.roll(found.dice, _purpose(found, number, game_turn, group), side, PUBLIC_STREAM)
     extra: dict[str, JSON] = {
@@ -407,18 +267,14 @@ def scenario_roll(
         if found.threshold.verify:
             extra["caution"] = found.threshold.interpreted or f"as written: {found.threshold.as_written}"
     event = roll_event(roll, Visibility.PUBLIC, None, **extra)
-    return _logged(state, side, (event,)), (event,)
-
-
-def log_json(state: CampaignState) -> list[JSON]:
-    """The rolls made at the board at the current step / scenario, oldest first (public)."""
-    return [e.to_json() for e in state.board_log]
+    return Progress(logged(state, side, (event,)), (event,))
 
 
 __all__ = [
     "COUNT_MAX", "LOG_SIZE", "PURPOSE_MAX", "board_kinds", "board_roll", "clean_purpose", "compare", "log_json",
     "open_map_groups", "outcome_words", "questions", "scenario_group", "scenario_roll", "scenario_rolls",
-    "step_board_kinds", "validate_board_roll", "validate_scenario_roll", "where",
+    "step_board_kinds", "validate_board_roll", "validate_scenario_roll", "where", "THRESHOLD_RANGE", "TURN_MAX",
+    "REPAIR_DRM", "repair_roll", "repair_thresholds", "scenario_attackers",
 ]
 
 
@@ -435,7 +291,7 @@ def repair_thresholds(system: SystemLike, step: Step | None) -> tuple[Mapping[st
     rule_id = step.params.get("thresholds_rule") if step is not None else None
     if step is None or not isinstance(rule_id, str):
         return ()
-    rule = next((r for r in getattr(system, "special_rules", ()) if r.id == rule_id), None)
+    rule = next((r for r in system.special_rules if r.id == rule_id), None)
     found = rule.params.get("thresholds") if rule is not None else None
     if not isinstance(found, (list, tuple)):
         return ()
@@ -445,7 +301,7 @@ def repair_thresholds(system: SystemLike, step: Step | None) -> tuple[Mapping[st
 def repair_roll(
     system: SystemLike, state: CampaignState, side: str, step: Step | None, threshold_id: object, drm: object,
     purpose: object, dice: Dice,
-) -> tuple[CampaignState, Events]:
+) -> Progress:
     """One public repair dr for ``purpose`` against the threshold ``threshold_id`` of the current step (PL 3.46 "are
     repaired on a dr <= 5"), with the DRM the rule names (typed as their total; none where it names none)."""
     check_side(system, side)
@@ -477,4 +333,4 @@ def repair_roll(
         words += f": {row.get('failure')}"
     event = roll_event(roll, Visibility.PUBLIC, None, date=state.date_id, step=step.ref, board=True, text=words,
                        index=1, of=1, threshold=str(row.get("id")), drm=drm, final=final, result=word)
-    return _logged(state, side, (event,)), (event,)
+    return Progress(logged(state, side, (event,)), (event,))

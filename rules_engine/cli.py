@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
+from rules_engine.dice import verify_export
 from rules_engine.errors import DefinitionError, DefinitionErrors, MissingValueError, RulesError, UnknownNameError
 from rules_engine.loader import definition_kind, parse_card, parse_system
 from rules_engine.model import VERIFY_NOTE, Setting, System
@@ -129,8 +130,6 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _cmd_verify_dice(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from rules_engine.dice import verify_export
-
     path = Path(args.file)
     try:
         data = json.loads(path.read_text(encoding="utf-8"))

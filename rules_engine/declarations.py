@@ -11,9 +11,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from rules_engine.board_base import scenario_group
 from rules_engine.errors import SubmissionError
 from rules_engine.events import JSON, Event
 from rules_engine.model import SpecialRule, System
+from rules_engine.phase.program import settled
+from rules_engine.progress import Progress
 from rules_engine.state import INITIAL_SCENARIO, SCENARIO, CampaignState, SystemLike, check_side, side_name
 from rules_engine.vocabulary import Visibility
 
@@ -23,15 +26,15 @@ COUNT = "declared:"  # tracks key: how many times a side declared a rule in the 
 
 def declarable(system: SystemLike) -> tuple[SpecialRule, ...]:
     """The special rules a side declares during a scenario (``params.declared``)."""
-    return tuple(r for r in getattr(system, "special_rules", ()) if isinstance(r.params.get("declared"), str))
+    return tuple(r for r in system.special_rules if isinstance(r.params.get("declared"), str))
 
 
 def allowed(system: SystemLike, rule: SpecialRule) -> int | None:
     """How many scenarios of the CG the rule may be declared for: its limit for the chosen CG, else ``per_cg``."""
     limit_id = rule.params.get("limit")
-    limit = next((lim for lim in getattr(system, "limits", ()) if lim.id == limit_id), None)
+    limit = next((lim for lim in system.limits if lim.id == limit_id), None)
     if limit is not None and limit.by_setting is not None:
-        choice = getattr(system, "settings_values", {}).get(limit.by_setting)
+        choice = system.settings_values.get(limit.by_setting)
         cell = limit.by_choice.get(str(choice)) if choice is not None else None
         if cell is not None and not cell.missing and cell.value is not None:
             return int(cell.number)
@@ -63,9 +66,6 @@ def declared_now(state: CampaignState, side: str, rule: SpecialRule, group: str 
 def validate_declaration(system: SystemLike, state: CampaignState, side: str, rule_id: object,
                          map_group: object = None) -> tuple[SpecialRule, str | None]:
     """The rule declared and the Map Group's scenario it is for; SubmissionError citing the rule otherwise."""
-    from rules_engine.board import scenario_group
-    from rules_engine.sequence import settled
-
     check_side(system, side)
     state = settled(system, state)
     rules = declarable(system)
@@ -96,10 +96,8 @@ def validate_declaration(system: SystemLike, state: CampaignState, side: str, ru
 
 
 def declare(system: SystemLike, state: CampaignState, side: str, rule_id: object, map_group: object = None
-            ) -> tuple[CampaignState, Events]:
+            ) -> Progress:
     """``side`` declares the rule for the scenario being played: counted, and announced to both sides."""
-    from rules_engine.sequence import settled
-
     rule, group = validate_declaration(system, state, side, rule_id, map_group)
     state = settled(system, state)
     tracks = {s: dict(v) for s, v in state.tracks.items()}
@@ -112,13 +110,11 @@ def declare(system: SystemLike, state: CampaignState, side: str, rule_id: object
     if group is not None:
         payload["map_group"] = group
     event = Event("declared", Visibility.PUBLIC, None, payload)
-    return replace(state, tracks=tracks, records=state.records + (event,)), (event,)
+    return Progress(replace(state, tracks=tracks, records=state.records + (event,)), (event,))
 
 
 def for_view(system: System, state: CampaignState, side: str) -> list[dict[str, JSON]]:
     """The declarations the side may make now (scenario panel): rule, how many used / allowed, whether made."""
-    from rules_engine.sequence import settled
-
     state = settled(system, state)
     if state.ended or state.step not in (INITIAL_SCENARIO, SCENARIO):
         return []

@@ -3,10 +3,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from rules_engine.dice import Dice, PUBLIC_STREAM
+from rules_engine.dice import PUBLIC_STREAM, Dice
 from rules_engine.errors import RulesError, SubmissionError
 from rules_engine.events import JSON, Event, roll_event
 from rules_engine.model import Initiative, MatrixCell
+from rules_engine.phase.dates import advance_date
+from rules_engine.progress import Progress
 from rules_engine.state import (
     DUAL_ATTACK,
     ENDED,
@@ -17,7 +19,6 @@ from rules_engine.state import (
     CampaignState,
     RevealedRound,
     SystemLike,
-    advance_date,
     check_side,
     side_name,
 )
@@ -117,7 +118,7 @@ def matrix_cell(system: SystemLike, chits: dict[SideId, Chit]) -> MatrixCell:
 
 def submit_chit(
     system: SystemLike, state: CampaignState, side: SideId, chit: Chit | str, dice: Dice
-) -> tuple[CampaignState, tuple[Event, ...]]:
+) -> Progress:
     """2.5222 place a sealed chit; the second one reveals both at once and resolves the matrix (exactly once)."""
     validate_chit(system, state, side, chit)
     initiative = _chit_initiative(system)
@@ -128,12 +129,11 @@ def submit_chit(
         Event("chit-sealed", Visibility.PUBLIC, side, {"date": state.date_id, "side": side}),
     ]
     if set(sealed) < set(state.sides) or state.step != INITIATIVE:
-        return replace(state, sealed=sealed), tuple(events)  # chosen early (PHD C5.31): revealed at the initiative step
-    new, more = reveal(system, replace(state, sealed=sealed), dice)
-    return new, tuple(events) + more
+        return Progress(replace(state, sealed=sealed), tuple(events))  # chosen early (PHD C5.31): revealed at the initiative step
+    return Progress(replace(state, sealed=sealed), tuple(events)).then(lambda new: reveal(system, new, dice))
 
 
-def reveal(system: SystemLike, state: CampaignState, dice: Dice) -> tuple[CampaignState, tuple[Event, ...]]:
+def reveal(system: SystemLike, state: CampaignState, dice: Dice) -> Progress:
     """2.5222 / PHD C5.37: both sealed chits revealed at once and cross-indexed on the matrix (exactly once)."""
     initiative = _chit_initiative(system)
     sealed = state.sealed
@@ -181,11 +181,8 @@ def reveal(system: SystemLike, state: CampaignState, dice: Dice) -> tuple[Campai
     events.extend(roll_events)
     new = replace(state, sealed={}, attack_chits_used=used, last_round=revealed, done=frozenset())
     if cell.result == IDLE:
-        new, more = advance_date(system, new)
-        events.extend(more)
-    else:
-        new = replace(new, step=SCENARIO)
-    return new, tuple(events)
+        return Progress(new, tuple(events)).then(lambda idle: advance_date(system, idle))
+    return Progress(replace(new, step=SCENARIO), tuple(events))
 
 
 def validate_move_order(system: SystemLike, state: CampaignState) -> None:
@@ -205,7 +202,7 @@ def validate_move_order(system: SystemLike, state: CampaignState) -> None:
         )
 
 
-def roll_move_order(system: SystemLike, state: CampaignState, dice: Dice) -> tuple[CampaignState, tuple[Event, ...]]:
+def roll_move_order(system: SystemLike, state: CampaignState, dice: Dice) -> Progress:
     """2.525 Begin Play: the Dual Attack dr deciding which side moves first (RR: dr "> 4" Canadian, else German)."""
     validate_move_order(system, state)
     move = _chit_initiative(system).dual_attack_move
@@ -219,4 +216,4 @@ def roll_move_order(system: SystemLike, state: CampaignState, dice: Dice) -> tup
         Event("move-order", Visibility.PUBLIC, None, {"date": state.date_id, "moves_first": row.result,
                                                       "verify": row.verify}),
     )
-    return replace(state, last_round=revealed), events
+    return Progress(replace(state, last_round=revealed), events)

@@ -18,6 +18,8 @@ from dataclasses import replace
 from rules_engine.errors import SubmissionError
 from rules_engine.events import Event
 from rules_engine.model import Step
+from rules_engine.phase.tracks import main_currency, roster_update
+from rules_engine.progress import Progress
 from rules_engine.state import PHASE, CampaignState, SystemLike, check_side, side_name
 from rules_engine.vocabulary import Visibility
 
@@ -32,22 +34,20 @@ def records_losses(step: Step | None) -> bool:
 
 def counts_leaders(system: SystemLike) -> bool:
     """True when a later step limits leaders by those lost (PL 3.45 ``params.generate``): the form asks for them."""
-    return any(isinstance(s.params.get("generate"), Mapping) for s in getattr(system, "steps", ()))
+    return any(isinstance(s.params.get("generate"), Mapping) for s in system.steps)
 
 
 def current_step(system: SystemLike, state: CampaignState) -> Step | None:
     """The between-scenario step now current (None at a mark, the results, a scenario)."""
     if state.step != PHASE or state.phase_ref is None:
         return None
-    return next((s for s in getattr(system, "steps", ()) if s.ref == state.phase_ref), None)
+    return next((s for s in system.steps if s.ref == state.phase_ref), None)
 
 
 def record(system: SystemLike, state: CampaignState, side: str, cvp: object,
-           leaders: object = 0) -> tuple[CampaignState, tuple[Event, ...]]:
+           leaders: object = 0) -> Progress:
     """``side`` lost ``cvp`` CVP (``leaders`` of them leaders) at the current step: added to the last scenario played
     (suffered by ``side``; PL 3.11, PHD C5.1), the leaders to those it entered as lost (PL 3.45)."""
-    from rules_engine.sequence import main_currency, roster_update  # late: sequence imports the engine
-
     check_side(system, side)
     step = current_step(system, state)
     if step is None or not records_losses(step):
@@ -83,7 +83,7 @@ def record(system: SystemLike, state: CampaignState, side: str, cvp: object,
     event = Event("losses-recorded", Visibility.PUBLIC, None, {
         "date": state.date_id, "step": step.ref, "side": side, "cvp": cvp, "leaders": leaders, "counted_for": record_.date_id,
         "text": text})
-    return replace(new, records=new.records + (event,)), (event,)
+    return Progress(replace(new, records=new.records + (event,)), (event,))
 
 
 def _shown(value: object) -> str:

@@ -22,8 +22,7 @@ LVP_TRACK = "lvp@"  # a side's tracks keep each Map Group's last Current-LVP as 
 
 def on_date(system: SystemLike, date_index: int) -> tuple[MapGroup, ...]:
     """KGP 8.2: the Map Groups with a CG scenario on a calendar entry (empty for a system without Map Groups)."""
-    groups = getattr(system, "map_groups_on", None)
-    return tuple(groups(date_index)) if callable(groups) else ()
+    return tuple(system.map_groups_on(date_index))
 
 
 def in_play(system: SystemLike, state: CampaignState) -> tuple[MapGroup, ...]:

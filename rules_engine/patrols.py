@@ -16,6 +16,7 @@ from dataclasses import replace
 from rules_engine.errors import SubmissionError
 from rules_engine.events import JSON, Event
 from rules_engine.model import Step
+from rules_engine.progress import Progress
 from rules_engine.state import CampaignState, SystemLike, side_name
 from rules_engine.vocabulary import Visibility
 
@@ -39,11 +40,11 @@ def buyers(state: CampaignState, item: str) -> tuple[str, ...]:
     return tuple(side for side in state.sides if bought(state, side, item) > 0)
 
 
-def skip_non_buyers(system: SystemLike, state: CampaignState, step: Step) -> tuple[CampaignState, tuple[Event, ...]]:
+def skip_non_buyers(system: SystemLike, state: CampaignState, step: Step) -> Progress:
     """Sides with nothing to resolve at ``step`` are done at once (a public note: at the board it is seen anyway)."""
     item = resolved_item(step)
     if item is None:
-        return state, ()
+        return Progress(state, ())
     have = buyers(state, item)
     events: list[Event] = []
     done = set(state.done)
@@ -55,8 +56,8 @@ def skip_non_buyers(system: SystemLike, state: CampaignState, step: Step) -> tup
             "date": state.date_id, "step": step.ref, "side": side, "item": item,
             "text": f"{step.ref} {step.name}: {side_name(system, side)} has no {item}s to resolve"}))
     if not events:
-        return state, ()
-    return replace(state, done=frozenset(done)), tuple(events)
+        return Progress(state, ())
+    return Progress(replace(state, done=frozenset(done)), tuple(events))
 
 
 def needs_choice(state: CampaignState, step: Step) -> bool:
@@ -89,7 +90,7 @@ def order(state: CampaignState, step: Step, chooser: str | None) -> tuple[str, .
 
 
 def choose_first(system: SystemLike, state: CampaignState, step: Step, side: str, chooser: str | None,
-                 first: str) -> tuple[CampaignState, tuple[Event, ...]]:
+                 first: str) -> Progress:
     """The chooser names the side that resolves its Patrols first (public: both resolve them at the board)."""
     ref = step.ref
     if not needs_choice(state, step):
@@ -110,15 +111,15 @@ def choose_first(system: SystemLike, state: CampaignState, step: Step, side: str
     payload: dict[str, JSON] = {
         "date": state.date_id, "step": ref, "side": side, "first": first,
         "text": f"{ref}: {side_name(system, side)} chose that {side_name(system, first)} resolves its Patrols first"}
-    return replace(state, facts_supplied=facts), (Event("resolution-order", Visibility.PUBLIC, side, payload),)
+    return Progress(replace(state, facts_supplied=facts), (Event("resolution-order", Visibility.PUBLIC, side, payload),))
 
 
 def lost_on_idle(system: SystemLike, state: CampaignState) -> tuple[Event, ...]:
     """What the purchase steps marked ``lost_on_idle`` bought on this date is lost: the date is Idle (PL 2.41).
     Each side is told of its own loss only (the purchase was secret; both see it at CG end)."""
     events: list[Event] = []
-    idle = getattr(getattr(system, "idle", None), "name", None) or "Idle"
-    for step in getattr(system, "steps", ()):
+    idle = (system.idle.name if system.idle is not None else None) or "Idle"
+    for step in system.steps:
         if step.params.get("lost_on_idle") is not True:
             continue
         item = step.params.get("item", "patrol")

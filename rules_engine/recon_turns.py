@@ -15,6 +15,8 @@ from dataclasses import replace
 from rules_engine.errors import SubmissionError
 from rules_engine.events import Event
 from rules_engine.model import Step
+from rules_engine.phase.program import move_on
+from rules_engine.progress import Progress
 from rules_engine.state import CampaignState, SystemLike, check_side, side_name
 from rules_engine.vocabulary import Visibility
 
@@ -53,10 +55,8 @@ def turn(state: CampaignState, step: Step) -> str | None:
 
 
 def declare(system: SystemLike, state: CampaignState, step: Step, side: str, location: object
-            ) -> tuple[CampaignState, tuple[Event, ...]]:
+            ) -> Progress:
     """``side`` declares one Location to reconnoitre; the step moves on once every side has finished."""
-    from rules_engine.sequence import move_on  # late: sequence imports the engine modules
-
     check_side(system, side)
     if first(step) is None:
         raise SubmissionError(f"{step.ref} {step.name} takes no Recon declarations.", step.ref)
@@ -84,4 +84,4 @@ def declare(system: SystemLike, state: CampaignState, step: Step, side: str, loc
         events.append(Event("step-done", Visibility.PUBLIC, side, {"date": state.date_id, "step": step.ref, "side": side}))
     if new.done >= set(state.sides):
         new = move_on(system, new)
-    return new, tuple(events)
+    return Progress(new, tuple(events))

@@ -10,15 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from rules_engine.errors import SubmissionError
 from rules_engine.events import JSON, Event
+from rules_engine.map_groups import combine, in_play, pick
+from rules_engine.model import MapGroup
+from rules_engine.phase.program import move_on
+from rules_engine.phase.tracks import main_currency, roster_update
+from rules_engine.progress import Progress
 from rules_engine.state import RESULTS, CampaignState, DateRecord, ScenarioResult, SystemLike, check_side, side_ids
 from rules_engine.vocabulary import Chit, SideId, Visibility
-
-if TYPE_CHECKING:
-    from rules_engine.model import MapGroup
 
 __all__ = [
     "differing_fields", "result_from_json", "scenario_victory_conditions", "submit_results", "validate_results",
@@ -27,7 +28,7 @@ __all__ = [
 
 def scenario_victory_conditions(system: SystemLike) -> tuple[bool, str | None]:
     """(whether scenarios have a winner, the rule that says they do not)."""
-    for rule in getattr(system, "special_rules", ()):
+    for rule in system.special_rules:
         if rule.params.get("scenario_victory_conditions") is False:
             return False, str(rule.ref)
     return True, None
@@ -107,11 +108,9 @@ def _record(state: CampaignState, result: ScenarioResult, map_results: Mapping[s
 
 def submit_results(
     system: SystemLike, state: CampaignState, side: SideId, entry: ScenarioResult, map_group: str | None = None
-) -> tuple[CampaignState, tuple[Event, ...]]:
+) -> Progress:
     """Enter (or re-enter) a side's results; the second entry confirms them when equal, else reports the difference.
     With Map Groups in play (KGP 8.2) the entry is for ``map_group``'s scenario (the only one may be left out)."""
-    from rules_engine.map_groups import in_play
-
     groups = in_play(system, state)
     if groups:
         return _submit_map_group(system, state, side, entry, map_group, groups)
@@ -123,12 +122,12 @@ def submit_results(
     events = _entry_events(side, entry, where)
     new = replace(state, results=results)
     if len(results) < 2:
-        return new, tuple(events)
+        return Progress(new, tuple(events))
     differ = _differ_event(results, where)
     if differ is not None:
-        return new, (*events, differ)
+        return Progress(new, (*events, differ))
     new, confirmed = _close_date(system, state, replace(new, results={}), _record(state, entry))
-    return new, (*events, confirmed)
+    return Progress(new, (*events, confirmed))
 
 
 def _entry_events(side: SideId, entry: ScenarioResult, where: Mapping[str, JSON]) -> list[Event]:
@@ -153,8 +152,6 @@ def _close_date(
 ) -> tuple[CampaignState, Event]:
     """The date's results are confirmed: its record goes into the history, each side's CG Roster line gets the CVP
     amassed/suffered and its Initiative, and the phase moves on."""
-    from rules_engine.sequence import main_currency, move_on, roster_update  # late: sequence uses this module
-
     result = record.result
     assert result is not None
     new = replace(new, history=state.history + (record,))
@@ -177,11 +174,9 @@ def _close_date(
 def _submit_map_group(
     system: SystemLike, state: CampaignState, side: SideId, entry: ScenarioResult, wanted: str | None,
     groups: Sequence[MapGroup],
-) -> tuple[CampaignState, tuple[Event, ...]]:
+) -> Progress:
     """KGP 8.2: a side's entry for one Map Group's scenario. Equal entries confirm that Map Group; different ones block
     it (and so the CG Date) until the sides agree. The date's record is written when every Map Group is confirmed."""
-    from rules_engine.map_groups import combine, pick
-
     validate_results(system, state, side, entry)
     group = pick(groups, wanted, state.date_id, "enter the results of")
     if group.id in state.map_agreed:
@@ -192,18 +187,18 @@ def _submit_map_group(
     events = _entry_events(side, entry, where)
     new = replace(state, map_results={**state.map_results, group.id: entries})
     if len(entries) < 2:
-        return new, tuple(events)
+        return Progress(new, tuple(events))
     differ = _differ_event(entries, where)
     if differ is not None:
-        return new, (*events, differ)
+        return Progress(new, (*events, differ))
     agreed = {**state.map_agreed, group.id: entry}
     new = replace(new, map_agreed=agreed)
     events.append(Event("map-group-results-confirmed", Visibility.PUBLIC, None, {**where, "result": entry.to_json()}))
     if any(g.id not in agreed for g in groups):
-        return new, tuple(events)
+        return Progress(new, tuple(events))
     combined, lvp_tracks = combine(groups, agreed, state.sides, state.tracks)
     by_group = {g.id: agreed[g.id] for g in groups}
     tracks = {s: {**state.tracks.get(s, {}), **lvp_tracks.get(s, {})} for s in state.sides}
     new, confirmed = _close_date(system, state, replace(new, tracks=tracks), _record(state, combined, by_group),
                                  map_results=[{"map_group": g, "result": r.to_json()} for g, r in by_group.items()])
-    return new, (*events, confirmed)
+    return Progress(new, (*events, confirmed))

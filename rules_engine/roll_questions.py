@@ -15,6 +15,8 @@ from rules_engine.events import JSON, Event
 from rules_engine.ledger import PurchaseLine, SideLedger
 from rules_engine.lost_values import Need
 from rules_engine.model import Step, System
+from rules_engine.progress import Progress
+from rules_engine.rg_rolls import line_questions
 from rules_engine.state import CampaignState
 from rules_engine.tables import questions as table_questions
 from rules_engine.vocabulary import SideId, Visibility
@@ -74,8 +76,6 @@ def _lines(state: CampaignState, side: SideId) -> tuple[PurchaseLine, ...]:
 
 def open_questions(system: System, state: CampaignState, step: Step, side: SideId) -> tuple[Question, ...]:
     """The questions of ``side``'s lines this step will roll for (its own secret purchases: shown to it only)."""
-    from rules_engine.rg_rolls import line_questions
-
     if not asks(system, step):
         return ()
     out: list[Question] = []
@@ -102,7 +102,7 @@ def need(system: System, state: CampaignState, step: Step, side: SideId) -> Need
 
 
 def answer(system: System, state: CampaignState, step: Step, side: SideId, given: object
-           ) -> tuple[CampaignState, tuple[Event, ...]]:
+           ) -> Progress:
     """``side`` answers every open question at once (a tick: yes/no; a count or value: a whole number)."""
     if not asks(system, step):
         raise SubmissionError(f"{step.ref} {step.name} asks nothing.", step.ref)
@@ -127,7 +127,7 @@ def answer(system: System, state: CampaignState, step: Step, side: SideId, given
     facts = {s: dict(v) for s, v in state.facts_supplied.items()}
     facts.setdefault(side, {}).update(values)
     event = Event("supplied", Visibility.SIDE, side, {"step": step.ref, "values": dict(values)})
-    return replace(state, facts_supplied=facts), (event,)
+    return Progress(replace(state, facts_supplied=facts), (event,))
 
 
 def answers_for(system: System, state: CampaignState, step: Step, side: SideId, line: PurchaseLine

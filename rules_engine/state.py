@@ -1,26 +1,31 @@
-"""Campaign state: the CG spine (Initial Scenario → Initiative (RR 2.522) → scenario → … → CG end) as frozen data.
+"""Campaign state: where a CG stands (date, step, cursor, sealed chits, ledgers, records) as frozen data.
 
-Spine (``phased`` false, what ``new_campaign`` gives): the first calendar entry is the Initial Scenario's date
-("initial-scenario", on the board; both sides mark it finished); then the *next* date's initiative step (chit systems) or
-its scenario; an Idle Date moves on to the next date's initiative step; after the last calendar entry the CG ends.
-
-Phased (``rules_engine.sequence.start``): the same spine steps, with the system's between-scenario steps in between
-("phase": ``phase_ref`` names the step) and the scenario results entry ("results") after every scenario.
+The spine's player actions are in ``rules_engine.spine``; the between-scenario phase in ``rules_engine.phase`` (the
+``phased`` cursor: ``phase_ref`` names the step, or a mark such as "@results"); what a campaign remembers (revealed
+rounds, results, date records, the CG end) in ``rules_engine.history``.
 """
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from types import MappingProxyType
-from typing import ClassVar, Protocol
+from dataclasses import dataclass, field
+from typing import TypeAlias
 
-from rules_engine.dice import Roll, roll_from_json, roll_to_json
 from rules_engine.errors import MissingValueError, SubmissionError
 from rules_engine.events import JSON, Event
+from rules_engine.history import (
+    CG_END_REASONS,
+    CgEnd,
+    DateRecord,
+    RevealedRound,
+    ScenarioResult,
+    frozen_map,
+    frozen_nested,
+    int_map,
+)
 from rules_engine.jsonread import JsonReader
 from rules_engine.ledger import SideLedger
-from rules_engine.model import Initiative, Side
-from rules_engine.vocabulary import Chit, SideId, Visibility
+from rules_engine.model import System
+from rules_engine.vocabulary import Chit, SideId
 
 INITIAL_SCENARIO = "initial-scenario"
 INITIATIVE = "initiative"
@@ -30,228 +35,17 @@ PHASE = "phase"  # phased campaigns: a between-scenario step (``phase_ref``)
 RESULTS = "results"  # phased campaigns: both sides enter the scenario's results
 STEPS = (INITIAL_SCENARIO, INITIATIVE, SCENARIO, ENDED, PHASE, RESULTS)
 PASS_KINDS = ("initial", "cycle", "scenario", "idle")
-CG_END_REASONS = ("last-date", "objectives", "concession", "mutual-agreement")
 DUAL_ATTACK = "dual-attack"
 IDLE = "idle"
 
+SystemLike: TypeAlias = System
+"""What the engine reads of a system: every member of ``rules_engine.model.System`` (the only kind of system there is)."""
 
-class CalendarEntryLike(Protocol):
-    """What the spine needs of a calendar entry."""
-
-    @property
-    def id(self) -> str: ...
-
-
-class SystemLike(Protocol):
-    """What the spine needs of a System (``rules_engine.loader.System`` has all of it)."""
-
-    @property
-    def id(self) -> str: ...
-
-    @property
-    def sides(self) -> tuple[Side, Side]: ...
-
-    @property
-    def calendar(self) -> Sequence[CalendarEntryLike]: ...
-
-    @property
-    def initiative(self) -> Initiative | None: ...
-
-
-def _frozen_map[K, V](mapping: Mapping[K, V]) -> Mapping[K, V]:
-    """A read-only copy (a map frozen here already is kept: ``replace`` re-runs ``__post_init__`` on every change)."""
-    if type(mapping) is MappingProxyType:
-        return mapping
-    return MappingProxyType(dict(mapping))
-
-
-def _frozen_nested[K, V](mapping: Mapping[K, Mapping[str, V]]) -> Mapping[K, Mapping[str, V]]:
-    if type(mapping) is MappingProxyType and all(type(v) is MappingProxyType for v in mapping.values()):
-        return mapping
-    return MappingProxyType({k: _frozen_map(v) for k, v in mapping.items()})
-
-
-@dataclass(frozen=True)
-class RevealedRound:
-    """One round of Initiative chits after the simultaneous reveal (RR 2.5222) and its Dual Attack rolls."""
-
-    date_index: int
-    date_id: str
-    chits: Mapping[SideId, Chit]
-    result: str
-    label: str
-    setup_first: SideId | None = None
-    moves_first: SideId | None = None
-    rolls: tuple[Roll, ...] = ()
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "chits", _frozen_map(self.chits))
-
-    def to_json(self) -> dict[str, JSON]:
-        """JSON-safe data (every part of a revealed round is public)."""
-        return {
-            "date_index": self.date_index,
-            "date_id": self.date_id,
-            "chits": {side: str(chit) for side, chit in self.chits.items()},
-            "result": self.result,
-            "label": self.label,
-            "setup_first": self.setup_first,
-            "moves_first": self.moves_first,
-            "rolls": [_roll_json(roll) for roll in self.rolls],
-        }
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, JSON]) -> RevealedRound:
-        """Inverse of ``to_json``."""
-        chits = _mapping(data, "chits")
-        rolls = data.get("rolls") or []
-        if not isinstance(rolls, Sequence):
-            raise ValueError("revealed round: rolls must be a list")
-        return cls(
-            date_index=_int(data, "date_index"),
-            date_id=_str(data, "date_id"),
-            chits={str(side): Chit(str(chit)) for side, chit in chits.items()},
-            result=_str(data, "result"),
-            label=_str(data, "label"),
-            setup_first=_opt_str(data, "setup_first"),
-            moves_first=_opt_str(data, "moves_first"),
-            rolls=tuple(roll_from_json(_as_mapping(r, "roll")) for r in rolls),
-        )
-
-
-def _int_map(data: Mapping[str, JSON], key: str) -> dict[SideId, int]:
-    return {str(k): _int(_mapping(data, key), k) for k in _mapping(data, key)}
-
-
-def _bool_map(data: Mapping[str, JSON], key: str) -> dict[SideId, bool]:
-    out: dict[SideId, bool] = {}
-    for k, v in _mapping(data, key).items():
-        if not isinstance(v, bool):
-            raise ValueError(f"campaign state: {key}.{k} must be true or false (got {v!r})")
-        out[str(k)] = v
-    return out
-
-
-@dataclass(frozen=True)
-class ScenarioResult:
-    """One side's entry of a scenario's outcome (issue 4 item 5): ``cvp[side]`` = CVP that side amassed."""
-
-    cvp: Mapping[SideId, int]
-    attacked: Mapping[SideId, bool]
-    winner: SideId | None = None  # None where the system has no scenario Victory Conditions (RR 2.5231)
-    lvp: Mapping[SideId, int] = field(default_factory=dict)  # Current-LVP/TVP controlled (RR 2.5032)
-    leaders_lost: Mapping[SideId, int] = field(default_factory=dict)
-    units_lost: Mapping[SideId, int] = field(default_factory=dict)
-    # KGP 8.2 Objective Hex: how many of its own designated Objective Hexes the side Controls at the scenario's end
-    objective_hexes: Mapping[SideId, int] = field(default_factory=dict)
-
-    FIELDS: ClassVar[tuple[str, ...]] = ("cvp", "winner", "lvp", "leaders_lost", "units_lost", "attacked",
-                                         "objective_hexes")
-
-    def __post_init__(self) -> None:
-        for name in ("cvp", "attacked", "lvp", "leaders_lost", "units_lost", "objective_hexes"):
-            object.__setattr__(self, name, _frozen_map(getattr(self, name)))
-
-    def to_json(self) -> dict[str, JSON]:
-        """JSON-safe data."""
-        return {
-            "cvp": dict(self.cvp),
-            "winner": self.winner,
-            "lvp": dict(self.lvp),
-            "leaders_lost": dict(self.leaders_lost),
-            "units_lost": dict(self.units_lost),
-            "attacked": dict(self.attacked),
-            **({"objective_hexes": dict(self.objective_hexes)} if self.objective_hexes else {}),
-        }
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, JSON]) -> ScenarioResult:
-        """Inverse of ``to_json``."""
-        return cls(
-            cvp=_int_map(data, "cvp"),
-            attacked=_bool_map(data, "attacked"),
-            winner=_opt_str(data, "winner"),
-            lvp=_int_map(data, "lvp"),
-            leaders_lost=_int_map(data, "leaders_lost"),
-            units_lost=_int_map(data, "units_lost"),
-            objective_hexes=_int_map(data, "objective_hexes"),
-        )
-
-
-@dataclass(frozen=True)
-class DateRecord:
-    """What happened on one CG Date / Firefight / TM Scenario: initial, scenario or idle; choices, roles, result."""
-
-    date_index: int
-    date_id: str
-    kind: str  # initial | scenario | idle
-    label: str = ""
-    choices: Mapping[SideId, str] = field(default_factory=dict)  # attack | idle (public once revealed)
-    setup_first: SideId | None = None
-    moves_first: SideId | None = None
-    result: ScenarioResult | None = None  # with Map Groups: the date's figures over all of them (results.combine)
-    map_results: Mapping[str, ScenarioResult] = field(default_factory=dict)  # KGP 8.2: each Map Group's scenario
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "choices", _frozen_map(self.choices))
-        object.__setattr__(self, "map_results", _frozen_map(self.map_results))
-
-    def to_json(self) -> dict[str, JSON]:
-        """JSON-safe data (everything in it is public)."""
-        data: dict[str, JSON] = {
-            "date_index": self.date_index,
-            "date_id": self.date_id,
-            "kind": self.kind,
-            "label": self.label,
-            "choices": dict(self.choices),
-            "setup_first": self.setup_first,
-            "moves_first": self.moves_first,
-            "result": self.result.to_json() if self.result else None,
-        }
-        if self.map_results:  # a list: the Map Groups' play order survives any JSON store (jsonb sorts keys)
-            data["map_results"] = [{"map_group": group, "result": result.to_json()}
-                                   for group, result in self.map_results.items()]
-        return data
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, JSON]) -> DateRecord:
-        """Inverse of ``to_json``."""
-        result = data.get("result")
-        return cls(
-            date_index=_int(data, "date_index"),
-            date_id=_str(data, "date_id"),
-            kind=_str(data, "kind"),
-            label=str(data.get("label") or ""),
-            choices={str(k): str(v) for k, v in _mapping(data, "choices").items()},
-            setup_first=_opt_str(data, "setup_first"),
-            moves_first=_opt_str(data, "moves_first"),
-            result=ScenarioResult.from_json(_as_mapping(result, "result")) if result is not None else None,
-            map_results={_str(_as_mapping(item, "map_results"), "map_group"):
-                         ScenarioResult.from_json(_as_mapping(_as_mapping(item, "map_results").get("result"), "result"))
-                         for item in _list(data, "map_results")},
-        )
-
-
-@dataclass(frozen=True)
-class CgEnd:
-    """How the CG ended (PL 1.3: last date, CG objectives, concession, mutual agreement)."""
-
-    reason: str
-    date_id: str
-    side: SideId | None = None  # the conceding side / the side whose objectives were met
-    victor: SideId | None = None
-
-    def to_json(self) -> dict[str, JSON]:
-        """JSON-safe data."""
-        return {"reason": self.reason, "date_id": self.date_id, "side": self.side, "victor": self.victor}
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, JSON]) -> CgEnd:
-        """Inverse of ``to_json``."""
-        reason = _str(data, "reason")
-        if reason not in CG_END_REASONS:
-            raise ValueError(f"campaign state: unknown CG end reason {reason!r} (allowed: {', '.join(CG_END_REASONS)})")
-        return cls(reason, _str(data, "date_id"), _opt_str(data, "side"), _opt_str(data, "victor"))
+__all__ = [
+    "CG_END_REASONS", "DUAL_ATTACK", "ENDED", "IDLE", "INITIAL_SCENARIO", "INITIATIVE", "PASS_KINDS", "PHASE", "RESULTS",
+    "SCENARIO", "STEPS", "CampaignState", "CgEnd", "DateRecord", "RevealedRound", "ScenarioResult", "SystemLike",
+    "check_side", "new_campaign", "side_ids", "side_name", "uses_chits",
+]
 
 
 @dataclass(frozen=True)
@@ -304,24 +98,24 @@ class CampaignState:
             raise ValueError(f"Unknown pass {self.pass_kind!r} (allowed: {', '.join(PASS_KINDS)})")
         object.__setattr__(self, "sides", tuple(self.sides))
         object.__setattr__(self, "done", frozenset(self.done))
-        object.__setattr__(self, "attack_chits_used", _frozen_map(self.attack_chits_used))
-        object.__setattr__(self, "sealed", _frozen_map(self.sealed))
-        object.__setattr__(self, "results", _frozen_map(self.results))
+        object.__setattr__(self, "attack_chits_used", frozen_map(self.attack_chits_used))
+        object.__setattr__(self, "sealed", frozen_map(self.sealed))
+        object.__setattr__(self, "results", frozen_map(self.results))
         object.__setattr__(self, "history", tuple(self.history))
-        object.__setattr__(self, "tracks", _frozen_nested(self.tracks))
+        object.__setattr__(self, "tracks", frozen_nested(self.tracks))
         object.__setattr__(self, "records", tuple(self.records))
-        object.__setattr__(self, "facts_supplied", _frozen_nested(self.facts_supplied))
-        object.__setattr__(self, "ledgers", _frozen_map(self.ledgers))
+        object.__setattr__(self, "facts_supplied", frozen_nested(self.facts_supplied))
+        object.__setattr__(self, "ledgers", frozen_map(self.ledgers))
         object.__setattr__(self, "end_proposals", frozenset(self.end_proposals))
-        object.__setattr__(self, "pending", _frozen_map(self.pending))
+        object.__setattr__(self, "pending", frozen_map(self.pending))
         object.__setattr__(self, "parts_done", frozenset(self.parts_done))
-        object.__setattr__(self, "supplied_cells", _frozen_nested(self.supplied_cells))
-        object.__setattr__(self, "map_done", _frozen_map({k: frozenset(v) for k, v in self.map_done.items()}))
-        object.__setattr__(self, "run_done", _frozen_map({k: tuple(v) for k, v in self.run_done.items()}))
-        object.__setattr__(self, "map_results", _frozen_nested(self.map_results))
-        object.__setattr__(self, "map_agreed", _frozen_map(self.map_agreed))
+        object.__setattr__(self, "supplied_cells", frozen_nested(self.supplied_cells))
+        object.__setattr__(self, "map_done", frozen_map({k: frozenset(v) for k, v in self.map_done.items()}))
+        object.__setattr__(self, "run_done", frozen_map({k: tuple(v) for k, v in self.run_done.items()}))
+        object.__setattr__(self, "map_results", frozen_nested(self.map_results))
+        object.__setattr__(self, "map_agreed", frozen_map(self.map_agreed))
         object.__setattr__(self, "board_log", tuple(self.board_log))
-        object.__setattr__(self, "board_counts", _frozen_map(self.board_counts))
+        object.__setattr__(self, "board_counts", frozen_map(self.board_counts))
 
     def other(self, side: SideId) -> SideId:
         """The opposing side."""
@@ -394,7 +188,7 @@ class CampaignState:
             phase_ref=_opt_str(data, "phase_ref"),
             results={str(k): ScenarioResult.from_json(_as_mapping(v, "results")) for k, v in _mapping(data, "results").items()},
             history=tuple(DateRecord.from_json(_as_mapping(r, "history")) for r in _list(data, "history")),
-            tracks={str(k): _int_map(_mapping(data, "tracks"), k) for k in _mapping(data, "tracks")},
+            tracks={str(k): int_map(_mapping(data, "tracks"), k) for k in _mapping(data, "tracks")},
             records=tuple(Event.from_json(_as_mapping(r, "records")) for r in _list(data, "records")),
             facts_supplied={str(k): _fact_map(_as_mapping(v, "facts_supplied"))
                             for k, v in _mapping(data, "facts_supplied").items()},
@@ -420,10 +214,6 @@ class CampaignState:
                       for k in _mapping(data, "run_done")},
         )
 
-
-def _roll_json(roll: Roll) -> dict[str, JSON]:
-    data: dict[str, JSON] = {**roll_to_json(roll)}
-    return data
 
 
 _READ = JsonReader("campaign state")
@@ -486,100 +276,3 @@ def new_campaign(system: SystemLike) -> CampaignState:
         attack_chits_used={side: 0 for side in sides},
     )
 
-
-def advance_date(system: SystemLike, state: CampaignState) -> tuple[CampaignState, tuple[Event, ...]]:
-    """2.5121 the next CG Date: its initiative step (chit systems) or its scenario; after the last date, CG end.
-
-    Phased campaigns reach this only from an Idle result (initiative.submit_chit): the system's idle loop starts.
-    """
-    if state.phased:
-        from rules_engine.sequence import enter_idle  # late: sequence builds on this module
-
-        return enter_idle(system, state)
-    index = state.date_index + 1
-    if index >= len(system.calendar):
-        ended = replace(state, step=ENDED, ended=True, initial=False, done=frozenset(), sealed={})
-        return ended, (Event("cg-ended", Visibility.PUBLIC, None, {"date": state.date_id}),)
-    step = INITIATIVE if uses_chits(system) else SCENARIO
-    date_id = system.calendar[index].id
-    new = replace(state, date_index=index, date_id=date_id, step=step, initial=False, done=frozenset(), sealed={})
-    return new, (Event("date-advanced", Visibility.PUBLIC, None, {"date": date_id, "date_index": index, "step": step}),)
-
-
-def _move_order_pending(system: SystemLike, state: CampaignState) -> bool:
-    initiative = system.initiative
-    last = state.last_round
-    return (
-        state.step == SCENARIO
-        and initiative is not None
-        and initiative.dual_attack_move is not None
-        and last is not None
-        and last.date_index == state.date_index
-        and last.result == DUAL_ATTACK
-        and last.moves_first is None
-    )
-
-
-def validate_step_done(system: SystemLike, state: CampaignState, side: SideId) -> None:
-    """SubmissionError unless ``side`` may mark the current on-board step finished now."""
-    if state.phased:
-        from rules_engine.sequence import validate_mark_done
-
-        validate_mark_done(system, state, side)
-        return
-    check_side(system, side)
-    if state.step == ENDED:
-        raise SubmissionError("The CG has ended; there is nothing left to mark finished.")
-    if state.step == INITIATIVE:
-        ref = system.initiative.ref if system.initiative else None
-        raise SubmissionError(f"No scenario is being played on {state.date_id}: choose your Initiative chit first.", ref)
-    if side in state.done:
-        raise SubmissionError(f"You have already marked the scenario of {state.date_id} finished; waiting for the other side.")
-    if _move_order_pending(system, state):
-        move = system.initiative.dual_attack_move if system.initiative else None
-        raise SubmissionError(
-            "The Dual Attack move-order dr has not been made yet; it decides who moves first.", move.ref if move else None
-        )
-
-
-def mark_step_done(system: SystemLike, state: CampaignState, side: SideId) -> tuple[CampaignState, tuple[Event, ...]]:
-    """A side marks the on-board step (Initial Scenario / scenario) finished; when both have, the next date begins.
-
-    Phased campaigns: any on-board or assisted step of the checklist (then call ``sequence.advance``).
-    """
-    if state.phased:
-        from rules_engine.sequence import mark_done
-
-        return mark_done(system, state, side)
-    validate_step_done(system, state, side)
-    done = state.done | {side}
-    events: list[Event] = [
-        Event("step-done", Visibility.PUBLIC, side, {"date": state.date_id, "step": state.step, "side": side})
-    ]
-    new = replace(state, done=done)
-    if done >= set(state.sides):
-        new, more = advance_date(system, new)
-        events.extend(more)
-    return new, tuple(events)
-
-
-def owes(system: SystemLike, state: CampaignState, side: SideId) -> tuple[str, ...]:
-    """What ``side`` still has to do at this point (public: it never contains a choice); empty when nothing."""
-    if state.phased:
-        from rules_engine.sequence import owes as phase_owes
-
-        return phase_owes(system, state, side)
-    check_side(system, side)
-    owed: list[str] = []
-    if state.step == INITIAL_SCENARIO and side not in state.done:
-        owed.append("mark the Initial Scenario finished")
-    elif state.step == INITIATIVE and side not in state.sealed:
-        ref = system.initiative.ref if system.initiative else ""
-        owed.append(f"choose your Initiative chit ({ref})" if ref else "choose your Initiative chit")
-    elif state.step == SCENARIO:
-        move = system.initiative.dual_attack_move if system.initiative else None
-        if move is not None and _move_order_pending(system, state) and move.roller == side:
-            owed.append(f"make the Dual Attack move-order {move.dice} ({move.ref})")
-        if side not in state.done:
-            owed.append("mark the scenario finished")
-    return tuple(owed)

@@ -22,10 +22,10 @@ MEASURE_NAMES: Mapping[str, str] = {
 OP_WORDS: Mapping[str, str] = {">=": "≥", ">": ">", "<=": "≤", "<": "<", "==": "="}
 
 
-def objective_hex_ref(system: object) -> str | None:
+def objective_hex_ref(system: System) -> str | None:
     """KGP 8.2 Objective Hex: the rule whose ``params.results_field: objective_hexes`` asks the results for the Objective
     Hexes each side Controls (None: the system has none)."""
-    for rule in getattr(system, "special_rules", ()):
+    for rule in system.special_rules:
         if rule.params.get("results_field") == "objective_hexes":
             return str(rule.ref)
     return None

@@ -13,7 +13,8 @@ from rules_engine.events import JSON
 from rules_engine.ledger import SideLedger
 from rules_engine.vocabulary import Visibility
 from rules_engine.initiative import attack_chits_left, validate_chit
-from rules_engine.state import INITIATIVE, CampaignState, ScenarioResult, SystemLike, owes, side_name
+from rules_engine.spine import owes
+from rules_engine.state import INITIATIVE, CampaignState, ScenarioResult, SystemLike, side_name
 
 # CG Roster form column id → the RosterLine fields it shows (ids as the fixtures write them).
 ROSTER_FIELDS: Mapping[str, tuple[str, ...]] = {

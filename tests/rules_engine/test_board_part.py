@@ -9,7 +9,7 @@ from rules_engine import sequence
 from rules_engine.dice import FixedDice
 from rules_engine.errors import DefinitionErrors
 from rules_engine.loader import parse_system
-from rules_engine.state import mark_step_done
+from rules_engine.spine import mark_step_done
 from tests.rules_engine.test_sequence_phd import FIXTURES, GE, US, initial, phd
 from tests.rules_engine.test_sequence_rr import CDN, GER, at, drive, owes, rr, through_initial
 

@@ -15,7 +15,8 @@ from rules_engine.errors import SubmissionError
 from rules_engine.events import Event, roll_from_event
 from rules_engine.initiative import roll_move_order, submit_chit, validate_chit
 from rules_engine.model import Initiative, MatrixCell, OrderRoll, OrderRollRow, Side
-from rules_engine.state import CampaignState, mark_step_done, new_campaign
+from rules_engine.spine import mark_step_done
+from rules_engine.state import CampaignState, new_campaign
 from rules_engine.vocabulary import Chit, DiceKind, Visibility
 
 A, I = Chit.ATTACK, Chit.IDLE

@@ -27,7 +27,8 @@ from rules_engine.model import System
 from rules_engine.purchases import RgOrder
 from rules_engine.results import submit_results
 from rules_engine.lost_values import MAX_NUMBER, UnsuppliedValueError, needed_values, parse_value, settle, with_cells
-from rules_engine.state import CampaignState, ScenarioResult, mark_step_done, owes
+from rules_engine.spine import mark_step_done, owes
+from rules_engine.state import CampaignState, ScenarioResult
 from rules_engine.view import view_for
 from rules_engine.vocabulary import Visibility
 

@@ -11,7 +11,8 @@ from rules_engine import sequence
 from rules_engine.dice import FixedDice
 from rules_engine.errors import SubmissionError
 from rules_engine.results import submit_results
-from rules_engine.state import CampaignState, ScenarioResult, mark_step_done, owes
+from rules_engine.spine import mark_step_done, owes
+from rules_engine.state import CampaignState, ScenarioResult
 from rules_engine.view import view_for
 from tests.rules_engine.test_sequence_rr import CDN, GER, drive, rr
 

@@ -16,7 +16,8 @@ from rules_engine.errors import SubmissionError
 from rules_engine.loader import parse_system
 from rules_engine.model import System
 from rules_engine.results import submit_results
-from rules_engine.state import CampaignState, ScenarioResult, mark_step_done
+from rules_engine.spine import mark_step_done
+from rules_engine.state import CampaignState, ScenarioResult
 from rules_engine.vocabulary import Chit
 from tests.rules_engine.test_sequence_rr import drive, refs
 

@@ -10,7 +10,8 @@ from rules_engine.dice import FixedDice
 from rules_engine.errors import MissingValueError, SubmissionError
 from rules_engine.events import Event, roll_event
 from rules_engine.initiative import roll_move_order, submit_chit
-from rules_engine.state import CampaignState, mark_step_done, new_campaign, owes
+from rules_engine.spine import mark_step_done, owes
+from rules_engine.state import CampaignState, new_campaign
 from rules_engine.vocabulary import Chit, DiceKind, Visibility
 from tests.rules_engine.test_initiative import (
     CDN,
