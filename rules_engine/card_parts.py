@@ -38,7 +38,7 @@ RESULT_WORDS = {"dual-attack": "Dual Attack", "axis-assault": "the Axis side att
 
 
 @dataclass(frozen=True)
-class StepAction:
+class ActionChoice:
     """Something Refit does at a step: its action id, the words a player reads, its automation and the params it takes."""
 
     id: str
@@ -52,21 +52,21 @@ def _kind(action: str) -> str:
     return step_kinds.derive(action, (), {}).value
 
 
-STEP_ACTIONS: tuple[StepAction, ...] = (
-    StepAction("", "as the rules file says for this step (else: played on the board)", ""),
-    StepAction("on-board", "played on the board; Refit lists the step", "on-board"),
-    StepAction("replenish-base-minus-dr", "points: the CG Date's base number minus a secret roll",
+STEP_ACTIONS: tuple[ActionChoice, ...] = (
+    ActionChoice("", "as the rules file says for this step (else: played on the board)", ""),
+    ActionChoice("on-board", "played on the board; Refit lists the step", "on-board"),
+    ActionChoice("replenish-base-minus-dr", "points: the CG Date's base number minus a secret roll",
                _kind("replenish-base-minus-dr"), ("currency", "dice", "base")),
-    StepAction("replenish-from-table", "points from a dice table, rolled in secret", _kind("replenish-from-table"),
+    ActionChoice("replenish-from-table", "points from a dice table, rolled in secret", _kind("replenish-from-table"),
                ("currency", "table")),
-    StepAction("purchase-rg", "secret RG purchase", _kind("purchase-rg"), ("currency",)),
-    StepAction("purchase-fortifications", "secret Fortification purchase", _kind("purchase-fortifications"),
+    ActionChoice("purchase-rg", "secret RG purchase", _kind("purchase-rg"), ("currency",)),
+    ActionChoice("purchase-fortifications", "secret Fortification purchase", _kind("purchase-fortifications"),
                ("currency",)),
-    StepAction("initiative", "sealed Attack/Idle chits, revealed to both at once", _kind("initiative")),
-    StepAction("secret-roll", "a secret roll per side", _kind("secret-roll"), ("dice",)),
-    StepAction("roll-per-side", "a roll per side on a dice table", _kind("roll-per-side"), ("table",)),
-    StepAction("record-lvp", "each side records its LVP", _kind("record-lvp")),
-    StepAction("weather-from-calendar", "weather from the calendar", _kind("weather-from-calendar")),
+    ActionChoice("initiative", "sealed Attack/Idle chits, revealed to both at once", _kind("initiative")),
+    ActionChoice("secret-roll", "a secret roll per side", _kind("secret-roll"), ("dice",)),
+    ActionChoice("roll-per-side", "a roll per side on a dice table", _kind("roll-per-side"), ("table",)),
+    ActionChoice("record-lvp", "each side records its LVP", _kind("record-lvp")),
+    ActionChoice("weather-from-calendar", "weather from the calendar", _kind("weather-from-calendar")),
 )
 ACTIONS_BY_ID = {a.id: a for a in STEP_ACTIONS}
 
@@ -424,6 +424,6 @@ def idle_form(idle: object, out: dict[str, str]) -> None:
         out["idle.steps"] = ", ".join(str(s) for s in idle["steps"])
 
 
-__all__ = ["ACTIONS_BY_ID", "PARAM_KEYS", "STEP_ACTIONS", "StepAction", "currencies_form", "currency_codes",
+__all__ = ["ACTIONS_BY_ID", "PARAM_KEYS", "STEP_ACTIONS", "ActionChoice", "currencies_form", "currency_codes",
            "fortifications_form", "setup_costs_form",
            "idle_form", "initiative_form", "offers", "offers_idle", "owned_parts", "part_sections", "steps_form"]

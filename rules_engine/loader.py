@@ -72,6 +72,7 @@ from rules_engine.vocabulary import (
     DiceKind,
     Provenance,
     SideId,
+    StepAction,
     Visibility,
 )
 
@@ -990,7 +991,7 @@ def _steps(c: _Checker, value: object, path: str, ctx: _Context) -> tuple[Step, 
                     revealed = text
                 else:
                     c.error(f"{p}.revealed", f"unknown value {text!r}", ", ".join(STEP_REVEALED))
-        action = c.ident(m["action"], f"{p}.action", "action name") if "action" in m else None
+        action = _action(c, m["action"], f"{p}.action", ref) if "action" in m else None
         params = _params(c, m, p)
         _balance_params(c, params, f"{p}.params", ctx)
         tables = c.refs(m["tables"], f"{p}.tables", ctx.tables, "table") if "tables" in m else ()
@@ -1005,7 +1006,7 @@ def _steps(c: _Checker, value: object, path: str, ctx: _Context) -> tuple[Step, 
         if "automation" in m:  # optional; when written it must say what the step's action makes it
             declared = c.choice(m["automation"], f"{p}.automation", [a.value for a in Automation])
             if declared is not None and declared != derived.value:
-                c.error(f"{p}.automation", f"step {ref}: {declared!r} contradicts what the app does: {step_kinds.why(action, tables, derived)}",
+                c.error(f"{p}.automation", f"step {ref}: {declared!r} contradicts what the app does: {step_kinds.why(action and action.value, tables, derived)}",
                         f"{derived.value} (or leave `automation:` out)")
         note = c.text(m["note"], f"{p}.note") if "note" in m else None
         board: tuple[DiceKind, ...] | None = None
@@ -1029,6 +1030,21 @@ def _steps(c: _Checker, value: object, path: str, ctx: _Context) -> tuple[Step, 
             )
     c.unique(refs, "step ref")
     return tuple(out)
+
+
+STEP_ACTIONS: tuple[str, ...] = tuple(sorted(a.value for a in StepAction))
+"""The words a step's ``action:`` may say, sorted (the allowed list of the loader's refusal)."""
+
+
+def _action(c: _Checker, value: object, path: str, ref: str | None) -> StepAction | None:
+    """A step's action: one the engine knows (vocabulary.StepAction), never a misspelling read as an on-board step."""
+    text = c.text(value, path, numbers=True)
+    if text is None:
+        return None
+    if text not in STEP_ACTIONS:
+        c.error(path, f"step {ref}: unknown action {text!r}", ", ".join(STEP_ACTIONS))
+        return None
+    return StepAction(text)
 
 
 def _balance_params(c: _Checker, params: Mapping[str, object], path: str, ctx: _Context) -> None:

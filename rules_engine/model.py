@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import TypeAlias
 
 from rules_engine.errors import LostCellError, MissingValueError, UnknownNameError
-from rules_engine.vocabulary import Automation, Chit, DiceKind, Provenance, SideId, Visibility
+from rules_engine.vocabulary import Automation, Chit, DiceKind, Provenance, SideId, StepAction, Visibility
 
 
 @dataclass(frozen=True)
@@ -241,7 +241,7 @@ class Step:
     revealed: str = "never"  # never | immediately | cg-end | at-step
     revealed_at: str | None = None  # with revealed == "at-step": the step ref
     automation: Automation = Automation.ON_BOARD
-    action: str | None = None
+    action: StepAction | None = None  # what the engine does (None: nothing, the players do it)
     params: Mapping[str, object] = field(default_factory=dict)
     tables: tuple[str, ...] = ()
     note: str | None = None
