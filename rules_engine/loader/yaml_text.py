@@ -5,6 +5,7 @@ from collections.abc import Hashable
 from typing import Any
 
 import yaml
+
 from rules_engine import yaml_limits
 from rules_engine.errors import DefinitionError, DefinitionErrors
 
