@@ -108,7 +108,8 @@ def _action(c: Checker, value: object, path: str, ref: str | None) -> StepAction
     if text is None:
         return None
     if text not in STEP_ACTIONS:
-        c.error(path, f"step {ref}: unknown action {text!r}", ", ".join(STEP_ACTIONS))
+        step = f"step {ref}: " if ref else ""
+        c.error(path, f"{step}unknown action {text!r}", ", ".join(STEP_ACTIONS))
         return None
     return StepAction(text)
 

@@ -80,3 +80,12 @@ def test_every_fixture_step_with_an_action_loads_it_as_the_enum(name: str) -> No
     path = ROOT / "fixtures" / f"{name}.yaml"
     system = parse_system(path.read_text(encoding="utf-8"), path.name)
     assert all(isinstance(s.action, StepAction) for s in system.steps if s.action is not None)
+
+
+def test_a_misspelt_action_of_a_step_without_a_usable_ref_is_still_refused() -> None:
+    text = MINI.replace('ref: "1.1", name: CPP Replenishment', "ref: [1], name: CPP Replenishment").replace(
+        "action: replenish-base-minus-dr", "action: replenish")
+    with pytest.raises(DefinitionErrors) as caught:
+        parse_system(text, "mini.yaml")
+    assert f"mini.yaml: steps[0].action: unknown action 'replenish' (allowed: {ALLOWED})" in [
+        str(e) for e in caught.value.errors]
