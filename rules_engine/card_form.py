@@ -6,21 +6,19 @@ A part equal to the base system's own (the calendar RR prints, PHD's C4.2 OB) is
 """
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import yaml
 
-from rules_engine.card_parts import (
-    currencies_form, fortifications_form, idle_form, initiative_form, offers, offers_idle, owned_parts, setup_costs_form,
-    steps_form,
+from rules_engine.card_parts import offers, offers_idle, owned_parts
+from rules_engine.card_parts_fill import (
+    currencies_form, fortifications_form, idle_form, initiative_form, setup_costs_form, steps_form,
 )
 from rules_engine.card_schema import (
-    ROW_MARK, base_number_columns, offers_new_tables, offers_rg_charts, replaced_tables, rows_of, table_columns,
+    ROW_MARK, base_number_columns, offers_new_tables, offers_rg_charts, replaced_tables, rows_of,
 )
-from rules_engine.card_values import FlowTextError, flow, list_text, typed_value, value_text, word_list
-from rules_engine.loader import CARD_KEYS, FORMAT
+from rules_engine.card_values import flow, list_text, value_text
 from rules_engine.model import System
 
 Doc = dict[str, object]

@@ -16,7 +16,7 @@ from rules_engine.card_fields import (
 )
 from rules_engine.card_parts import currency_codes, owned_parts, part_sections
 from rules_engine.card_refs import part_ref
-from rules_engine.loader import RG_TYPES, TABLE_PER
+from rules_engine.loader.words import RG_TYPES, TABLE_PER
 from rules_engine.model import DiceTable, Setting, System
 from rules_engine.victory import MEASURE_NAMES
 from rules_engine.vocabulary import VICTORY_MEASURES, VICTORY_OPS

@@ -33,6 +33,35 @@ class Automation(StrEnum):
     INITIATIVE = "initiative"
 
 
+class StepAction(StrEnum):
+    """What the engine does at a step (a step's ``action:``, docs/cg-format.md "steps"); its kind follows from it
+    (rules_engine.step_kinds). The loader refuses any other word."""
+
+    BEGIN_PLAY = "begin-play"
+    CLAMP_SAN = "clamp-san"
+    ELR_CHANGE = "elr-change"
+    FREE_ROLLS = "free-rolls"
+    INITIATIVE = "initiative"
+    NEW_DATE_AND_SAN = "new-date-and-san"
+    PURCHASE = "purchase"
+    PURCHASE_FORTIFICATIONS = "purchase-fortifications"
+    PURCHASE_PATROLS = "purchase-patrols"
+    PURCHASE_RECON = "purchase-recon"
+    PURCHASE_RG = "purchase-rg"
+    RECORD_LVP = "record-lvp"
+    REPLENISH_BASE_MINUS_DR = "replenish-base-minus-dr"
+    REPLENISH_FROM_TABLE = "replenish-from-table"
+    RESOLVE_INITIATIVE = "resolve-initiative"
+    REVEAL_ATTACK_OPTIONS = "reveal-attack-options"
+    RG_STRENGTH_WEAPONS_LEADERS = "rg-strength-weapons-leaders"
+    ROLL_PER_ITEM = "roll-per-item"
+    ROLL_PER_PURCHASE = "roll-per-purchase"
+    ROLL_PER_SIDE = "roll-per-side"
+    ROLL_TABLE = "roll-table"
+    SECRET_ROLL = "secret-roll"
+    WEATHER_FROM_CALENDAR = "weather-from-calendar"
+
+
 class Provenance(StrEnum):
     """Where a value comes from: printed plainly, read by interpretation, or lost."""
 
