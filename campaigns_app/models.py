@@ -152,6 +152,7 @@ class Campaign(models.Model):
     # opponent before joining (joining accepts them) and on Rules in use; set at creation, never changed afterwards
     # (engine.system_for applies them ``with_cells`` for both sides). Empty for a campaign created before this field.
     supplied_values = models.JSONField(default=dict, blank=True, editable=False)
+    replayed = False  # not stored: set by services.act — a resent or stale form that recorded nothing
 
     class Meta:
         ordering = ["-updated"]
