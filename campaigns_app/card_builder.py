@@ -67,8 +67,8 @@ def check_form(cg_system: CgSystem, system: System, data: Mapping[str, str]) -> 
     built = form_to_document(system, data)
     text = card_yaml(built.doc)
     result = BuilderCheck(text)
-    for name, problem in built.problems:
-        result.by_field.setdefault(name, []).append(problem)
+    for field_name, said in built.problems:
+        result.by_field.setdefault(field_name, []).append(said)
     stand_in = dict(built.doc)  # the header's required texts, so that the loader goes on to check the rest
     for key, words in (("id", "the card's id, e.g. my-card"), ("name", "the card's name")):
         if not stand_in.get(key):
@@ -92,10 +92,10 @@ def check_form(cg_system: CgSystem, system: System, data: Mapping[str, str]) -> 
             missing = MISSING_KEY.match(problem.problem)
             if missing:
                 path = f"{path}.{missing.group(1)}" if path else missing.group(1)
-            name = field_for_path(built, path) if path else None
+            target = field_for_path(built, path) if path else None
             message = problem.problem + (f" (allowed: {problem.allowed})" if problem.allowed else "")
-            if name is not None:
-                result.by_field.setdefault(name, []).append(message)
+            if target is not None:
+                result.by_field.setdefault(target, []).append(message)
             else:
                 result.general.append(problem)
     if result.by_field:

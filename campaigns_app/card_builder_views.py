@@ -18,6 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from campaigns_app import card_builder, card_selectors, card_services, engine
 from campaigns_app.card_services import CardError, CardInvalid
 from campaigns_app.models import CgCard, CgSystem
+from campaigns_app.request_user import signed_in
 from rules_engine import yaml_limits
 from rules_engine.card_form import document_to_form, initial_form
 from rules_engine.card_paths import apply_action
@@ -38,8 +39,8 @@ def _system(system_id: str) -> tuple[CgSystem, System]:
 
 
 def _own(request: HttpRequest, card_id: str) -> CgCard:
-    card = card_selectors.card_for(request.user, card_id)
-    if card is None or card.owner_id != request.user.pk:
+    card = card_selectors.card_for(signed_in(request), card_id)
+    if card is None or card.owner_id != signed_in(request).pk:
         raise Http404(NOT_FOUND)
     return card
 
@@ -90,9 +91,9 @@ def _builder(request: HttpRequest, cg_system: CgSystem, system: System, *, card:
         return _page(request, cg_system, system, data, card=card, check=check, status=400)
     try:
         if card is None:
-            saved = card_services.card_create(request.user, check.text, system_id=cg_system.id)
+            saved = card_services.card_create(signed_in(request), check.text, system_id=cg_system.id)
         else:
-            saved = card_services.card_update(request.user, card.id, check.text, system_id=cg_system.id)
+            saved = card_services.card_update(signed_in(request), card.id, check.text, system_id=cg_system.id)
     except CardInvalid as error:
         check.general += error.problems
         return _page(request, cg_system, system, data, card=card, check=check, status=400)
@@ -136,7 +137,7 @@ def card_build_validate(request: HttpRequest, system_id: str) -> HttpResponse:
 @require_POST
 def card_copy(request: HttpRequest, card_id: str) -> HttpResponse:
     try:
-        copy = card_services.card_copy(request.user, card_id)
+        copy = card_services.card_copy(signed_in(request), card_id)
     except card_services.CardNotFound:
         raise Http404(NOT_FOUND) from None
     except CardError as error:
@@ -151,7 +152,7 @@ def card_copy(request: HttpRequest, card_id: str) -> HttpResponse:
 def card_publish(request: HttpRequest, card_id: str) -> HttpResponse:
     card = _own(request, card_id)
     publish = request.POST.get("publish") == "1"
-    card_services.card_publish(request.user, card.id, publish)
+    card_services.card_publish(signed_in(request), card.id, publish)
     messages.success(request, "Published: every player on this server finds it on the create page, with your name."
                      if publish else "No longer published: only you see it (campaigns started with it keep it).")
     return redirect("card_detail", card_id=card.id)

@@ -11,13 +11,14 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 
-from campaigns_app import engine
+from campaigns_app import card_selectors, engine
+from campaigns_app.engine import System
+from rules_engine.model import CardInfo
 from campaigns_app.models import Campaign, CgCard, CgSystem, now
 from rules_engine.errors import DefinitionError, DefinitionErrors, RulesError
 
@@ -72,22 +73,26 @@ class Checked:
     """A card that validated: its base system row, the merged System and the document's header."""
 
     cg_system: CgSystem
-    system: Any
+    system: System
     text: str
     sha256: str
+
+    @property
+    def info(self) -> CardInfo:
+        """The card's header (id, name, example): every checked card has one."""
+        assert self.system.card is not None
+        return self.system.card
 
 
 def card_check(text: str, *, system_id: str | None = None, filename: str = "card.yaml") -> Checked:
     """Validate a card's text against its base system (``system_id`` if chosen, else the card's ``extends``)."""
-    from rules_engine.loader import definition_kind
-
     text = (text or "").replace("\r\n", "\n")
     if not text.strip():
         raise CardInvalid([Problem("", "the card is empty: paste its YAML text or choose a .yaml file")])
     if len(text.encode("utf-8")) > MAX_CARD_BYTES:
         raise CardInvalid([Problem("", f"the card is too long: at most {MAX_CARD_BYTES // 1024} KiB")])
     try:
-        kind, extends = definition_kind(text, filename)
+        kind, extends = engine.definition_kind(text, filename)
     except RulesError as error:
         raise CardInvalid(_problems(error)) from None
     if kind != "cg-card":
@@ -100,20 +105,18 @@ def card_check(text: str, *, system_id: str | None = None, filename: str = "card
         where = "extends" if not system_id else "system"
         raise CardInvalid([Problem(where, f"unknown CG system {chosen!r}", _systems_allowed())])
     try:
-        base = engine.system_of(cg_system)
-        from rules_engine.loader import parse_card
-
-        system = parse_card(text, filename, base)
+        system = engine.parse_card(text, filename, engine.system_of(cg_system))
     except RulesError as error:
         raise CardInvalid(_problems(error)) from None
-    info = system.card
+    checked = Checked(cg_system, system, text, hashlib.sha256(text.encode("utf-8")).hexdigest())
+    info = checked.info
     too_long = [(key, value, limit) for key, value, limit in (("id", info.id, 80), ("name", info.name, 300)) if len(value) > limit]
     if too_long:
         raise CardInvalid([Problem(key, f"too long ({len(value)} characters)", f"at most {limit}") for key, value, limit in too_long])
-    return Checked(cg_system, system, text, hashlib.sha256(text.encode("utf-8")).hexdigest())
+    return checked
 
 
-def _owned(user: AbstractBaseUser, card_id: str, *, lock: bool = False) -> CgCard:
+def _owned(user: User, card_id: str, *, lock: bool = False) -> CgCard:
     query = CgCard.objects.select_for_update() if lock else CgCard.objects.all()
     card = query.filter(id=card_id, owner_id=user.pk).first()
     if card is None:
@@ -123,14 +126,14 @@ def _owned(user: AbstractBaseUser, card_id: str, *, lock: bool = False) -> CgCar
 
 @transaction.atomic
 def card_create(
-    user: AbstractBaseUser, text: str, *, system_id: str | None = None, filename: str = "card.yaml"
+    user: User, text: str, *, system_id: str | None = None, filename: str = "card.yaml"
 ) -> CgCard:
     """Validate and save a user's CG Card (private to them). The same text twice gives the same card (double submit)."""
     checked = card_check(text, system_id=system_id, filename=filename)
     existing = CgCard.objects.filter(owner_id=user.pk, sha256=checked.sha256).first()
     if existing is not None:
         return existing
-    info = checked.system.card
+    info = checked.info
     return CgCard.objects.create(
         owner=user,
         system=checked.cg_system,
@@ -144,7 +147,7 @@ def card_create(
 
 @transaction.atomic
 def card_update(
-    user: AbstractBaseUser, card_id: str, text: str, *, system_id: str | None = None, filename: str = "card.yaml"
+    user: User, card_id: str, text: str, *, system_id: str | None = None, filename: str = "card.yaml"
 ) -> CgCard:
     """Replace a card's text (validated the same way). Campaigns keep the copy they were created with."""
     card = _owned(user, card_id, lock=True)
@@ -153,7 +156,7 @@ def card_update(
         return card
     if CgCard.objects.filter(owner_id=user.pk, sha256=checked.sha256).exclude(id=card.id).exists():
         raise CardError("You already have a CG Card with exactly this text.")
-    info = checked.system.card
+    info = checked.info
     card.system = checked.cg_system
     card.card_id = info.id
     card.name = info.name
@@ -166,7 +169,7 @@ def card_update(
 
 
 @transaction.atomic
-def card_publish(user: AbstractBaseUser, card_id: str, published: bool) -> CgCard:
+def card_publish(user: User, card_id: str, published: bool) -> CgCard:
     """Share a card with every player on this server (they find it by system on the create page, read-only), or stop
     sharing it. Only its author may; campaigns already started with it keep their copy of its text."""
     card = _owned(user, card_id, lock=True)
@@ -184,13 +187,11 @@ def _renamed(text: str, card_id: str, name: str) -> str:
 
 
 @transaction.atomic
-def card_copy(user: AbstractBaseUser, card_id: str) -> CgCard:
+def card_copy(user: User, card_id: str) -> CgCard:
     """Copy a card the user may see (their own, a bundled or a published one) into a new private card of theirs.
 
     A copy of a card the user has already copied (the same text) is that copy; a copy of their own card gets the id
     ``<id>-copy`` and the name "… (copy)" so that the two can be told apart."""
-    from campaigns_app import card_selectors
-
     source = card_selectors.card_usable(user, card_id)
     if source is None:
         raise CardNotFound("No such CG Card.")
@@ -203,7 +204,7 @@ def card_copy(user: AbstractBaseUser, card_id: str) -> CgCard:
     existing = CgCard.objects.filter(owner_id=user.pk, sha256=checked.sha256).first()
     if existing is not None:
         return existing
-    info = checked.system.card
+    info = checked.info
     return CgCard.objects.create(
         owner=user, system=checked.cg_system, card_id=info.id, name=info.name, text=checked.text,
         sha256=checked.sha256, example=bool(info.example), copied_from=source,
@@ -211,7 +212,7 @@ def card_copy(user: AbstractBaseUser, card_id: str) -> CgCard:
 
 
 @transaction.atomic
-def card_delete(user: AbstractBaseUser, card_id: str) -> None:
+def card_delete(user: User, card_id: str) -> None:
     """Delete a card of the user's that no campaign uses."""
     card = _owned(user, card_id, lock=True)
     used = Campaign.objects.filter(card=card).count()
@@ -240,8 +241,8 @@ def bundled_cards_load(directory: Path | None = None) -> list[tuple[str, str]]:
         except CardInvalid as error:
             outcomes.append((path.name, f"invalid: {error}"))
             continue
-        info = checked.system.card
-        fields: dict[str, Any] = {
+        info = checked.info
+        fields: dict[str, object] = {
             "system": checked.cg_system,
             "card_id": info.id,
             "name": info.name,
@@ -259,38 +260,3 @@ def bundled_cards_load(directory: Path | None = None) -> list[tuple[str, str]]:
             )
         outcomes.append((path.name, "loaded" if created else "updated"))
     return outcomes
-
-
-def campaign_card(*, user: AbstractBaseUser, cg_system: CgSystem, card_id: str | None) -> tuple[Any, dict[str, Any]]:
-    """For services.campaign_create: the System a new campaign plays by and the card fields to copy into it.
-
-    Raises services.ServiceError (with the loader's message) when the card is not the user's, is for another system,
-    does not apply, or the combination cannot start (e.g. a system whose calendar is on a CG Card, chosen without one).
-    """
-    from campaigns_app import card_selectors
-    from campaigns_app.services import ServiceError
-
-    if not card_id:
-        system = engine.system_of(cg_system)
-        blockers = card_selectors.start_blockers(system)
-        if blockers:
-            raise ServiceError(
-                f"{cg_system.name} cannot start without a CG Card: {'; '.join(blockers)}. "
-                "Choose a CG Card for it, or write one under My CG Cards."
-            )
-        return system, {}
-    card = card_selectors.card_usable(user, card_id)
-    if card is None:
-        raise ServiceError("No such CG Card (choose one of your cards or a card that comes with Refit).")
-    if card.system_id != cg_system.id:
-        raise ServiceError(
-            f"The CG Card “{card.name}” is for {card.system.name}, not {cg_system.name} (allowed: a card for {cg_system.id})."
-        )
-    try:
-        system = engine.system_with_card(cg_system, card.text, card.sha256, f"{card.card_id}.yaml")
-    except RulesError as error:
-        raise ServiceError(f"The CG Card “{card.name}” does not apply to {cg_system.name} as loaded now:\n{error}") from None
-    blockers = card_selectors.start_blockers(system)
-    if blockers:
-        raise ServiceError(f"{cg_system.name} with the CG Card “{card.name}” cannot start: {'; '.join(blockers)}.")
-    return system, {"card": card, "card_name": card.name, "card_text": card.text, "card_sha256": card.sha256}

@@ -6,6 +6,7 @@ The opponent of a campaign sees the card through the campaign's Rules page (the 
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from django import forms
@@ -19,7 +20,9 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from campaigns_app import card_selectors, card_services, lost_value_selectors
 from campaigns_app.card_services import MAX_CARD_BYTES, CardError, CardInvalid, Problem
 from campaigns_app.models import CgSystem, Seat
+from campaigns_app.request_user import signed_in
 from campaigns_app.views import seated
+from rules_engine.card_paths import yaml_line
 
 NOT_FOUND = "No such CG Card."
 CARD_EXTENSIONS = (".yaml", ".yml")
@@ -40,11 +43,13 @@ class CardForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["system"].choices = [(s.id, f"{s.name} ({s.id})") for s in CgSystem.objects.order_by("name")]
+        system_field = self.fields["system"]
+        assert isinstance(system_field, forms.ChoiceField)
+        system_field.choices = [(s.id, f"{s.name} ({s.id})") for s in CgSystem.objects.order_by("name")]
         self.fields["system"].help_text = "The system the card fills in; it must be the one the card names in its extends: line."
 
-    def clean_file(self) -> UploadedFile | None:
-        upload: UploadedFile | None = self.cleaned_data.get("file")
+    def clean_file(self) -> UploadedFile[bytes] | None:
+        upload: UploadedFile[bytes] | None = self.cleaned_data.get("file")
         if upload is None:
             return None
         name = (upload.name or "").lower()
@@ -56,7 +61,7 @@ class CardForm(forms.Form):
 
     def card_text(self) -> tuple[str, str]:
         """(text, file name) from the upload or the text box; ValidationError when neither or both are given."""
-        upload: UploadedFile | None = self.cleaned_data.get("file")
+        upload: UploadedFile[bytes] | None = self.cleaned_data.get("file")
         text: str = self.cleaned_data.get("text") or ""
         if upload is not None and text.strip():
             raise forms.ValidationError("Give the card once: paste its text or choose a file, not both.")
@@ -79,10 +84,6 @@ def _filename(name: str) -> str:
 
 def _with_lines(problems: list[Problem], text: str) -> list[Problem]:
     """Each problem with the line of the YAML text its path names (a duplicate key's path is its line already)."""
-    from dataclasses import replace
-
-    from rules_engine.card_paths import yaml_line
-
     return [replace(p, line=yaml_line(text, p.path)) if p.path and not p.path.startswith("line ") else p
             for p in problems]
 
@@ -102,8 +103,8 @@ def card_list(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "cards/list.html",
-        {"cards": card_selectors.own_cards(request.user), "bundled": card_selectors.bundled_cards(),
-         "published": card_selectors.published_cards(request.user), "nav": "cards"},
+        {"cards": card_selectors.own_cards(signed_in(request)), "bundled": card_selectors.bundled_cards(),
+         "published": card_selectors.published_cards(signed_in(request)), "nav": "cards"},
     )
 
 
@@ -121,11 +122,11 @@ def _card_form_page(request: HttpRequest, *, card: Any = None) -> HttpResponse:
                 text, filename = form.card_text()
                 if card is None:
                     saved = card_services.card_create(
-                        request.user, text, system_id=form.cleaned_data["system"], filename=filename
+                        signed_in(request), text, system_id=form.cleaned_data["system"], filename=filename
                     )
                 else:
                     saved = card_services.card_update(
-                        request.user, card.id, text, system_id=form.cleaned_data["system"], filename=filename
+                        signed_in(request), card.id, text, system_id=form.cleaned_data["system"], filename=filename
                     )
             except (CardInvalid, forms.ValidationError) as error:
                 problems = _problems(error)
@@ -155,7 +156,7 @@ def card_new(request: HttpRequest) -> HttpResponse:
 
 
 def _visible(request: HttpRequest, card_id: str) -> Any:
-    card = card_selectors.card_for(request.user, card_id)
+    card = card_selectors.card_for(signed_in(request), card_id)
     if card is None:
         raise Http404(NOT_FOUND)
     return card
@@ -163,7 +164,7 @@ def _visible(request: HttpRequest, card_id: str) -> Any:
 
 def _own(request: HttpRequest, card_id: str) -> Any:
     card = _visible(request, card_id)
-    if card.owner_id != request.user.pk:
+    if card.owner_id != signed_in(request).pk:
         raise Http404(NOT_FOUND)
     return card
 
@@ -181,7 +182,7 @@ def card_detail(request: HttpRequest, card_id: str) -> HttpResponse:
     return render(
         request,
         "cards/detail.html",
-        {"card": card, "report": card_selectors.card_detail(card), "mine": card.owner_id == request.user.pk,
+        {"card": card, "report": card_selectors.card_detail(card), "mine": card.owner_id == signed_in(request).pk,
          "nav": "cards"},
     )
 
@@ -205,7 +206,7 @@ def card_download(request: HttpRequest, card_id: str) -> HttpResponse:
 def card_delete(request: HttpRequest, card_id: str) -> HttpResponse:
     card = _own(request, card_id)
     try:
-        card_services.card_delete(request.user, card.id)
+        card_services.card_delete(signed_in(request), card.id)
     except CardError as error:
         messages.error(request, str(error))
         return redirect("card_detail", card_id=card.id)

@@ -52,7 +52,7 @@ def test_c5_34_the_ffe_tick_reaches_the_oba_ammunition_dr(monkeypatch: Any, fire
         ("O1", "C5.34", "+1 If module placed an FFE counter in prior TM Scenario")]
     assert sequence.roll_questions_for(play.system, play.state, "german") == ()
     # both sides owe the same words: the German, with nothing to answer, confirms too
-    owes = services._owes_all(play.system, play.state)  # noqa: SLF001
+    owes = services.owes_all(play.system, play.state)
     assert owes["german"] == owes["us"] == ("C5.33 Leader Table: supply the answers for your secret rolls",)
     play.supply("us", "roll-answers", {questions[0].id: True} if fired else {})
     assert play.at() == ("I", "phase", "C5.33")  # the German has not answered yet: nothing rolled

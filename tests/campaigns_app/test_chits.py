@@ -136,7 +136,8 @@ def test_both_players_see_the_reveal_with_the_matrix_result(campaign_factory: An
 
 def pin_clock(monkeypatch: Any) -> None:
     """Renders compared byte for byte happen at different instants; pin Refit's clock so only the choice differs."""
-    monkeypatch.setattr("campaigns_app.services.now", lambda: _FIXED_NOW)
+    for module in ("core", "campaigns", "presence"):  # the services modules that read Refit's clock
+        monkeypatch.setattr(f"campaigns_app.services.{module}.now", lambda: _FIXED_NOW)
     for model in (EventRecord, Campaign, Seat, Invitation):
         for field in model._meta.get_fields():
             if getattr(field, "default", None) is models_now:

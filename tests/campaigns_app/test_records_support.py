@@ -169,7 +169,7 @@ def play(campaign: Campaign, *, until_date: int, buy_on: set[int] | None = None,
         state = driver.act(state)
     else:  # pragma: no cover - a stuck driver is a bug in it or in the engine
         raise AssertionError(f"stuck at {state.date_id} {state.step} {state.phase_ref}")
-    services._save_state(campaign, state, driver.dice.counters)
-    services._append_events(campaign, driver.events)
+    services.save_state(campaign, state, driver.dice.counters)
+    services.append_events(campaign, driver.events)
     campaign.refresh_from_db()
     return Played(campaign, driver.bought)

@@ -11,6 +11,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from campaigns_app import engine
+from campaigns_app.card_services import bundled_cards_load
 from campaigns_app.models import CgSystem, now
 from rules_engine.errors import RulesError
 
@@ -54,8 +55,6 @@ class Command(BaseCommand):
             loaded += 1
             self.stdout.write(f"{path.name}: {'loaded' if created else 'updated'} {system.id} — {system.name}")
         if not failures:  # the CG Cards bundled in fixtures/cards/ (K5), offered to every player
-            from campaigns_app.card_services import bundled_cards_load
-
             for filename, outcome in bundled_cards_load(directory / "cards"):
                 if outcome.startswith("invalid"):
                     failures.append(f"cards/{filename}: {outcome}")

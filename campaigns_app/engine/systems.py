@@ -1,0 +1,148 @@
+"""Systems for the web app: parsed definitions (cached), a campaign's System (card, players' choices, lost values)
+and the names the pages give sides and dates."""
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable, Mapping
+
+from campaigns_app.models import Campaign, CgSystem
+from rules_engine import loader, lost_values, victory
+from rules_engine.errors import RulesError
+from rules_engine.events import JSON
+from rules_engine.lost_values import LostValue
+from rules_engine.model import System
+from rules_engine.vocabulary import SideId
+
+_systems: dict[tuple[str, str], System] = {}
+_systems_lock = threading.Lock()
+
+
+def _cached(key: tuple[str, str], build: Callable[[], System]) -> System:
+    """The System cached under ``key``, built by ``build()`` when missing."""
+    found = _systems.get(key)
+    if found is None:
+        found = build()
+        with _systems_lock:
+            _systems[key] = found
+    return found
+
+
+def parse_system(text: str, filename: str) -> System:
+    """rules_engine.loader.parse_system: a `kind: system` definition validated (DefinitionErrors)."""
+    return loader.parse_system(text, filename)
+
+
+def definition_kind(text: str, filename: str) -> tuple[str, str | None]:
+    """rules_engine.loader.definition_kind: a definition's kind and, for a card, the system it extends."""
+    return loader.definition_kind(text, filename)
+
+
+def parse_card(text: str, filename: str, base: System) -> System:
+    """rules_engine.loader.parse_card: a CG Card applied to its base system (DefinitionErrors)."""
+    return loader.parse_card(text, filename, base)
+
+
+def system_of(cg_system: CgSystem) -> System:
+    """The parsed System of a stored definition, cached by (id, sha256)."""
+    return _cached((cg_system.id, cg_system.sha256),
+                   lambda: parse_system(cg_system.definition, f"{cg_system.id}.yaml"))
+
+
+def side_ids(system: System) -> list[SideId]:
+    """The two side ids in the system's order (the order of the player seeds too)."""
+    return [side.id for side in system.sides]
+
+
+def objective_hex_ref(system: System) -> str | None:
+    """KGP 8.2: the Objective Hex rule that asks the results for each side's Controlled Objective Hexes (or None)."""
+    return victory.objective_hex_ref(system)
+
+
+def side_name(system: System, side_id: SideId) -> str:
+    """A side as the pages name it: "German", "Canadian"; a side named "… Side" (PL 2.5 "Axis Side") loses the word,
+    since the pages say "the Axis side" (never "the Axis Side side")."""
+    for side in system.sides:
+        if side.id == side_id:
+            return str(side.short_name)
+    return side_id
+
+
+def date_name(system: System, date_id: str) -> str:
+    """A CG Date / Firefight / TM Scenario as players name it: the calendar's name ("Firefight 2: Hill 97"), else its id."""
+    try:
+        entry = system.calendar_entry(date_id)
+    except RulesError:  # a date met only in the history (no calendar): its id is all there is
+        return str(date_id)
+    name = entry.name
+    if not name or name == date_id:
+        return str(date_id)
+    return str(name) if str(date_id) in str(name) else f"{date_id} ({name})"
+
+
+def other_side(system: System, side_id: SideId) -> SideId:
+    """The opponent of ``side_id`` (the first side for anything that is not the first side)."""
+    first, second = side_ids(system)
+    return second if side_id == first else first
+
+
+def move_order_roller(system: System) -> SideId | None:
+    """The side that makes the Dual Attack move-order roll (RR 2.525), if the system has one."""
+    move = system.initiative.dual_attack_move if system.initiative is not None else None
+    return str(move.roller) if move is not None else None
+
+
+def system_for(campaign: Campaign) -> System:
+    """The campaign's System: its base system with the CG Card copied into the campaign at creation (if any), the
+    players' choices made at creation (``source: players`` settings) over it, and the lost values typed at creation
+    filled in for both sides (``lost_values.with_cells``), cached by all of them."""
+    return with_values(_chosen_system_for(campaign), dict(campaign.supplied_values or {}))
+
+
+def _chosen_system_for(campaign: Campaign) -> System:
+    choices = campaign.player_settings or {}
+    if not choices:
+        return card_system_for(campaign)
+    words = json.dumps(choices, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    key = (campaign.system_id, f"{campaign.system.sha256}+{campaign.card_sha256}+players:{words}")
+    return _cached(key, lambda: with_player_settings(card_system_for(campaign), choices))
+
+
+def needed_values(system: System) -> tuple[LostValue, ...]:
+    """rules_engine.lost_values.needed_values: every value lost in the rule text a campaign of ``system`` could need."""
+    return lost_values.needed_values(system)
+
+
+def settle_values(system: System, raw: Mapping[str, object]) -> dict[str, JSON]:
+    """rules_engine.lost_values.settle: the typed lost values checked (SubmissionError, one line per problem)."""
+    return lost_values.settle(system, raw)
+
+
+def value_problems(error: RulesError) -> dict[str, str]:
+    """What ``settle_values`` refused, by value key ("" for the whole: any other refusal)."""
+    if isinstance(error, lost_values.UnsettledValuesError):
+        return dict(error.problems)
+    return {"": str(error)}
+
+
+def with_values(system: System, values: Mapping[str, JSON]) -> System:
+    """rules_engine.lost_values.with_cells: the system with settled lost values filled in."""
+    return lost_values.with_cells(system, dict(values), lost_values.SETTLED_NOTE)
+
+
+def card_system_for(campaign: Campaign) -> System:
+    """The campaign's base system with its copied CG Card (if any), without the players' choices."""
+    if campaign.card_sha256:
+        return system_with_card(campaign.system, campaign.card_text, campaign.card_sha256)
+    return system_of(campaign.system)
+
+
+def with_player_settings(system: System, values: Mapping[str, object], complete: bool = False) -> System:
+    """rules_engine.loader.with_player_settings: the players' choices applied over the card (DefinitionErrors)."""
+    return loader.with_player_settings(system, values, complete=complete)
+
+
+def system_with_card(cg_system: CgSystem, card_text: str, card_sha256: str, filename: str = "card.yaml") -> System:
+    """rules_engine.loader.parse_card of a card on its base system, cached by (system sha256, card sha256)."""
+    key = (cg_system.id, f"{cg_system.sha256}+{card_sha256}")
+    return _cached(key, lambda: parse_card(card_text, filename, system_of(cg_system)))

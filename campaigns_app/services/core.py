@@ -1,0 +1,205 @@
+"""The one path every state-changing service takes: lock → validate → act → save → notify.
+
+Each service runs in one transaction and locks the Campaign row before reading its state, so two players acting at
+the same instant are serialised and a resolution happens exactly once. Every write a live page shows moves the
+campaign's internal revision (campaigns_app.live) in the same transaction; after commit, each seat's own channel group
+gets a bare "refresh" (never content). E-mail goes to the player for whom an action became due.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from functools import partial
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.db.models import Max
+
+from campaigns_app import engine, live, notifications, records
+from campaigns_app.engine import CampaignState, CommittedDice, Dice, Event, Outcome, RulesError, SideId, System
+from campaigns_app.models import Campaign, EventRecord, Seat, now
+from campaigns_app.services.errors import NotSeated, RefusedOrder, ServiceError
+from campaigns_app.services.tokens import current_step_ref, form_token, require_genuine
+
+Owed = dict[SideId, tuple[str, ...]]
+Due = dict[SideId, str]
+Action = Callable[[System, CampaignState, SideId, Dice], Outcome]
+Check = Callable[[System, CampaignState, Seat, list[Seat]], None]
+MoreDue = Callable[[System, CampaignState, SideId, tuple[Event, ...], Due], Due]
+NOT_STARTED = "This campaign has not started its between-scenario phase yet."
+OPPONENT_MISSING = ("Your opponent has not joined yet. Send them the invitation link; play starts when both seats "
+                    "are taken.")
+
+
+def locked(public_id: str) -> Campaign:
+    """The campaign row, locked for this transaction (NotSeated when there is none)."""
+    try:
+        # of=self: lock the campaign row only, not the CG system row every campaign of that system shares
+        return (Campaign.objects.select_for_update(of=("self",)).select_related("system").defer("system__definition")
+                .get(public_id=public_id))
+    except Campaign.DoesNotExist:
+        raise NotSeated("No such campaign.") from None
+
+
+def seats_of(campaign: Campaign) -> list[Seat]:
+    """The campaign's seats (one or two), with their users."""
+    return list(Seat.objects.filter(campaign=campaign).select_related("user"))
+
+
+def seat_of(seats: list[Seat], user: User) -> Seat:
+    """The user's seat (NotSeated: views answer 404, existence is not confirmed)."""
+    for seat in seats:
+        if seat.user_id == user.pk:
+            return seat
+    raise NotSeated("No such campaign.")
+
+
+def player_seeds(system: System, seats: list[Seat]) -> tuple[str, str]:
+    """Both seats' player seeds in the system's side order."""
+    by_side = {seat.side: seat.player_seed for seat in seats}
+    first, second = engine.side_ids(system)
+    return (by_side[first], by_side[second])
+
+
+def require_both_seated(seats: list[Seat]) -> None:
+    """ServiceError until the opponent has joined."""
+    if len(seats) < 2:
+        raise ServiceError(OPPONENT_MISSING)
+
+
+def append_events(campaign: Campaign, events: Iterable[Event]) -> list[EventRecord]:
+    """Append events after the last one (the caller holds the campaign row lock, so seq cannot collide)."""
+    last = EventRecord.objects.filter(campaign=campaign).aggregate(last=Max("seq"))["last"] or 0
+    rows = [
+        EventRecord(campaign=campaign, seq=last + index, kind=event.kind, visibility=str(event.visibility),
+                    side=event.side or "", payload=dict(event.payload))
+        for index, event in enumerate(events, start=1)
+    ]
+    return EventRecord.objects.bulk_create(rows)
+
+
+def after_commit(campaign: Campaign, system: System, due: Due) -> None:
+    """Move the live revision; schedule the refresh of both seats' pages and the 'your move' e-mails (side → reason)."""
+    public_id = campaign.public_id
+    sides = engine.side_ids(system)
+    live.touch(campaign.pk)
+    transaction.on_commit(lambda: notifications.refresh(public_id, sides))
+    for side, reason in due.items():
+        transaction.on_commit(partial(notifications.email_action_due, public_id, side, reason))
+
+
+def owes_all(system: System, state: CampaignState) -> Owed:
+    """What each side owes now."""
+    return {side: engine.owes(system, state, side) for side in engine.side_ids(system)}
+
+
+def newly_due(before: Owed, after: Owed, actor: SideId) -> Due:
+    """Sides other than the actor that owe something new after the action."""
+    return {side: "action" for side, owed in after.items() if side != actor and owed and owed != before.get(side)}
+
+
+def save_state(campaign: Campaign, state: CampaignState, counters: dict[str, int] | None = None) -> None:
+    """Store the state (and the dice counters) and project the record tables, in the same transaction."""
+    campaign.state = state.to_json()
+    fields = ["state", "updated"]
+    if counters is not None:
+        campaign.dice_counters = counters
+        fields.append("dice_counters")
+    campaign.updated = now()
+    campaign.save(update_fields=fields)
+    records.project(campaign, state)  # the CG Roster / RG Purchase Record tables, in the same transaction
+
+
+def ended_due(system: System, state: CampaignState, actor: SideId, events: tuple[Event, ...], due: Due) -> Due:
+    """Once the CG ends, the other side is told so (instead of what it owes)."""
+    if any(event.kind == "cg-ended" for event in events):
+        return {side: "ended" for side in engine.side_ids(system) if side != actor}
+    return due
+
+
+def kept_due(system: System, state: CampaignState, actor: SideId, events: tuple[Event, ...], due: Due) -> Due:
+    """The sides newly owing something, as they are."""
+    return due
+
+
+@dataclass(frozen=True)
+class Move:
+    """One state-changing request: the engine action and how the one path treats it.
+
+    ``purpose``/``token``/``map_group``: the one-time form token (None: no replay check, scripts); ``step_ref``: the
+    step a "Mark finished" form finishes; ``seated``: both seats required before anything else is checked;
+    ``phased``: refused before the between-scenario phase starts; ``check``: the service's own validation (raises
+    ServiceError); ``advance``: the automatic steps run after the action; ``more_due``: who else is told what."""
+
+    action: Action
+    purpose: str | None = None
+    token: str | None = None
+    map_group: str | None = None
+    step_ref: str | None = None
+    seated: bool = True
+    phased: bool = True
+    check: Check | None = None
+    advance: bool = True
+    more_due: MoreDue = ended_due
+
+
+def _stale_step(campaign: Campaign, seat: Seat, move: Move) -> bool:
+    """Whether a "Mark finished" form names a step that is no longer current (FormNotValid: never issued)."""
+    if move.step_ref is None:
+        return False
+    require_genuine(campaign, seat, "done", move.map_group, move.token)
+    return current_step_ref(engine.load_state(campaign.state)) != move.step_ref
+
+
+def _spent(campaign: Campaign, seat: Seat, state: CampaignState, move: Move) -> bool:
+    """Whether the move's form was already recorded, or is stale (FormNotValid when it was never issued)."""
+    if move.purpose is None:
+        return False
+    require_genuine(campaign, seat, move.purpose, move.map_group, move.token)
+    return move.token != form_token(campaign, seat, state, move.purpose, move.map_group)
+
+
+def _run(move: Move, system: System, state: CampaignState, side: SideId, dice: CommittedDice) -> Outcome:
+    """The action (then the automatic steps); a refusal as a ServiceError (RefusedOrder with every broken rule)."""
+    try:
+        new_state, events = move.action(system, state, side, dice)
+        more: tuple[Event, ...] = ()
+        if move.advance:
+            new_state, more = engine.advance(system, new_state, dice)
+    except RulesError as error:
+        violations = engine.violations_of(error)
+        if violations:
+            raise RefusedOrder(list(violations)) from None
+        raise ServiceError(str(error)) from None
+    return new_state, (*events, *more)
+
+
+def act(public_id: str, user: User, move: Move) -> Campaign:
+    """The one path: lock → seat → validate (token, phase, the move's check) → act → advance → save state and dice
+    counters → events → record tables → after commit, refresh and e-mail. ``campaign.replayed``: a spent form did
+    nothing."""
+    campaign = locked(public_id)
+    seats = seats_of(campaign)
+    seat = seat_of(seats, user)
+    campaign.replayed = _stale_step(campaign, seat, move)
+    if campaign.replayed:
+        return campaign
+    system = engine.system_for(campaign)
+    if move.seated:
+        require_both_seated(seats)
+    state = engine.load_state(campaign.state)
+    campaign.replayed = _spent(campaign, seat, state, move)
+    if campaign.replayed:  # already recorded (or a stale form): nothing to do
+        return campaign
+    if move.phased and not state.phased:
+        raise ServiceError(NOT_STARTED)
+    if move.check is not None:
+        move.check(system, state, seat, seats)
+    before = owes_all(system, state)
+    dice = engine.committed_dice(campaign, player_seeds(system, seats))
+    new_state, events = _run(move, system, state, seat.side, dice)
+    save_state(campaign, new_state, dice.counters)
+    append_events(campaign, events)
+    due = newly_due(before, owes_all(system, new_state), seat.side)
+    after_commit(campaign, system, move.more_due(system, new_state, seat.side, events, due))
+    return campaign
