@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_POST
 
-from campaigns_app import end_selectors, exports, record_selectors, services
+from campaigns_app import end_selectors, exports, record_door, record_selectors, services
 from campaigns_app.models import Seat
 from campaigns_app.views import NOT_FOUND, seated
 
@@ -143,7 +143,7 @@ def _cg_end_action(request: HttpRequest, seat: Seat, action: str) -> HttpRespons
         context = record_selectors.cg_end_context(fresh)
         context["action_error"] = str(error)
         return _page(request, "campaigns/records/cg_end.html", context, status=422)
-    messages.success(request, done if kwargs.get("reason") == "objectives" and not campaign.state.get("ended")
+    messages.success(request, done if kwargs.get("reason") == "objectives" and not record_door.ended(campaign)
                      else end_selectors.cg_end_message(campaign, action))
     return redirect("records_cg_end", public_id=seat.campaign.public_id)
 

@@ -126,8 +126,8 @@ def _same(stored: Mapping[str, Any], wanted: Mapping[str, Any]) -> bool:
     return True
 
 
-def _sync(
-    model: type[models.Model], campaign: Campaign, key: str, wanted: dict[tuple[str, Any], dict[str, Any]],
+def _sync[M: (RosterLine, PurchaseRecordLine)](
+    model: type[M], campaign: Campaign, key: str, wanted: dict[tuple[str, Any], dict[str, Any]],
     fields: Iterable[str],
 ) -> tuple[int, int]:
     """Upsert the changed rows and delete the rows gone (a read, a bulk upsert and a delete at most)."""
@@ -194,9 +194,11 @@ def roster_lines(
             columns[name] = F(name)
         else:  # the opponent's cell never leaves the database
             field = RosterLine._meta.get_field(name)
+            assert isinstance(field, models.Field)
             columns[name] = Case(When(side=viewer, then=F(name)), default=Value(None), output_field=field)
-    rows = (RosterLine.objects.filter(campaign=campaign).order_by("side", "position")
-            .values("side", "date_id", **{f"v_{name}": expr for name, expr in columns.items()}))
+    rows: Iterable[Mapping[str, Any]] = (
+        RosterLine.objects.filter(campaign=campaign).order_by("side", "position")
+        .values("side", "date_id", **{f"v_{name}": expr for name, expr in columns.items()}))
     out: dict[str, dict[str, dict[str, Any]]] = {}
     for row in rows:
         side = row["side"]
