@@ -11,15 +11,35 @@ from rules_engine.dice import EXPORT_FORMAT, PUBLIC_STREAM, Verification, verify
 from rules_engine.events import Event
 from rules_engine.model import System
 from rules_engine.record_view import (
-    DiceRow, EndStatus, RecordPart, RecordTable, RecordSources, RecordView, end_status, opponent_roster_fields, purchase_sides,
+    DiceRow,
+    EndStatus,
+    RecordPart,
+    RecordSources,
+    RecordTable,
+    RecordView,
+    end_status,
+    opponent_roster_fields,
+    purchase_sides,
     record_view_for,
 )
 from rules_engine.state import CampaignState
 
 # the record types and dice-export names the record selectors, views and exports use (only this door imports them)
 __all__ = [
-    "ALL_PARTS", "DiceRow", "EXPORT_FORMAT", "PUBLIC_STREAM", "RecordPart", "RecordTable", "RecordView",
-    "Verification", "campaign_end_status", "ended", "events", "record_view", "side_ids", "verify_export",
+    "ALL_PARTS",
+    "EXPORT_FORMAT",
+    "PUBLIC_STREAM",
+    "DiceRow",
+    "RecordPart",
+    "RecordTable",
+    "RecordView",
+    "Verification",
+    "campaign_end_status",
+    "ended",
+    "events",
+    "record_view",
+    "side_ids",
+    "verify_export",
 ]
 
 ALL_PARTS = frozenset(RecordPart)

@@ -16,7 +16,13 @@ from django.urls import reverse
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_POST
 
-from campaigns_app import end_selectors, exports, record_door, record_selectors, services
+from campaigns_app import (
+    end_selectors,
+    exports,
+    record_door,
+    record_selectors,
+    services,
+)
 from campaigns_app.models import Seat
 from campaigns_app.views import NOT_FOUND, seated
 
@@ -85,13 +91,13 @@ def dice_csv(request: HttpRequest, seat: Seat) -> HttpResponse:
 
 CG_END_ACTIONS: dict[str, tuple[str, str, str]] = {
     # action: (service name, confirm question, done message)
-    "propose": ("cg_end_propose", "Propose to end the CG by mutual agreement? It ends once your opponent agrees too; "
-                "then everything is revealed to both sides.", "You proposed to end the CG."),
+    "propose": ("cg_end_propose", ("Propose to end the CG by mutual agreement? It ends once your opponent agrees too; "
+                "then everything is revealed to both sides."), "You proposed to end the CG."),
     "withdraw": ("cg_end_withdraw", "Withdraw your proposal to end the CG?", "Your proposal is withdrawn."),
     "decline": ("cg_end_decline", "Decline the proposal to end the CG? The CG goes on.",
                 "You declined the proposal to end the CG: the CG goes on."),
-    "concede": ("cg_end_concede", "Concede the CG? Your opponent wins, the CG ends at once and everything — purchases, "
-                "secret rolls, the dice seed — is revealed to both sides. This is final.", "You conceded the CG."),
+    "concede": ("cg_end_concede", ("Concede the CG? Your opponent wins, the CG ends at once and everything — purchases, "
+                "secret rolls, the dice seed — is revealed to both sides. This is final."), "You conceded the CG."),
 }
 
 

@@ -4,9 +4,9 @@
 ``SideLedger.roster`` / ``.purchases`` into ``RosterLine`` / ``PurchaseRecordLine`` in the caller's transaction
 (``services._save_state``), touching only the lines that changed: one read per table, one bulk upsert per table for the
 new and changed lines, one delete per table for lines gone from the ledger. ``rebuild_records`` re-projects every
-campaign. The reads give back the ledger's JSON shape (``RosterLine.to_json`` / ``PurchaseLine.to_json``) so the record
-selectors format cells exactly as before; the opponent's hidden roster cells are nulled by the database itself and
-dropped, so they never reach Python, let alone a context.
+campaign. The reads give back the ledger's JSON shape (``RosterLine.to_json`` / ``PurchaseLine.to_json``) for
+rules_engine.record_view (via ``record_door``); the opponent's hidden roster cells — as record_view decides — are nulled
+by the database itself and dropped, so they never reach Python, let alone a context.
 """
 from __future__ import annotations
 
@@ -185,9 +185,9 @@ def roster_lines(
 ) -> dict[str, dict[str, dict[str, Any]]]:
     """Both sides' CG Roster lines (side → date id → the line's JSON), in one query.
 
-    The viewer's own lines come in full. The opponent's come with ``opponent_fields`` only (rules_engine.view
-    ``public_roster_fields``: the form's public columns) — the database returns NULL for every other cell and the key is
-    dropped — or in full when ``opponent_fields`` is None (after CG end)."""
+    The viewer's own lines come in full. The opponent's come with ``opponent_fields`` only (rules_engine.record_view
+    ``opponent_roster_fields`` decides: the form's public columns before CG end) — the database returns NULL for every
+    other cell and the key is dropped — or in full when ``opponent_fields`` is None (after CG end)."""
     columns: dict[str, Any] = {}
     for name in ROSTER_FIELDS:
         if opponent_fields is None or name in opponent_fields:

@@ -4,7 +4,12 @@ from __future__ import annotations
 from rules_engine.model import System
 from rules_engine.record_view.dice import dice_log
 from rules_engine.record_view.end import end_record
-from rules_engine.record_view.model import DatePlace, RecordPart, RecordSources, RecordView
+from rules_engine.record_view.model import (
+    DatePlace,
+    RecordPart,
+    RecordSources,
+    RecordView,
+)
 from rules_engine.record_view.purchases import purchase_record
 from rules_engine.record_view.roster import roster_record
 from rules_engine.record_view.text import side_name
@@ -14,9 +19,10 @@ from rules_engine.vocabulary import SideId
 
 
 def record_view_for(system: System, state: CampaignState, side: SideId,
-                    sources: RecordSources = RecordSources()) -> RecordView:
+                    sources: RecordSources | None = None) -> RecordView:
     """What ``side`` may see of the records: its own in full, the opponent's only through the record forms' public
     columns until CG end, everything after. Only the parts named in ``sources.parts`` are built."""
+    sources = sources if sources is not None else RecordSources()
     _, other = sides_of(system, side)
     parts = sources.parts
     return RecordView(

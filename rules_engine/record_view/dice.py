@@ -8,7 +8,13 @@ from dataclasses import replace
 from rules_engine.dice import PUBLIC_STREAM
 from rules_engine.events import JSON, Event
 from rules_engine.model import System
-from rules_engine.record_view.model import DiceLog, DiceRow, Modifier, is_int, modifier_value_text
+from rules_engine.record_view.model import (
+    DiceLog,
+    DiceRow,
+    Modifier,
+    is_int,
+    modifier_value_text,
+)
 from rules_engine.record_view.text import side_name, text
 from rules_engine.record_view.visibility import visible_events
 from rules_engine.vocabulary import SideId, Visibility
@@ -79,7 +85,7 @@ def roll_row(system: System, event: Event, follower: Event | None, date: str, vi
     payload = event.payload
     names = {side.id: side_name(system, side.id) for side in system.sides}
     raw_dice = payload.get("dice") or []
-    dice = [int(d) for d in raw_dice if isinstance(d, int) and is_int(d)] if isinstance(raw_dice, (list, tuple)) else []
+    dice = [int(d) for d in raw_dice if isinstance(d, int) and not isinstance(d, bool)] if isinstance(raw_dice, (list, tuple)) else []
     original = payload.get("original", payload.get("total", sum(dice)))
     modifiers = modifiers_of(payload)
     final = payload.get("final", original)

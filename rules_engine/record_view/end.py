@@ -8,7 +8,12 @@ from dataclasses import replace
 from rules_engine.events import JSON, Event
 from rules_engine.model import System
 from rules_engine.record_view.model import (
-    CgEndFacts, EndRecord, EndStatus, SuppliedValue, TotalsRow, VictoryRule,
+    CgEndFacts,
+    EndRecord,
+    EndStatus,
+    SuppliedValue,
+    TotalsRow,
+    VictoryRule,
 )
 from rules_engine.record_view.text import date_name, side_name, text
 from rules_engine.record_view.visibility import sees_books, sides_of, supplied_events

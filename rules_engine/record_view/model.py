@@ -171,8 +171,7 @@ class DiceRow:
 
     @property
     def modifiers_text(self) -> str:
-        return "; ".join(f"{m.reason} {modifier_value_text(m.value)}" if is_int(m.value) else f"{m.reason} {m.value}"
-                         for m in self.modifiers)
+        return "; ".join(f"{m.reason} {modifier_value_text(m.value)}" for m in self.modifiers)
 
 
 @dataclass(frozen=True)

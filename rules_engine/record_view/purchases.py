@@ -7,7 +7,13 @@ from collections.abc import Mapping
 
 from rules_engine.events import JSON
 from rules_engine.model import System
-from rules_engine.record_view.model import Column, FormHeading, PurchaseLines, PurchaseRecord, RecordTable
+from rules_engine.record_view.model import (
+    Column,
+    FormHeading,
+    PurchaseLines,
+    PurchaseRecord,
+    RecordTable,
+)
 from rules_engine.record_view.text import form_for, side_name, text
 from rules_engine.record_view.visibility import purchase_sides, sides_of
 from rules_engine.state import CampaignState

@@ -10,11 +10,31 @@ from decimal import Decimal
 from rules_engine.events import JSON
 from rules_engine.model import CalendarEntry, FormColumn, System
 from rules_engine.record_view.model import (
-    Book, Column, FormHeading, FortificationEntry, ItemEntry, PointsLine, RecordTable, RosterLines, RosterRecord,
+    Book,
+    Column,
+    FormHeading,
+    FortificationEntry,
+    ItemEntry,
+    PointsLine,
+    RecordTable,
+    RosterLines,
+    RosterRecord,
 )
-from rules_engine.record_view.text import amount, amount_text, cell_text, date_label, form_for, side_name, text
+from rules_engine.record_view.text import (
+    amount,
+    amount_text,
+    cell_text,
+    date_label,
+    form_for,
+    side_name,
+    text,
+)
 from rules_engine.record_view.visibility import (
-    opponent_roster_fields, sees_books, sides_of, visible_columns, visible_roster_line,
+    opponent_roster_fields,
+    sees_books,
+    sides_of,
+    visible_columns,
+    visible_roster_line,
 )
 from rules_engine.state import CampaignState, ScenarioResult
 from rules_engine.vocabulary import SideId, Visibility

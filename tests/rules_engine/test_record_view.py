@@ -8,7 +8,13 @@ from dataclasses import replace
 from rules_engine.dice import FixedDice
 from rules_engine.events import JSON, Event
 from rules_engine.record_view import (
-    SUPPLIED_KINDS, RecordPart, RecordSources, RecordView, opponent_roster_fields, purchase_sides, record_view_for,
+    SUPPLIED_KINDS,
+    RecordPart,
+    RecordSources,
+    RecordView,
+    opponent_roster_fields,
+    purchase_sides,
+    record_view_for,
 )
 from rules_engine.state import CampaignState
 from rules_engine.view import public_roster_fields
