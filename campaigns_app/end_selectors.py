@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from campaigns_app import engine
+from campaigns_app import engine, record_door
 from campaigns_app.models import Campaign
 
 END_HOW = {
@@ -43,11 +43,10 @@ CG_END_DONE = {
 def cg_end_message(campaign: Campaign, action: str) -> str:
     """The message after a CG end action: what happened — the CG ended and how, or what is awaited now."""
     system = engine.system_for(campaign)
-    view_end = engine.load_state(campaign.state).cg_end
-    if view_end is not None:
-        return cg_ended_text(system, view_end.to_json()) + " Everything is revealed to both sides."
-    seat_sides = engine.side_ids(system)
-    proposer = next((s for s in seat_sides if s in engine.load_state(campaign.state).end_proposals), None)
+    status = record_door.campaign_end_status(campaign)
+    if status.cg_end is not None:
+        return cg_ended_text(system, dict(status.cg_end)) + " Everything is revealed to both sides."
+    proposer = next((s for s in record_door.side_ids(campaign) if s in status.proposers), None)
     other = engine.side_name(system, engine.other_side(system, proposer)) if proposer else "other"
     return CG_END_DONE.get(action, "Recorded.").format(other=other)
 

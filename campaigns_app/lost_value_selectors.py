@@ -9,6 +9,7 @@ from typing import Any
 
 from campaigns_app import engine
 from campaigns_app.models import Campaign
+from rules_engine.lost_values import LABEL, split_key
 
 LOST_FIELD_PREFIX = "lost:"  # a create-page field is named "lost:" + the value's key ("company-leader|11|leaders")
 MAX_FIELDS = 200  # the most lost-value fields a create POST is read for (a system has far fewer)
@@ -61,8 +62,6 @@ def lost_values_from_post(data: Mapping[str, Any]) -> dict[str, str]:
 
 def value_rows(system: Any, values: Mapping[str, Any], source: str) -> list[dict[str, str]]:
     """Settled lost values as shown: rule number and chart, row, column, the value as printed, where it comes from."""
-    from rules_engine.lost_values import LABEL, split_key
-
     rows = []
     for key, value in values.items():
         try:

@@ -16,7 +16,13 @@ from django.urls import reverse
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_POST
 
-from campaigns_app import end_selectors, engine, exports, record_selectors, services
+from campaigns_app import (
+    end_selectors,
+    exports,
+    record_door,
+    record_selectors,
+    services,
+)
 from campaigns_app.models import Seat
 from campaigns_app.views import NOT_FOUND, seated
 
@@ -85,13 +91,13 @@ def dice_csv(request: HttpRequest, seat: Seat) -> HttpResponse:
 
 CG_END_ACTIONS: dict[str, tuple[str, str, str]] = {
     # action: (service name, confirm question, done message)
-    "propose": ("cg_end_propose", "Propose to end the CG by mutual agreement? It ends once your opponent agrees too; "
-                "then everything is revealed to both sides.", "You proposed to end the CG."),
+    "propose": ("cg_end_propose", ("Propose to end the CG by mutual agreement? It ends once your opponent agrees too; "
+                "then everything is revealed to both sides."), "You proposed to end the CG."),
     "withdraw": ("cg_end_withdraw", "Withdraw your proposal to end the CG?", "Your proposal is withdrawn."),
     "decline": ("cg_end_decline", "Decline the proposal to end the CG? The CG goes on.",
                 "You declined the proposal to end the CG: the CG goes on."),
-    "concede": ("cg_end_concede", "Concede the CG? Your opponent wins, the CG ends at once and everything — purchases, "
-                "secret rolls, the dice seed — is revealed to both sides. This is final.", "You conceded the CG."),
+    "concede": ("cg_end_concede", ("Concede the CG? Your opponent wins, the CG ends at once and everything — purchases, "
+                "secret rolls, the dice seed — is revealed to both sides. This is final."), "You conceded the CG."),
 }
 
 
@@ -104,30 +110,10 @@ OBJECTIVES_QUESTIONS = {
 }
 
 
-def _end_proposal(context: dict[str, Any], seat: Seat) -> dict[str, Any]:
-    """The open proposal to end the CG: its reason (mutual agreement | CG objectives met) and claimant."""
-    state = engine.load_state(context["campaign"].state)
-    system = context["system"]
-    reason = state.end_reason if state.end_proposals else None
-    claimant = state.end_claimant if state.end_proposals else None
-    return {
-        "end_reason": reason,
-        "end_claimant": claimant,
-        "end_claimant_name": engine.side_name(system, claimant) if claimant else None,
-        "i_claim": claimant == seat.side,
-    }
-
-
-def _cg_end_context(seat: Seat) -> dict[str, Any]:
-    context = record_selectors.cg_end_context(seat)
-    context.update(_end_proposal(context, seat))
-    return context
-
-
 @seated
 @require_GET
 def cg_end(request: HttpRequest, seat: Seat) -> HttpResponse:
-    return _page(request, "campaigns/records/cg_end.html", _cg_end_context(seat))
+    return _page(request, "campaigns/records/cg_end.html", record_selectors.cg_end_context(seat))
 
 
 def _cg_end_action(request: HttpRequest, seat: Seat, action: str) -> HttpResponse:
@@ -137,13 +123,13 @@ def _cg_end_action(request: HttpRequest, seat: Seat, action: str) -> HttpRespons
     if action == "propose":
         reason = str(request.POST.get("reason") or "mutual-agreement")
         if reason not in services.END_REASONS:
-            context = _cg_end_context(seat)
+            context = record_selectors.cg_end_context(seat)
             context["action_error"] = (f"Unknown reason to end the CG “{reason}” "
                                        f"(allowed: {', '.join(services.END_REASONS)}).")
             return _page(request, "campaigns/records/cg_end.html", context, status=422)
         kwargs["reason"] = reason
     if request.POST.get("confirmed") != "yes":
-        context = _cg_end_context(seat)
+        context = record_selectors.cg_end_context(seat)
         if kwargs.get("reason") == "objectives":
             claimant = context["end_claimant_name"] if context["end_reason"] == "objectives" else None
             question = OBJECTIVES_QUESTIONS[claimant is None].format(claimant=claimant)
@@ -160,10 +146,10 @@ def _cg_end_action(request: HttpRequest, seat: Seat, action: str) -> HttpRespons
     except services.ServiceError as error:
         fresh = (Seat.objects.select_related("campaign", "campaign__system").defer("campaign__system__definition")
                  .get(pk=seat.pk))
-        context = _cg_end_context(fresh)
+        context = record_selectors.cg_end_context(fresh)
         context["action_error"] = str(error)
         return _page(request, "campaigns/records/cg_end.html", context, status=422)
-    messages.success(request, done if kwargs.get("reason") == "objectives" and not campaign.state.get("ended")
+    messages.success(request, done if kwargs.get("reason") == "objectives" and not record_door.ended(campaign)
                      else end_selectors.cg_end_message(campaign, action))
     return redirect("records_cg_end", public_id=seat.campaign.public_id)
 

@@ -4,9 +4,9 @@
 ``SideLedger.roster`` / ``.purchases`` into ``RosterLine`` / ``PurchaseRecordLine`` in the caller's transaction
 (``services._save_state``), touching only the lines that changed: one read per table, one bulk upsert per table for the
 new and changed lines, one delete per table for lines gone from the ledger. ``rebuild_records`` re-projects every
-campaign. The reads give back the ledger's JSON shape (``RosterLine.to_json`` / ``PurchaseLine.to_json``) so the record
-selectors format cells exactly as before; the opponent's hidden roster cells are nulled by the database itself and
-dropped, so they never reach Python, let alone a context.
+campaign. The reads give back the ledger's JSON shape (``RosterLine.to_json`` / ``PurchaseLine.to_json``) for
+rules_engine.record_view (via ``record_door``); the opponent's hidden roster cells — as record_view decides — are nulled
+by the database itself and dropped, so they never reach Python, let alone a context.
 """
 from __future__ import annotations
 
@@ -126,8 +126,8 @@ def _same(stored: Mapping[str, Any], wanted: Mapping[str, Any]) -> bool:
     return True
 
 
-def _sync(
-    model: type[models.Model], campaign: Campaign, key: str, wanted: dict[tuple[str, Any], dict[str, Any]],
+def _sync[M: (RosterLine, PurchaseRecordLine)](
+    model: type[M], campaign: Campaign, key: str, wanted: dict[tuple[str, Any], dict[str, Any]],
     fields: Iterable[str],
 ) -> tuple[int, int]:
     """Upsert the changed rows and delete the rows gone (a read, a bulk upsert and a delete at most)."""
@@ -185,18 +185,20 @@ def roster_lines(
 ) -> dict[str, dict[str, dict[str, Any]]]:
     """Both sides' CG Roster lines (side → date id → the line's JSON), in one query.
 
-    The viewer's own lines come in full. The opponent's come with ``opponent_fields`` only (rules_engine.view
-    ``public_roster_fields``: the form's public columns) — the database returns NULL for every other cell and the key is
-    dropped — or in full when ``opponent_fields`` is None (after CG end)."""
+    The viewer's own lines come in full. The opponent's come with ``opponent_fields`` only (rules_engine.record_view
+    ``opponent_roster_fields`` decides: the form's public columns before CG end) — the database returns NULL for every
+    other cell and the key is dropped — or in full when ``opponent_fields`` is None (after CG end)."""
     columns: dict[str, Any] = {}
     for name in ROSTER_FIELDS:
         if opponent_fields is None or name in opponent_fields:
             columns[name] = F(name)
         else:  # the opponent's cell never leaves the database
             field = RosterLine._meta.get_field(name)
+            assert isinstance(field, models.Field)
             columns[name] = Case(When(side=viewer, then=F(name)), default=Value(None), output_field=field)
-    rows = (RosterLine.objects.filter(campaign=campaign).order_by("side", "position")
-            .values("side", "date_id", **{f"v_{name}": expr for name, expr in columns.items()}))
+    rows: Iterable[Mapping[str, Any]] = (
+        RosterLine.objects.filter(campaign=campaign).order_by("side", "position")
+        .values("side", "date_id", **{f"v_{name}": expr for name, expr in columns.items()}))
     out: dict[str, dict[str, dict[str, Any]]] = {}
     for row in rows:
         side = row["side"]

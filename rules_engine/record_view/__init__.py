@@ -1,0 +1,65 @@
+"""What a side may see of the records — CG Roster, RG Purchase Record, dice log, CG end — decided in one place
+(``visibility``) and built by ``record_view_for`` into frozen data (``model``)."""
+from __future__ import annotations
+
+from rules_engine.record_view.build import record_view_for
+from rules_engine.record_view.end import end_status
+from rules_engine.record_view.model import (
+    Book,
+    CgEndFacts,
+    Column,
+    DatePlace,
+    DiceLog,
+    DiceRow,
+    EndRecord,
+    EndStatus,
+    FormHeading,
+    Modifier,
+    PurchaseLines,
+    PurchaseRecord,
+    RecordPart,
+    RecordSources,
+    RecordTable,
+    RecordView,
+    RosterLines,
+    RosterRecord,
+    SuppliedValue,
+    TotalsRow,
+    VictoryRule,
+)
+from rules_engine.record_view.visibility import (
+    SUPPLIED_KINDS,
+    opponent_roster_fields,
+    purchase_sides,
+    visible_events,
+)
+
+__all__ = [
+    "SUPPLIED_KINDS",
+    "Book",
+    "CgEndFacts",
+    "Column",
+    "DatePlace",
+    "DiceLog",
+    "DiceRow",
+    "EndRecord",
+    "EndStatus",
+    "FormHeading",
+    "Modifier",
+    "PurchaseLines",
+    "PurchaseRecord",
+    "RecordPart",
+    "RecordSources",
+    "RecordTable",
+    "RecordView",
+    "RosterLines",
+    "RosterRecord",
+    "SuppliedValue",
+    "TotalsRow",
+    "VictoryRule",
+    "end_status",
+    "opponent_roster_fields",
+    "purchase_sides",
+    "record_view_for",
+    "visible_events",
+]
