@@ -13,9 +13,15 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 
 from campaigns_app import end_selectors, engine, order_forms
+from campaigns_app.card_selectors import choice_rows
+from campaigns_app.lost_value_selectors import value_rows
 from campaigns_app.models import Campaign, CgSystem, EventRecord, LiveConnection, Seat
-from rules_engine.errors import RulesError
 from rules_engine.board import PURPOSE_MAX
+from rules_engine.errors import RulesError
+from rules_engine.event_text import (
+    RESULT_LABELS, STEP_LABELS, Words, cg_ended_text, describe, record_words, result_summary, visible_events,
+)
+from rules_engine.events import EventKind
 from rules_engine.fortification_purchase import formula_words
 from rules_engine.state import IDLE as IDLE_RESULT
 from rules_engine.vocabulary import Chit
@@ -27,12 +33,6 @@ HISTORY_LATEST = 5
 PHASE_FRAGMENT_IDS = ("campaign-status", "owes", "step-panel", "chit-panel", "step-records", "checklist",
                       "ledger-summary", "players", "history-latest")
 
-STEP_LABELS = {
-    "initial-scenario": "Initial Scenario",
-    "initiative": "Initiative Determination",
-    "scenario": "Scenario",
-    "ended": "Campaign Game over",
-}
 
 
 def seat_for(public_id: str, user: AbstractBaseUser | Any) -> Seat | None:
@@ -186,205 +186,42 @@ def campaign_rows(user: AbstractBaseUser) -> list[CampaignRow]:
     return rows
 
 
-class _Names:
-    """A side id → its name (the history texts' ``name``), with the system for texts that need more of it."""
-
-    def __init__(self, system: Any) -> None:
-        self.system = system
-
-    def __call__(self, side: Any) -> str:
-        return engine.side_name(self.system, side) if side else ""
-
-
 def _describe_event(system: Any, record: EventRecord, viewer: str) -> dict[str, Any]:
-    """A history line: what happened, in words, and its dice (if a roll)."""
+    """A history line: what happened, in words (rules_engine.event_text), and its dice (if a roll)."""
     payload = record.payload or {}
-    name = _Names(system)
-    kind = record.kind
-    dice = None
-    detail = ""
-    choices = ""
-    if kind == "campaign-created":
-        text = f"{payload.get('player')} created the campaign ({payload.get('system')}) and took the {name(payload.get('side'))} side."
-        detail = f"Dice seed commitment (SHA-256): {payload.get('commitment', '')}"
-        chosen = payload.get("settings") or {}
-        if chosen:  # the players' choices (``source: players`` settings), part of the rules the campaign plays by
-            from campaigns_app.card_selectors import choice_rows
-
-            rows = choice_rows(system, chosen)
-            choices = "Players' choices: " + "; ".join(f"{row['title']}: {row['value']}" for row in rows) + "."
-        typed = payload.get("lost_values") or {}
-        if typed:  # values lost in the rule text, typed at creation (printed rule values, not secrets)
-            from campaigns_app.lost_value_selectors import value_rows
-
-            lost = "Values lost in the rule text, typed as printed: " + "; ".join(
-                f"{row['ref']} {row['chart']}, {row['row']}, {row['column']}: {row['value']}"
-                for row in value_rows(system, typed, "")) + "."
-            choices = f"{choices} {lost}".strip()
-    elif kind == "player-joined":
-        text = f"{payload.get('player')} joined and took the {name(payload.get('side'))} side."
-    elif kind == "chit-chosen":
-        who = "You" if payload.get("side", record.side) == viewer else f"The {name(payload.get('side', record.side))} side"
-        text = f"{who} chose {str(payload.get('chit', '')).capitalize()} for {payload.get('date')} (sealed)."
-    elif kind == "chit-sealed":
-        who = "You have" if payload.get("side") == viewer else f"The {name(payload.get('side'))} side has"
-        text = f"{who} chosen an Initiative chit for {payload.get('date')}."
-    elif kind == "chits-revealed":
-        chits = payload.get("chits") or {}
-        parts = ", ".join(
-            f"{name(side)} {str(chits[side]).capitalize()}" for side in engine.side_ids(system) if side in chits
-        )
-        text = f"Initiative chits revealed for {payload.get('date')}: {parts} → {payload.get('label')}."
-        order = []
-        if payload.get("setup_first"):
-            order.append(f"{name(payload['setup_first'])} sets up first")
-        if payload.get("moves_first"):
-            order.append(f"{name(payload['moves_first'])} moves first")
-        detail = "; ".join(order)
-    elif kind == "roll":
-        dice = payload.get("dice") or []
-        roller = name(payload.get("roller"))
-        whom = roller if roller.casefold().endswith(" side") else f"{roller} side"  # PL "Allied Side"
-        text = f"{payload.get('purpose')}: {payload.get('kind')} {payload.get('total')} rolled for the {whom}"
-        if payload.get("result"):
-            label = f" ({payload['label']})" if payload.get("label") else ""
-            text += f" → {name(str(payload['result']))}{label}"
-        text += "."
-        if payload.get("verify"):
-            detail = "Verify this result against your printed chart."
-    elif kind == "step-done":
-        ref = str(payload.get("step"))
-        step_name = next((f"{s.ref} {s.name}" for s in getattr(system, "steps", ()) or () if s.ref == ref), None)
-        step = step_name or STEP_LABELS.get(ref, ref)
-        if payload.get("map_group"):  # KGP 8.2: the scenario on one Map Group
-            step = f"{step} on Map Group {payload['map_group']}"
-        who = "You" if payload.get("side") == viewer else f"The {name(payload.get('side'))} side"
-        text = f"{who} finished {step} ({payload.get('date')})."
-    elif kind == "date-advanced":
-        date_id = str(payload.get("date"))
-        named = engine.date_name(system, date_id)
-        unit = getattr(getattr(system, "time_unit", None), "name", None) or "CG Date"
-        text = f"{named if named != date_id else f'{unit} {date_id}'}: {STEP_LABELS.get(str(payload.get('step')), payload.get('step'))}."
-    elif kind == "move-order":
-        text = f"{name(payload.get('moves_first'))} moves first on {payload.get('date')}."
-    elif kind == "cg-ended":
-        text = end_selectors.cg_ended_text(system, payload)
-    elif kind in PHASE_EVENT_TEXT:
-        text = PHASE_EVENT_TEXT[kind](payload, name, viewer)
-    elif kind in ("items-lost", "nothing-to-resolve", "resolution-order", "leaders-generated") and payload.get("text"):
-        text = str(payload["text"]) + "."  # rules_engine.patrols words them
-    else:
-        text = kind.replace("-", " ").capitalize() + "."
+    said = describe(Words(system), record.kind, payload, record.side or None, viewer)
     return {
-        "kind": kind,
-        "text": text,
-        "detail": detail,
-        "choices": choices,
-        "dice": dice,
+        "kind": record.kind,
+        "text": said.text,
+        "detail": said.detail,
+        "choices": _creation_choices(system, payload) if record.kind == EventKind.CAMPAIGN_CREATED else "",
+        "dice": (payload.get("dice") or []) if record.kind == EventKind.ROLL else None,
         # "Only you" on the viewer's own secret records; the opponent's, seen after CG end, are revealed, not his own
         "secret": record.visibility != EventRecord.Visibility.PUBLIC and record.side == viewer,
         "created": record.created,
     }
 
 
-def _step_done_text(payload: dict[str, Any], name: Any, viewer: str) -> str:
-    step = str(payload.get("step"))
-    label = STEP_LABELS.get(step, step)
-    if payload.get("map_group"):
-        label = f"{label} on Map Group {payload['map_group']}"
-    who = "You" if payload.get("side") == viewer else f"The {name(payload.get('side'))} side"
-    return f"{who} finished {label} ({payload.get('date')})."
-
-
-def result_summary(system: Any, result: Any) -> str:
-    """A scenario's agreed results in words, both sides: "CVP U.S. 6, German 11; LVP U.S. 2, German 1; German attacked"."""
-    if not isinstance(result, dict):
-        return ""
-    sides = engine.side_ids(system)
-
-    def per_side(values: Any) -> str:
-        values = values or {}
-        return ", ".join(f"{engine.side_name(system, s)} {values[s]}" for s in sides if s in values)
-
-    parts = [f"CVP {per_side(result.get('cvp'))}"]
-    for key, label in (("lvp", "LVP"), ("leaders_lost", "leaders lost"), ("units_lost", "units lost"),
-                       ("objective_hexes", "own Objective Hexes Controlled")):
-        if result.get(key):
-            parts.append(f"{label} {per_side(result.get(key))}")
-    attackers = [engine.side_name(system, s) for s in sides if (result.get("attacked") or {}).get(s)]
-    parts.append(f"{' and '.join(attackers)} attacked" if attackers else "nobody attacked")
-    if result.get("winner"):
-        parts.append(f"winner {engine.side_name(system, result['winner'])}")
-    return "; ".join(parts)
-
-
-def _where(payload: dict[str, Any]) -> str:
-    return f" on Map Group {payload['map_group']}" if payload.get("map_group") else ""
-
-
-def _confirmed_text(payload: dict[str, Any], system: Any) -> str:
-    by_group = [item for item in payload.get("map_results") or [] if isinstance(item, dict)]
-    if not by_group:
-        return f"The results of {payload.get('date')} are confirmed."
-    lines = " · ".join(f"{item.get('map_group')}: {result_summary(system, item.get('result'))}" for item in by_group)
-    return f"The results of {payload.get('date')} are confirmed on every Map Group — {lines}."
-
-
-PHASE_EVENT_TEXT: dict[str, Any] = {
-    "campaign-started": lambda p, name, v: f"The Campaign Game began on {p.get('date')}.",
-    "step-done": _step_done_text,
-    "step-resolved": lambda p, name, v: f"Step {p.get('step')} resolved by the app ({p.get('date')}).",
-    "recon-declared": lambda p, name, v: str(p.get("text") or "A Recon Location was declared."),
-    "losses-recorded": lambda p, name, v: str(p.get("text") or "Losses recorded."),
-    "board-part": lambda p, name, v: str(p.get("text") or f"Step {p.get('step')}: the rest is done on the board."),
-    "order-recorded": lambda p, name, v: f"Your secret order at {p.get('step')} is recorded ({p.get('date')}).",
-    "replenished": lambda p, name, v: str(p.get("text") or f"Replenished {p.get('amount')} {p.get('currency')}."),
-    "weather": lambda p, name, v: str(p.get("text")) if p.get("board") else f"Weather for {p.get('date')}: " + " · ".join(
-        str(p[k]) for k in ("ec", "weather", "moon") if p.get(k) and p.get(k) != "-") + "." + (
-        f" (rolled on the {p.get('rolled')})" if p.get("rolled") else ""),
-    "san-adjusted": lambda p, name, v: f"{name(p.get('side'))} SAN {p.get('before')} → {p.get('after')} ({p.get('step')}).",
-    "elr-changed": lambda p, name, v: f"{name(p.get('side'))} ELR {p.get('before')} → {p.get('after')} ({p.get('step')}).",
-    "night-elr": lambda p, name, v: f"Night scenario ({p.get('date')}): the {name(p.get('side'))} side is the Scenario "
-    f"Defender; its ELR is one less than in daytime" + (f": {p.get('printed')} → {p.get('elr')}" if p.get("elr") is not None
-                                                       else "") + f" ({p.get('rule')}).",
-    "declared": lambda p, name, v: f"The {name(p.get('side'))} side declared {p.get('name')} ({p.get('ref')}) for the "
-    f"scenario of {p.get('date')}" + (f" on {p.get('map_group')}" if p.get("map_group") else "")
-    + (f": {p.get('count')} of {p.get('of')} in this CG." if p.get("of") is not None else "."),
-    "lvp-recorded": lambda p, name, v: f"{name(p.get('side'))}: Current-LVP {p.get('current_lvp')}, CG-LVP {p.get('cg_lvp')}.",
-    "table-result": lambda p, name, v: f"{p.get('table_name')} ({name(p.get('side'))}): final {p.get('final')} → {p.get('result')}.",
-    "results-entered": lambda p, name, v: f"You entered the results of {p.get('date')}{_where(p)}.",
-    "results-submitted": lambda p, name, v: ("You" if p.get("side") == v else f"The {name(p.get('side'))} side")
-    + f" entered the scenario results of {p.get('date')}{_where(p)}.",
-    "results-differ": lambda p, name, v: f"The results entries of {p.get('date')}{_where(p)} differ: "
-    + ", ".join(RESULT_LABELS.get(f, f) for f in p.get("fields") or []) + ".",
-    "results-confirmed": lambda p, name, v: _confirmed_text(p, name.system),
-    "map-group-results-confirmed": lambda p, name, v: f"The results of {p.get('date')}{_where(p)} are confirmed: "
-    + result_summary(name.system, p.get("result")) + ".",
-    "secret-dr": lambda p, name, v: str(p.get("text") or f"Secret DR {p.get('final')}") + ".",
-    "supplied": lambda p, name, v: f"You supplied a value for {p.get('step')}.",
-    "track-set": lambda p, name, v: f"{name(p.get('side'))}: " + ", ".join(
-        f"{k.upper()} {val}" for k, val in (p.get("values") or {}).items()) + ".",
-    "announced": lambda p, name, v: "Each side announced its SAN.",
-    "idle": lambda p, name, v: f"{p.get('label')}: the * steps are repeated ({p.get('date')}).",
-    "points-forfeited": lambda p, name, v: str(p.get("text") or "Unspent points forfeited."),
-    "end-proposed": lambda p, name, v: (
-        f"The {name(p.get('side'))} side proposes to end the CG by mutual agreement." if p.get("reason") != "objectives"
-        else f"The {name(p.get('side'))} side says its CG objectives are met." if p.get("claimant") == p.get("side")
-        else f"The {name(p.get('side'))} side confirms that the {name(p.get('claimant'))} side's CG objectives are met."),
-    "end-withdrawn": lambda p, name, v: f"The {name(p.get('side'))} side withdrew its proposal to end the CG.",
-    "end-declined": lambda p, name, v: (
-        f"{'You' if p.get('side') == v else 'The ' + name(p.get('side')) + ' side'} declined the proposal to end the "
-        "CG: the CG goes on."),
-    "initiative-assigned": lambda p, name, v: f"Initial Scenario roles: {p.get('label')}.",
-    "initial-ob": lambda p, name, v: f"{p.get('text') or name(p.get('side')) + ' Initial OB'}.",
-}
+def _creation_choices(system: Any, payload: dict[str, Any]) -> str:
+    """The rules a campaign plays by, chosen at its creation: the players' choices (``source: players`` settings) and
+    the values lost in the rule text typed then (printed rule values, not secrets)."""
+    choices = ""
+    chosen = payload.get("settings") or {}
+    if chosen:
+        rows = choice_rows(system, chosen)
+        choices = "Players' choices: " + "; ".join(f"{row['title']}: {row['value']}" for row in rows) + "."
+    typed = payload.get("lost_values") or {}
+    if typed:
+        lost = "Values lost in the rule text, typed as printed: " + "; ".join(
+            f"{row['ref']} {row['chart']}, {row['row']}, {row['column']}: {row['value']}"
+            for row in value_rows(system, typed, "")) + "."
+        choices = f"{choices} {lost}".strip()
+    return choices
 
 
 def _visible(records: list[EventRecord], side: str, ended: bool) -> list[EventRecord]:
-    visible = engine.visible_records(records, side, ended)
-    # a side that sees its own chit ("You chose Attack … (sealed)") does not need "You have chosen a chit" as well
-    chosen = {(r.side, (r.payload or {}).get("date")) for r in visible if r.kind == "chit-chosen"}
-    return [r for r in visible if not (r.kind == "chit-sealed" and (r.side, (r.payload or {}).get("date")) in chosen)]
+    """The records ``side`` may see (rules_engine.event_text decides)."""
+    return visible_events(records, side, ended)
 
 
 HISTORY_WINDOW = 24  # events read at a time, newest first, for the latest few
@@ -511,7 +348,7 @@ def live_context(seat: Seat) -> dict[str, Any]:
         "seeds_fixed": seeds_fixed(campaign, len(seats)),
         "revealed": revealed,
         "end_question": end_question,
-        "cg_end_text": end_selectors.cg_ended_text(system, view["cg_end"]) if view.get("ended") and view.get("cg_end") else "",
+        "cg_end_text": cg_ended_text(system, view["cg_end"]) if view.get("ended") and view.get("cg_end") else "",
         "can_mark_done": len(seats) == 2 and engine.can_mark_done(system, state, seat.side),
         "move_order_due": len(seats) == 2 and engine.move_order_due(system, state, seat.side),
         "history_latest": history(campaign, seat, latest=HISTORY_LATEST, state=state),
@@ -751,62 +588,32 @@ def _recon_inspection(system: Any, state: Any, step: Any, ledger: Any) -> dict[s
 
 
 def _describe_record(system: Any, event: dict[str, Any], side: str) -> dict[str, Any] | None:
-    """One step result of this date as the viewer may see it (view_for already dropped what it may not)."""
+    """One step result of this date as the viewer may see it (view_for already dropped what it may not); its title
+    and text from rules_engine.event_text, a roll's breakdown here."""
     payload = event.get("payload") or {}
     kind = event["kind"]
+    words = record_words(Words(system), kind, payload, event.get("side") or None, side)
+    if words is None:
+        return None
+    title, text = words
     own_secret = event.get("visibility") != "public" and (event.get("side") in (None, "", side))
     owner = payload.get("side") or event.get("side") or payload.get("roller") or ""
-    who = engine.side_name(system, owner)
-    base = {"kind": kind, "secret": own_secret, "step": payload.get("step"), "side_name": who, "you": owner == side,
-            "what_for": (payload.get("purpose") or "") if kind == "table-result" else ""}
-    if kind == "table-result":
-        return {**base, "title": f"{payload.get('table_name')} ({payload.get('table_ref')})",
-                "column": payload.get("column"), "dice": payload.get("dice") or [], "original": payload.get("original"),
-                "modifiers": _modifier_texts(payload.get("modifiers")), "final": payload.get("final"), "row": payload.get("row"),
-                "result": payload.get("result"), "caution": payload.get("caution"), "breakdown": True,
-                "cost": payload.get("cost"), "currency": payload.get("currency")}
-    if kind == "weather":
-        parts = [f"{name.upper() if name == 'ec' else name.capitalize()}: {payload[name]}"
-                 for name in ("ec", "weather", "moon", "wind") if payload.get(name)]
-        if payload.get("board"):
-            return {**base, "title": "Weather", "text": str(payload.get("text") or "")}
-        return {**base, "title": "Weather", "text": " · ".join(parts) + (" · Night" if payload.get("night") else "")
-                + (f" (rolled on the {payload.get('rolled')})" if payload.get("rolled") else "")}
-    if kind == "san-adjusted":
-        text = f"{who} SAN {payload.get('before')} → {payload.get('after')}"
-        if payload.get("dr") is not None:
-            text += f" (dr {payload.get('dr')} {payload.get('drm'):+d} = {payload.get('final')})"
-        return {**base, "title": "SAN adjustment", "text": text, "caution": payload.get("caution")}
-    if kind == "elr-changed":
-        return {**base, "title": "ELR", "text": f"{who} ELR {payload.get('before')} → {payload.get('after')}"}
-    if kind == "lvp-recorded":
-        return {**base, "title": "LVP totals",
-                "text": f"{who}: Current-LVP {payload.get('current_lvp')}, CG-LVP {payload.get('cg_lvp')}"}
-    if kind == "replenished":
-        return {**base, "title": "Replenishment", "text": str(payload.get("text") or
-                f"{payload.get('amount')} {payload.get('currency')}")}
-    if kind == "secret-dr":
-        return {**base, "title": "Secret DR", "text": str(payload.get("text") or payload.get("final"))}
-    if kind == "recon-declared":  # issue 14 item 8
-        return {**base, "title": "Recon Location", "text": str(payload.get("text") or "")}
-    if kind == "losses-recorded":  # issue 14 item 6
-        return {**base, "title": "Losses", "text": str(payload.get("text") or "")}
-    if kind == "board-part":  # issue 14 item 9: the app did its part; the rest is on the board
-        return {**base, "title": "Now on the board", "text": str(payload.get("text") or "")}
-    if kind == "points-forfeited":
-        return {**base, "title": "Points forfeited", "text": str(payload.get("text") or payload)}
-    if kind == "announced":
-        tracks = payload.get("tracks") or {}
-        parts = [f"{engine.side_name(system, s)}: " + ", ".join(f"{k.upper()} {v}" for k, v in values.items())
-                 for s, values in tracks.items() if values]
-        return {**base, "title": "Announced", "text": "; ".join(parts) or "Each side announces its SAN."}
-    if kind == "roll":
-        modifiers = _modifier_texts(payload.get("modifiers"))
-        return {**base, "title": str(payload.get("purpose") or "Roll"), "dice": payload.get("dice") or [],
-                "original": payload.get("original", payload.get("total")), "modifiers": modifiers,
-                "final": payload.get("final", payload.get("total")), "result": payload.get("result"),
-                "breakdown": True, "rg_id": payload.get("rg_id")}
-    return None
+    base = {"kind": kind, "secret": own_secret, "step": payload.get("step"), "side_name": engine.side_name(system, owner),
+            "you": owner == side, "what_for": (payload.get("purpose") or "") if kind == "table-result" else "",
+            "title": title}
+    if kind == EventKind.TABLE_RESULT:
+        return {**base, "column": payload.get("column"), "dice": payload.get("dice") or [],
+                "original": payload.get("original"), "modifiers": _modifier_texts(payload.get("modifiers")),
+                "final": payload.get("final"), "row": payload.get("row"), "result": payload.get("result"),
+                "caution": payload.get("caution"), "breakdown": True, "cost": payload.get("cost"),
+                "currency": payload.get("currency")}
+    if kind == EventKind.ROLL:
+        return {**base, "dice": payload.get("dice") or [], "original": payload.get("original", payload.get("total")),
+                "modifiers": _modifier_texts(payload.get("modifiers")), "final": payload.get("final", payload.get("total")),
+                "result": payload.get("result"), "breakdown": True, "rg_id": payload.get("rg_id")}
+    if kind == EventKind.SAN_ADJUSTED:
+        return {**base, "text": text, "caution": payload.get("caution")}
+    return {**base, "text": text}
 
 
 def _modifier_texts(modifiers: Any) -> list[dict[str, Any]]:
@@ -1340,8 +1147,6 @@ def _recon_context(system: Any, state: Any, step: Any, side: str, currency: str 
             "problem": problem, "ref": step.ref}
 
 
-RESULT_LABELS = {"cvp": "CVP amassed", "winner": "Winner", "lvp": "LVP controlled", "leaders_lost": "Leaders lost",
-                 "units_lost": "Units lost", "attacked": "Attacked", "objective_hexes": "Own Objective Hexes Controlled"}
 
 
 def _result_text(system: Any, name: str, value: Any) -> str:
