@@ -157,7 +157,7 @@ def roll_move_order(system: Any, state: Any, dice: Any) -> tuple[Any, tuple[Even
 
 
 def view_for(system: Any, state: Any, side: str) -> dict[str, Any]:
-    from rules_engine.view import view_for as view
+    from rules_engine.view import view_json as view
 
     return dict(view(system, state, side))
 

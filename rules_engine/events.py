@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import TypeAlias
 
@@ -67,17 +67,22 @@ class EventKind(StrEnum):
     WEATHER = "weather"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Event:
     """Something that happened: PUBLIC (both sides at once), SIDE or CG_END (``side`` now; both sides once the CG ends)."""
 
     kind: EventKind
     visibility: Visibility
-    side: SideId | None = None
-    payload: Mapping[str, JSON] = field(default_factory=dict)
+    side: SideId | None
+    payload: Mapping[str, JSON]
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "kind", EventKind(self.kind))  # a stored string becomes its kind (ValueError if none)
+    def __init__(self, kind: EventKind | str, visibility: Visibility, side: SideId | None = None,
+                 payload: Mapping[str, JSON] | None = None) -> None:
+        """``kind`` may be its stored string: it becomes its EventKind (ValueError for an unknown kind)."""
+        object.__setattr__(self, "kind", EventKind(kind))
+        object.__setattr__(self, "visibility", visibility)
+        object.__setattr__(self, "side", side)
+        object.__setattr__(self, "payload", payload if payload is not None else {})
         if self.visibility is not Visibility.PUBLIC and self.side is None:
             raise ValueError(f"A {self.visibility} event needs the side that owns it")
 

@@ -19,7 +19,7 @@ from rules_engine.loader import parse_system
 from rules_engine.model import System
 from rules_engine.results import submit_results
 from rules_engine.state import CampaignState, ScenarioResult, mark_step_done, owes
-from rules_engine.view import view_for
+from rules_engine.view import view_json as view_for
 from rules_engine.vocabulary import Chit, Visibility
 
 CDN, GER = "canadian", "german"
