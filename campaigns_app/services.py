@@ -8,21 +8,19 @@ they are on the live page.
 """
 from __future__ import annotations
 
-import hashlib
 import hmac
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
-
-from django.conf import settings
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 
-from campaigns_app import card_selectors, card_services, engine, live, notifications, records, selectors
+from campaigns_app import card_selectors, card_services, door, engine, form_tokens, live, notifications, records, selectors
 from campaigns_app.models import Campaign, CgSystem, EventRecord, Invitation, LiveConnection, Seat, new_player_seed, now
 from rules_engine.errors import DefinitionErrors, RulesError
 from rules_engine.events import Event
+from rules_engine.view import form_facts
 from rules_engine.vocabulary import Chit
 
 ONLINE_WITHIN = selectors.ONLINE_WITHIN
@@ -363,7 +361,7 @@ def chit_submit(*, user: AbstractBaseUser, public_id: str, side: str, chit: str)
     seat = _seat_of(seats, user)
     system = engine.system_for(campaign)
     state = engine.load_state(campaign.state)
-    problem = selectors.chit_problem(system, state, seat, len(seats), side, chit)
+    problem = selectors.chit_problem(system, door.view_of(system, state, seat.side), seat, len(seats), side, chit)
     if problem:
         raise ServiceError(problem)
     chit_value = Chit(chit)
@@ -424,48 +422,17 @@ Action = Callable[[Any, Any, str, Any], tuple[Any, tuple[Event, ...]]]
 
 
 def form_token(campaign: Campaign, seat: Seat, state: Any, purpose: str, map_group: str | None = None) -> str:
-    """A one-time token for one seat's form at one step occurrence (``order``, ``recon``, ``roll``, ``board``,
-    ``done``).
-
-    It changes once the form's action is recorded (the side finishes the step, or its roll count at the step grows),
-    so a form posted twice (double click, resent request) records once: the replay no longer matches and is a no-op.
-    It depends only on the seat's own side, so it never differs with what the opponent did in secret. A scenario played
-    per Map Group (KGP 8.2) has one form per Map Group: ``map_group`` names it.
-    """
-    count = 0
-    if purpose == "roll":
-        count = sum(
-            1 for event in state.records
-            if event.kind == "table-result" and event.payload.get("side") == seat.side
-            and event.payload.get("step") == state.phase_ref
-        )
-    elif purpose == "board":  # the side's public rolls at the board here (rules_engine.board)
-        count = int(state.board_counts.get(seat.side, 0))
-    done = seat.side in state.done
-    if map_group is not None:
-        done = seat.side in state.map_done.get(map_group, ())
-    message = "|".join(str(part) for part in (
-        campaign.public_id, seat.side, seat.pk, purpose, state.date_index, state.pass_kind, state.phase_ref,
-        len(state.history), count, done, map_group or "",
-    ))
-    occurrence = hmac.new(settings.SECRET_KEY.encode(), message.encode(), hashlib.sha256).hexdigest()[:32]
-    return _form_tag(campaign, seat, purpose, map_group) + occurrence
+    """The seat's one-time form token at the state's step occurrence (campaigns_app.form_tokens)."""
+    return form_tokens.form_token(campaign, seat, form_facts(state, seat.side), purpose, map_group)
 
 
 FORM_NOT_VALID = ("That form is not valid: this page did not issue it, or it was changed. Nothing was changed; "
                   "reload the page and try again.")
 
 
-def _form_tag(campaign: Campaign, seat: Seat, purpose: str, map_group: str | None) -> str:
-    """The part of a form token that never changes for one seat's form: it proves the server issued the token, so a
-    forged one is told apart from a genuine one that is merely spent (already recorded, or a stale page)."""
-    message = "|".join(("form", campaign.public_id, str(seat.pk), purpose, map_group or ""))
-    return hmac.new(settings.SECRET_KEY.encode(), message.encode(), hashlib.sha256).hexdigest()[:16]
-
-
 def _require_genuine(campaign: Campaign, seat: Seat, purpose: str, map_group: str | None, token: str | None) -> None:
     """FormNotValid unless ``token`` was issued by this server for this seat's form (spent or not)."""
-    expected = _form_tag(campaign, seat, purpose, map_group)
+    expected = form_tokens.form_tag(campaign, seat, purpose, map_group)
     if token is None or len(token) != 48 or not hmac.compare_digest(token[:16], expected):
         raise FormNotValid(FORM_NOT_VALID)
 

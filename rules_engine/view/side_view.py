@@ -6,6 +6,7 @@ render (``json``, as ``view_json`` gives it). Every secret is decided here or in
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
@@ -20,6 +21,8 @@ from rules_engine.model import Step, System
 from rules_engine.state import CampaignState, owes, validate_step_done
 from rules_engine.view.json_view import view_json
 from rules_engine.vocabulary import Chit, SideId
+
+SUPPLY = re.compile(r"^(.*): supply (.+)$")  # an owed action naming the need ids (rules_engine.state.owes)
 
 
 @dataclass(frozen=True)
@@ -94,6 +97,8 @@ class SideView:
     chits: ChitFacts
     needs: tuple[Need, ...]
     opponent_needs: tuple[Need, ...]  # only those on public rolls (sequence.public_needs)
+    opponent_named_needs: tuple[Need, ...]  # the opponent's needs its owes already name ("supply san"), for their words
+    current_step: Step | None
     waiting_for: SideId | None
     can_mark_done: bool
     move_order_due: bool
@@ -174,6 +179,12 @@ def _needs(system: System, state: CampaignState, side: SideId, public: bool) -> 
         return ()
 
 
+def named_needs(system: System, state: CampaignState, side: SideId, owed: tuple[str, ...]) -> tuple[Need, ...]:
+    """``side``'s needs whose ids its owed actions already name (": supply san, elr"): nothing more is told."""
+    named = {part.strip() for item in owed if (found := SUPPLY.match(item)) for part in found.group(2).split(",")}
+    return tuple(n for n in _needs(system, state, side, False) if n.id in named)
+
+
 def _recon_turn(system: System, state: CampaignState, step: Step | None, side: SideId) -> ReconTurn | None:
     if step is None or recon_turns.first(step) is None or state.phase_ref != step.ref:
         return None
@@ -226,14 +237,16 @@ def view_for(system: System, state: CampaignState, side: SideId) -> SideView:
     other = state.other(side)
     step = current_step(system, state)
     phased = state.phased
+    their_owes = tuple(owes(system, state, other))
     return SideView(
         side=side, opponent=other, json=json, phased=phased, step=state.step, phase_ref=state.phase_ref,
         pass_kind=state.pass_kind, date_id=state.date_id, date_index=state.date_index, ended=state.ended,
         you_done=side in state.done, opponent_done=other in state.done,
-        owes=tuple(owes(system, state, side)), opponent_owes=tuple(owes(system, state, other)),
+        owes=tuple(owes(system, state, side)), opponent_owes=their_owes,
         ledger=state.ledgers.get(side), chits=_chits(system, state, side),
         needs=_needs(system, state, side, False) if phased else (),
         opponent_needs=_needs(system, state, side, True) if phased else (),
+        opponent_named_needs=named_needs(system, state, other, their_owes) if phased else (), current_step=step,
         waiting_for=_waiting_for(system, state, step, side),
         can_mark_done=_ok(lambda: validate_step_done(system, state, side)),
         move_order_due=_move_order_due(system, state, side),

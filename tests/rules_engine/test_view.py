@@ -11,6 +11,8 @@ from rules_engine.dice import FixedDice
 from rules_engine.errors import UnknownNameError
 from rules_engine.initiative import submit_chit
 from rules_engine.state import CampaignState
+from rules_engine.view import SideView, view_json
+from rules_engine.view import view_for as side_view_for
 from rules_engine.view import view_json as view_for
 from rules_engine.vocabulary import Chit
 from tests.rules_engine.test_initiative import CDN, GER, RR, after_initial_scenario, play_round
@@ -121,9 +123,6 @@ def test_a_view_for_an_unknown_side_is_refused() -> None:
 def test_the_side_view_keeps_the_own_chit_and_only_that_the_opponent_has_chosen() -> None:
     """view_for (the one door): a typed SideView whose json is view_json, its own sealed chit, the opponent's "has
     chosen" only, and the chits it may not seal now with the engine's reason."""
-    from rules_engine.view import SideView, view_json
-    from rules_engine.view import view_for as side_view_for
-
     start = after_initial_scenario()
     state = submit_chit(RR, start, CDN, Chit.ATTACK, FixedDice())[0]
     mine, theirs = side_view_for(RR, state, CDN), side_view_for(RR, state, GER)
