@@ -5,14 +5,14 @@ No channel layer, no database: each text frame is sent straight back.
 """
 from __future__ import annotations
 
-from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.generic.websocket import AsyncWebsocketConsumer  # type: ignore[import-untyped]
 from django.conf import settings
 from django.urls import path
 
 MAX_FRAME = 1024
 
 
-class EchoConsumer(AsyncWebsocketConsumer):
+class EchoConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     """Send every text frame (at most MAX_FRAME characters) back unchanged."""
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from rules_engine.sequence import TRACK_RANGES
+
 FORM_MAX = 99_999
 """The largest whole number any form accepts where the rules set no smaller bound (a column is 2³¹ − 1)."""
 DRM_RANGE = (-FORM_MAX, FORM_MAX)
@@ -66,8 +68,6 @@ def track_value(raw: object, key: str, ref: str | None, problems: list[str]) -> 
     """A SAN, ELR or LVP a side types, bounded by the range the rules allow for that track (a SAN is matched against a
     Dice Roll: 0 to 12), the refusal naming the track, its range, why, and the step's rule; another value a step needs
     has the forms' own bound."""
-    from rules_engine.sequence import TRACK_RANGES
-
     if key not in TRACK_RANGES:
         return whole_number(raw, "The value", problems, None, None)
     low, high, why = TRACK_RANGES[key]

@@ -8,6 +8,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 
 from campaigns_app.models import CgSystem, new_player_seed
+from campaigns_app.services import player_seed_problem
 
 PLAYER_SEED_HELP = ("Bound into every die roll together with the server's secret seed, so the server could not have "
                     "chosen its seed to suit the dice. Keep the random value or type your own (1–64 printable "
@@ -24,8 +25,6 @@ def player_seed_field() -> forms.CharField:
 
 
 def clean_player_seed_value(value: str) -> str:
-    from campaigns_app.services import player_seed_problem
-
     problem = player_seed_problem(value)
     if problem:
         raise forms.ValidationError(problem)
@@ -42,7 +41,7 @@ class SignupForm(UserCreationForm):  # type: ignore[type-arg]
         help_text="Refit e-mails you when it is your move, and sends password-reset links here.",
     )
 
-    class Meta(UserCreationForm.Meta):  # type: ignore[name-defined,misc]
+    class Meta(UserCreationForm.Meta):
         model = get_user_model()
         fields = ("username", "email")
 

@@ -9,13 +9,14 @@ import logging
 from collections.abc import Iterable
 
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from channels.layers import get_channel_layer  # type: ignore[import-untyped]
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.mail import send_mail
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from campaigns_app import engine, selectors
+from campaigns_app import door, engine, selectors
 from campaigns_app.models import Seat
 
 log = logging.getLogger(__name__)
@@ -60,8 +61,8 @@ def email_action_due(public_id: str, side: str, reason: str) -> bool:
     seat = (Seat.objects.select_related("user", "campaign", "campaign__system")
             .defer("campaign__system__definition").get(pk=seat.pk))
     campaign = seat.campaign
-    system = engine.system_for(campaign)
-    state = engine.load_state(campaign.state)
+    system = door.system_of(campaign)
+    view = door.side_view(campaign, side)
     opponent_side = engine.other_side(system, side)
     opponent = Seat.objects.filter(campaign=campaign, side=opponent_side).select_related("user").first()
     context = {
@@ -72,7 +73,7 @@ def email_action_due(public_id: str, side: str, reason: str) -> bool:
         "opponent": opponent.user.get_username() if opponent else "Your opponent",
         "opponent_side": engine.side_name(system, opponent_side),
         "reason": reason,
-        "owes": engine.owes(system, state, side),
+        "owes": view.owes,
         "url": settings.SITE_URL + reverse("campaign_detail", args=[public_id]),
     }
     subject = SUBJECTS.get(reason, SUBJECTS["action"]).format(campaign=campaign.name)
@@ -88,10 +89,8 @@ def email_action_due(public_id: str, side: str, reason: str) -> bool:
 def address_reused(request: object, user: object) -> bool:
     """A new account was made with an e-mail address another account already uses: tell that address (only its
     owner reads it), never the person signing up, so sign-up reveals nothing about who has an account."""
-    from django.contrib.auth import get_user_model
-
     email = str(getattr(user, "email", "") or "")
-    others = list(get_user_model().objects.filter(email__iexact=email).exclude(pk=getattr(user, "pk", None))
+    others = list(get_user_model().objects.filter(email__iexact=email).exclude(pk=getattr(user, "pk", None))  # type: ignore[misc]
                   .values_list("username", flat=True)[:5])
     if not email or not others:
         return False

@@ -6,10 +6,15 @@ Every number a player may type here is bounded: ``max_now`` is the most the rule
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
+from decimal import Decimal
 from typing import Any
 
+from rules_engine.board import repair_thresholds
 from rules_engine.ledger import amount_text, new_ledger
 from rules_engine.purchases import patrol_allowance, side_setting
+from rules_engine.sequence import ORDER_TYPES
+from rules_engine.view import SideView
 
 
 def _int_setting(system: Any, setting_id: str, side: str) -> int | None:
@@ -22,36 +27,35 @@ def _setting_label(system: Any, setting_id: str) -> str:
     return str(found.label) if found is not None else setting_id
 
 
-def attack_option(system: Any, state: Any, step: Any, side: str, currency: str | None) -> dict[str, Any] | None:
+def attack_option(system: Any, view: SideView, step: Any, currency: str | None) -> dict[str, Any] | None:
     """PL 2.4: the Attack Option box of the order form (None where this step buys none)."""
-    from rules_engine.sequence import ORDER_TYPES
-
     initiative = getattr(system, "initiative", None)
     if "AttackOptionOrder" not in ORDER_TYPES.get(step.action or "", ()) or initiative is None \
             or initiative.mode != "purchase":
         return None
     ref = next((s.ref for s in system.settings if s.id == "attack_option_cost" and s.ref), None) or initiative.ref
-    if state.pass_kind == "initial":
+    if view.pass_kind == "initial":
         return {"ref": ref, "initial": True}
-    ledger = state.ledgers.get(side) or new_ledger(side)
-    cost = _int_setting(system, "attack_option_cost", side)
-    balance = ledger.balance(currency) if currency else 0
+    ledger = view.ledger or new_ledger(view.side)
+    cost = _int_setting(system, "attack_option_cost", view.side)
+    balance = ledger.balance(currency) if currency else Decimal(0)
     problem = None
     if cost is None:
         problem = (f"The CG Card gives no {_setting_label(system, 'attack_option_cost')}: the Attack Option cannot "
                    "be bought with this card.")
-    elif ledger.items_on(state.date_id, "attack-option"):
+    elif ledger.items_on(view.date_id, "attack-option"):
         problem = "You have already bought the Attack Option for this firefight."
     elif cost > balance:
         problem = f"It costs {cost} {currency}; you have {amount_text(balance)} {currency}."
     return {"ref": ref, "initial": False, "cost": cost, "currency": currency, "problem": problem}
 
 
-def patrol_purchase(system: Any, state: Any, side: str, currency: str | None) -> dict[str, Any]:
+def patrol_purchase(system: Any, view: SideView, currency: str | None) -> dict[str, Any]:
     """PL 2.31: the Patrol purchase form (how many, at most, at what price)."""
-    ledger = state.ledgers.get(side) or new_ledger(side)
-    allowance = patrol_allowance(system, ledger, side, state.date_id)
-    balance = ledger.balance(currency) if currency else 0
+    side = view.side
+    ledger = view.ledger or new_ledger(side)
+    allowance = patrol_allowance(system, ledger, side, view.date_id)
+    balance = ledger.balance(currency) if currency else Decimal(0)
     max_now = 0
     if allowance.problem is None and allowance.price:
         afford = int(balance // allowance.price)
@@ -92,19 +96,14 @@ def points_purchase(system: Any, side: str, ledger: Any) -> dict[str, Any] | Non
             "balance": amount_text(balance), "max_now": max_now, "problem": problem}
 
 
-def resolution_choice(system: Any, state: Any, step: Any, side: str) -> dict[str, Any] | None:
+def resolution_choice(system: Any, view: SideView) -> dict[str, Any] | None:
     """PL 2.74: both sides resolve at this step and the order is not chosen yet — who chooses, and the choices."""
-    from rules_engine import patrols
-    from rules_engine.sequence import order_chooser
-    from rules_engine.state import side_name
-
-    if step is None or not patrols.needs_choice(state, step):
+    found = view.resolution
+    if found is None:
         return None
-    chooser = order_chooser(system, state, step)
-    if patrols.chosen_first(state, chooser) is not None:
-        return None
-    return {"you_choose": chooser == side, "chooser_name": side_name(system, chooser) if chooser else None,
-            "sides": [{"id": s, "name": side_name(system, s), "you": s == side} for s in state.sides]}
+    chooser, side = found.chooser, view.side
+    return {"you_choose": chooser == side, "chooser_name": system.side(chooser).name if chooser else None,
+            "sides": [{"id": s, "name": system.side(s).name, "you": s == side} for s in found.sides]}
 
 
 def chosen_option(system: Any, step: Any) -> dict[str, Any] | None:
@@ -123,8 +122,11 @@ def chosen_option(system: Any, step: Any) -> dict[str, Any] | None:
 
 def repair_rows(system: Any, step: Any) -> list[dict[str, Any]]:
     """PL 3.46 / 3.461: what a repair roll may be for at this step, by the ``repair`` rule's thresholds."""
-    from rules_engine.board import repair_thresholds
-
     return [{"id": str(t.get("id")), "item": str(t.get("item")), "most": t.get("success_max"),
-             "as_written": str(t.get("as_written") or ""), "drm": [str(d) for d in t.get("drm") or ()],
+             "as_written": str(t.get("as_written") or ""), "drm": [str(d) for d in _items(t.get("drm"))],
              "failure": str(t.get("failure") or "")} for t in repair_thresholds(system, step)]
+
+
+def _items(value: object) -> Iterable[object]:
+    """``value``'s items when it is a list or tuple, else none."""
+    return value if isinstance(value, (list, tuple)) else ()

@@ -2,14 +2,14 @@
 scenario), results, supplied values, CG end."""
 from django.urls import path
 
-from campaigns_app import views
+from campaigns_app.phase import order_views, views
 
 urlpatterns = [
     path("phase/done/", views.phase_done, name="phase_done"),
-    path("phase/order/", views.order_submit, name="phase_order"),
-    path("phase/repair/", views.repair_roll_submit, name="phase_repair"),
-    path("phase/first/", views.resolution_order_submit, name="phase_first"),
-    path("phase/recon/", views.recon_submit, name="phase_recon"),
+    path("phase/order/", order_views.order_submit, name="phase_order"),
+    path("phase/repair/", order_views.repair_roll_submit, name="phase_repair"),
+    path("phase/first/", order_views.resolution_order_submit, name="phase_first"),
+    path("phase/recon/", order_views.recon_submit, name="phase_recon"),
     path("phase/roll/", views.roll_submit, name="phase_roll"),
     path("phase/board-roll/", views.board_roll_submit, name="phase_board_roll"),
     path("phase/scenario-roll/", views.scenario_roll_submit, name="phase_scenario_roll"),

@@ -1,10 +1,10 @@
 """URLs. Campaigns are addressed by their random public id; every campaign URL is 404 to anyone without a seat."""
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import URLPattern, URLResolver, include, path
 
-from campaigns_app import views
+from campaigns_app.campaigns import views
 
-campaign_patterns = [
+campaign_patterns: list[URLPattern | URLResolver] = [
     path("", views.campaign_detail, name="campaign_detail"),
     path("invite/", views.campaign_invite, name="campaign_invite"),
     path("history/", views.campaign_history, name="campaign_history"),

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from enum import StrEnum
 from typing import TypeAlias
 
 from rules_engine.dice import PUBLIC_STREAM, Roll, roll_from_json
@@ -12,16 +13,76 @@ JSON: TypeAlias = "str | int | float | bool | None | Sequence[JSON] | Mapping[st
 """A JSON-safe value (read-only containers, so a ``dict[str, int]`` is one too)."""
 
 
-@dataclass(frozen=True)
+class EventKind(StrEnum):
+    """What an event records (stored as its string; ``rules_engine.event_text.EVENT_SPECS`` says who sees it and how
+    it reads)."""
+
+    ANNOUNCED = "announced"
+    BOARD_PART = "board-part"
+    CAMPAIGN_CREATED = "campaign-created"
+    CAMPAIGN_STARTED = "campaign-started"
+    CG_ENDED = "cg-ended"
+    CHIT_CHOSEN = "chit-chosen"
+    CHIT_SEALED = "chit-sealed"
+    CHITS_REVEALED = "chits-revealed"
+    DATE_ADVANCED = "date-advanced"
+    DECLARED = "declared"
+    ELR_CHANGED = "elr-changed"
+    END_DECLINED = "end-declined"
+    END_PROPOSED = "end-proposed"
+    END_WITHDRAWN = "end-withdrawn"
+    IDLE = "idle"
+    INITIAL_OB = "initial-ob"
+    INITIATIVE_ASSIGNED = "initiative-assigned"
+    ITEMS_LOST = "items-lost"
+    LEADERS_GENERATED = "leaders-generated"
+    LOSSES_RECORDED = "losses-recorded"
+    LVP_RECORDED = "lvp-recorded"
+    MAP_GROUP_RESULTS_CONFIRMED = "map-group-results-confirmed"
+    MOVE_ORDER = "move-order"
+    NIGHT_ELR = "night-elr"
+    NOTHING_TO_RESOLVE = "nothing-to-resolve"
+    ORDER_RECORDED = "order-recorded"
+    PLAYER_JOINED = "player-joined"
+    POINTS_FORFEITED = "points-forfeited"
+    RECON_DECLARED = "recon-declared"
+    REPLENISHED = "replenished"
+    REPLENISHMENT_SKIPPED = "replenishment-skipped"
+    RESOLUTION_ORDER = "resolution-order"
+    RESULTS_CONFIRMED = "results-confirmed"
+    RESULTS_DIFFER = "results-differ"
+    RESULTS_ENTERED = "results-entered"
+    RESULTS_SUBMITTED = "results-submitted"
+    ROLL = "roll"
+    ROLL_RESOLVED = "roll-resolved"
+    SAN_ADJUSTED = "san-adjusted"
+    SECRET_DR = "secret-dr"
+    STEP_DONE = "step-done"
+    STEP_RESOLVED = "step-resolved"
+    SUPPLIED = "supplied"
+    TABLE_RESULT = "table-result"
+    TRACK_SET = "track-set"
+    VALUE_NEEDED = "value-needed"
+    VALUE_SUPPLIED = "value-supplied"
+    WEATHER = "weather"
+
+
+@dataclass(frozen=True, init=False)
 class Event:
     """Something that happened: PUBLIC (both sides at once), SIDE or CG_END (``side`` now; both sides once the CG ends)."""
 
-    kind: str
+    kind: EventKind
     visibility: Visibility
-    side: SideId | None = None
-    payload: Mapping[str, JSON] = field(default_factory=dict)
+    side: SideId | None
+    payload: Mapping[str, JSON]
 
-    def __post_init__(self) -> None:
+    def __init__(self, kind: EventKind | str, visibility: Visibility, side: SideId | None = None,
+                 payload: Mapping[str, JSON] | None = None) -> None:
+        """``kind`` may be its stored string: it becomes its EventKind (ValueError for an unknown kind)."""
+        object.__setattr__(self, "kind", EventKind(kind))
+        object.__setattr__(self, "visibility", visibility)
+        object.__setattr__(self, "side", side)
+        object.__setattr__(self, "payload", payload if payload is not None else {})
         if self.visibility is not Visibility.PUBLIC and self.side is None:
             raise ValueError(f"A {self.visibility} event needs the side that owns it")
 
@@ -42,7 +103,7 @@ class Event:
         side = data.get("side")
         if not isinstance(payload, Mapping) or not (side is None or isinstance(side, str)):
             raise ValueError(f"Bad event record: {data!r}")
-        return cls(str(data["kind"]), Visibility(str(data["visibility"])), side, dict(payload))
+        return cls(EventKind(str(data["kind"])), Visibility(str(data["visibility"])), side, dict(payload))
 
 
 def roll_event(roll: Roll, visibility: Visibility, side: SideId | None = None, **extra: JSON) -> Event:
@@ -69,11 +130,11 @@ def roll_event(roll: Roll, visibility: Visibility, side: SideId | None = None, *
         if key in payload:
             raise ValueError(f"roll_event: extra field {key!r} would overwrite the roll itself")
         payload[key] = value
-    return Event("roll", visibility, side, payload)
+    return Event(EventKind.ROLL, visibility, side, payload)
 
 
 def roll_from_event(event: Event) -> Roll:
     """The roll an event records (for the dice export)."""
-    if event.kind != "roll":
+    if event.kind is not EventKind.ROLL:
         raise ValueError(f"Not a roll event: {event.kind}")
     return roll_from_json({k: event.payload[k] for k in ("stream", "number", "kind", "dice", "roller", "purpose")})

@@ -71,8 +71,8 @@ def move_order_due(system: System, state: CampaignState, side: SideId) -> bool:
 
 
 def view_for(system: System, state: CampaignState, side: SideId) -> dict[str, JSON]:
-    """rules_engine.view.view_for: what ``side`` may see of the state."""
-    return dict(view.view_for(system, state, side))
+    """rules_engine.view.view_json: what ``side`` may see of the state, as JSON (the rules CLI and tests)."""
+    return dict(view.view_json(system, state, side))
 
 
 def cg_ended(state: CampaignState) -> bool:

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from django.contrib.auth.models import User
 from django.db import transaction
 
-from campaigns_app import engine, selectors
+from campaigns_app import door, engine, selectors
 from campaigns_app.engine import JSON, CampaignState, Chit, Dice, Event, Outcome, SideId, System
 from campaigns_app.models import Campaign, Seat
 from campaigns_app.services.core import Due, Move, act, ended_due, kept_due
@@ -42,7 +42,7 @@ def step_mark_done(*, user: User, public_id: str) -> Campaign:
 def chit_submit(*, user: User, public_id: str, side: str, chit: str) -> Campaign:
     """Seal the user's Initiative chit (RR 2.522); the second chit resolves both, once, under the row lock."""
     def check(system: System, state: CampaignState, seat: Seat, seats: list[Seat]) -> None:
-        problem = selectors.chit_problem(system, state, seat, len(seats), side, chit)
+        problem = selectors.chit_problem(system, door.view_of(system, state, seat.side), seat, len(seats), side, chit)
         if problem:
             raise ServiceError(problem)
 

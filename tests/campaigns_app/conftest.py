@@ -11,10 +11,12 @@ import pytest
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client
+from django.test.signals import template_rendered
 
 from campaigns_app import engine, live, services
 from campaigns_app.models import Campaign, CgSystem, Seat
 from tests.campaigns_app.lost_test_values import RR as RR_LOST
+from tests.campaigns_app.state_guard import forbidden_values
 
 PASSWORD = "correct-horse-battery-staple-42"
 
@@ -23,6 +25,22 @@ PASSWORD = "correct-horse-battery-staple-42"
 def _test_settings(settings: Any) -> None:
     settings.SITE_URL = "http://refit.test"
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _no_state_in_template_contexts() -> Any:
+    """Every template rendered during a web-app test (page, fragment, websocket frame, e-mail) gets no CampaignState
+    or SideLedger: the door (campaigns_app.door) gives pages a SideView's JSON and words only."""
+    found: list[str] = []
+
+    def check(sender: Any, template: Any, context: Any, **kwargs: Any) -> None:
+        values = context.flatten() if hasattr(context, "flatten") else context
+        found.extend(f"{getattr(template, 'name', template)}: {where}" for where in forbidden_values(values))
+
+    template_rendered.connect(check, dispatch_uid="no-state-in-template-contexts")
+    yield
+    template_rendered.disconnect(dispatch_uid="no-state-in-template-contexts")
+    assert not found, "a template context holds the engine's state:\n" + "\n".join(found[:20])
 
 
 def load_rr() -> CgSystem:

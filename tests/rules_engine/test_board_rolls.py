@@ -23,7 +23,7 @@ from rules_engine.ledger import PurchaseLine, new_ledger
 from rules_engine.loader import parse_card, parse_system
 from rules_engine.model import System
 from rules_engine.state import CampaignState, new_campaign
-from rules_engine.view import view_for
+from rules_engine.view import view_json as view_for
 from rules_engine.vocabulary import DiceKind, Visibility
 from tests.rules_engine.test_sequence_rr import CDN, GER, at, drive, rr, through_initial
 

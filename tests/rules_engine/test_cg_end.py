@@ -8,7 +8,7 @@ from rules_engine import sequence
 from rules_engine.dice import FixedDice
 from rules_engine.errors import SubmissionError
 from rules_engine.state import CampaignState
-from rules_engine.view import view_for
+from rules_engine.view import view_json as view_for
 from tests.rules_engine.test_sequence_phd import GE, US, phd
 
 

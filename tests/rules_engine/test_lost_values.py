@@ -29,7 +29,7 @@ from rules_engine.results import submit_results
 from rules_engine.lost_values import MAX_NUMBER, UnsuppliedValueError, needed_values, parse_value, settle, with_cells
 from rules_engine.spine import mark_step_done, owes
 from rules_engine.state import CampaignState, ScenarioResult
-from rules_engine.view import view_for
+from rules_engine.view import view_json as view_for
 from rules_engine.vocabulary import Visibility
 
 CDN, GER = "canadian", "german"

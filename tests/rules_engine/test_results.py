@@ -13,7 +13,7 @@ from rules_engine.errors import SubmissionError
 from rules_engine.results import submit_results
 from rules_engine.spine import mark_step_done, owes
 from rules_engine.state import CampaignState, ScenarioResult
-from rules_engine.view import view_for
+from rules_engine.view import view_json as view_for
 from tests.rules_engine.test_sequence_rr import CDN, GER, drive, rr
 
 AGREED = ScenarioResult(cvp={CDN: 5, GER: 12}, attacked={CDN: False, GER: True}, lvp={CDN: 7})

@@ -15,7 +15,7 @@ from rules_engine.ledger import new_ledger
 from rules_engine.purchases import RgOrder
 from rules_engine.results import submit_results
 from rules_engine.state import CampaignState
-from rules_engine.view import view_for
+from rules_engine.view import view_json as view_for
 from rules_engine.vocabulary import Chit
 from tests.rules_engine.test_sequence_rr import CDN, GER, RESULT, at, drive, rr, through_initial
 

@@ -23,7 +23,7 @@ from rules_engine.model import MapGroup, System
 from rules_engine.results import submit_results
 from rules_engine.spine import owes
 from rules_engine.state import CampaignState, ScenarioResult
-from rules_engine.view import view_for
+from rules_engine.view import view_json as view_for
 from rules_engine.vocabulary import Visibility
 from tests.rules_engine.test_sequence_rr import drive, rr
 

@@ -173,7 +173,7 @@ def test_the_state_cannot_be_changed_in_place() -> None:
 def test_a_side_event_is_seen_by_its_owner_and_by_both_once_the_cg_ends() -> None:
     secret = Event("chit-chosen", Visibility.SIDE, CDN, {"chit": "attack"})
     public = Event("chit-sealed", Visibility.PUBLIC, CDN, {"side": CDN})
-    later = Event("rg-strength", Visibility.CG_END, GER, {"dr": 7})
+    later = Event("secret-dr", Visibility.CG_END, GER, {"dr": 7})
     assert [secret.visible_to(s, cg_ended=False) for s in (CDN, GER)] == [True, False]
     assert [secret.visible_to(s, cg_ended=True) for s in (CDN, GER)] == [True, True]
     assert [public.visible_to(s, cg_ended=False) for s in (CDN, GER)] == [True, True]

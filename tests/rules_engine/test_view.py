@@ -11,7 +11,9 @@ from rules_engine.dice import FixedDice
 from rules_engine.errors import UnknownNameError
 from rules_engine.initiative import submit_chit
 from rules_engine.state import CampaignState
-from rules_engine.view import view_for
+from rules_engine.view import SideView, view_json
+from rules_engine.view import view_for as side_view_for
+from rules_engine.view import view_json as view_for
 from rules_engine.vocabulary import Chit
 from tests.rules_engine.test_initiative import CDN, GER, RR, after_initial_scenario, play_round
 
@@ -116,3 +118,15 @@ def test_a_side_out_of_attack_chits_is_offered_only_idle() -> None:
 def test_a_view_for_an_unknown_side_is_refused() -> None:
     with pytest.raises(UnknownNameError, match=r"Unknown side 'american' \(allowed: canadian, german\)"):
         view_for(RR, after_initial_scenario(), "american")
+
+
+def test_the_side_view_keeps_the_own_chit_and_only_that_the_opponent_has_chosen() -> None:
+    """view_for (the one door): a typed SideView whose json is view_json, its own sealed chit, the opponent's "has
+    chosen" only, and the chits it may not seal now with the engine's reason."""
+    start = after_initial_scenario()
+    state = submit_chit(RR, start, CDN, Chit.ATTACK, FixedDice())[0]
+    mine, theirs = side_view_for(RR, state, CDN), side_view_for(RR, state, GER)
+    assert isinstance(mine, SideView) and mine.json == view_json(RR, state, CDN)
+    assert (mine.chits.own, mine.chits.opponent_has_chosen) == (Chit.ATTACK, False)
+    assert (theirs.chits.own, theirs.chits.opponent_has_chosen) == (None, True)
+    assert theirs.ledger is state.ledgers.get(GER) and mine.ledger is state.ledgers.get(CDN)

@@ -8,13 +8,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from rules_engine import board, sequence
 from rules_engine.errors import SubmissionError, UnknownNameError
 from rules_engine.events import JSON
-from rules_engine.ledger import SideLedger
-from rules_engine.vocabulary import Visibility
 from rules_engine.initiative import attack_chits_left, validate_chit
+from rules_engine.ledger import SideLedger
+from rules_engine.map_groups import in_play
+from rules_engine.results import differing_fields, scenario_victory_conditions
 from rules_engine.spine import owes
 from rules_engine.state import INITIATIVE, CampaignState, ScenarioResult, SystemLike, side_name
+from rules_engine.vocabulary import Chit, SideId, Visibility
 
 # CG Roster form column id → the RosterLine fields it shows (ids as the fixtures write them).
 ROSTER_FIELDS: Mapping[str, tuple[str, ...]] = {
@@ -24,10 +27,10 @@ ROSTER_FIELDS: Mapping[str, tuple[str, ...]] = {
     "elr": ("elr",), "san": ("san",), "initiative": ("initiative",), "fortifications": ("fortifications",),
     "vp_tally": ("cvp_amassed",),
 }
-from rules_engine.vocabulary import Chit, SideId
 
 
-def _allowed_chits(system: SystemLike, state: CampaignState, side: SideId) -> list[JSON]:
+def allowed_chits(system: SystemLike, state: CampaignState, side: SideId) -> list[JSON]:
+    """The chits ``side`` may seal now (RR 2.522; validate_chit says why not)."""
     allowed: list[JSON] = []
     for chit in Chit:
         try:
@@ -38,7 +41,7 @@ def _allowed_chits(system: SystemLike, state: CampaignState, side: SideId) -> li
     return allowed
 
 
-def view_for(system: SystemLike, state: CampaignState, side: SideId) -> dict[str, JSON]:
+def view_json(system: SystemLike, state: CampaignState, side: SideId) -> dict[str, JSON]:
     """JSON-safe view for ``side``: date, step, own sealed chit, opponent "has chosen", last revealed round, owes."""
     if side not in state.sides:
         raise UnknownNameError(f"Unknown side {side!r} (allowed: {', '.join(state.sides)})")
@@ -52,7 +55,7 @@ def view_for(system: SystemLike, state: CampaignState, side: SideId) -> dict[str
             "open": state.step == INITIATIVE,
             "own_chit": str(own) if own is not None else None,
             "opponent_has_chosen": other in state.sealed,
-            "allowed": _allowed_chits(system, state, side) if state.step == INITIATIVE else [],
+            "allowed": allowed_chits(system, state, side) if state.step == INITIATIVE else [],
             "attack_chits": {
                 s: {
                     "used": state.attack_chits_used.get(s, 0),
@@ -104,9 +107,6 @@ def _public_roster(system: SystemLike, ledger: SideLedger) -> list[JSON]:
 
 
 def _phase_view(system: SystemLike, state: CampaignState, side: SideId) -> dict[str, JSON]:
-    from rules_engine import board, sequence
-    from rules_engine.results import scenario_victory_conditions
-
     other = state.other(side)
     ended = state.ended
     step = None
@@ -134,7 +134,7 @@ def _phase_view(system: SystemLike, state: CampaignState, side: SideId) -> dict[
             "roll_questions": [q.to_json() for q in sequence.roll_questions_for(system, state, side)],  # own only
         },
         "records": [e.to_json() for e in state.records if e.visible_to(side, ended)],
-        "results": {**_entries_view(state.results, side, other), "winner_allowed": has_vc, "no_winner_rule": vc_rule},
+        "results": {**entries_view(state.results, side, other), "winner_allowed": has_vc, "no_winner_rule": vc_rule},
         "history": [r.to_json() for r in state.history],
         "tracks": {s: dict(state.tracks.get(s, {})) for s in state.sides},
         "ledger": dict(own_ledger.to_json()) if own_ledger is not None else None,
@@ -155,11 +155,9 @@ def _phase_view(system: SystemLike, state: CampaignState, side: SideId) -> dict[
     }
 
 
-def _entries_view(entries: Mapping[SideId, ScenarioResult], side: SideId, other: SideId) -> dict[str, JSON]:
+def entries_view(entries: Mapping[SideId, ScenarioResult], side: SideId, other: SideId) -> dict[str, JSON]:
     """A scenario's results entries as ``side`` may see them: its own, whether the opponent has entered, and the
     opponent's entry and the differing fields only once both are in."""
-    from rules_engine.results import differing_fields
-
     both = len(entries) == 2
     return {
         "own": entries[side].to_json() if side in entries else None,
@@ -171,16 +169,14 @@ def _entries_view(entries: Mapping[SideId, ScenarioResult], side: SideId, other:
 
 def _map_groups_view(system: SystemLike, state: CampaignState, side: SideId) -> list[JSON]:
     """KGP 8.2: each Map Group in play on the current date — who marked its scenario finished, its results entries
-    as ``side`` may see them (``_entries_view``), the agreed results."""
-    from rules_engine.map_groups import in_play
-
+    as ``side`` may see them (``entries_view``), the agreed results."""
     out: list[JSON] = []
     for group in in_play(system, state):
         agreed = state.map_agreed.get(group.id)
         out.append({
             "id": group.id, "sections": group.sections, "label": group.label, "name": group.name,
             "scenario_done": {s: s in state.map_done.get(group.id, frozenset()) for s in state.sides},
-            **_entries_view(state.map_results.get(group.id, {}), side, state.other(side)),
+            **entries_view(state.map_results.get(group.id, {}), side, state.other(side)),
             "agreed": agreed.to_json() if agreed is not None else None,
         })
     return out

@@ -1,0 +1,77 @@
+"""A seat's history: the events its side may see (rules_engine.event_text decides and words them), in order."""
+from __future__ import annotations
+
+from typing import Any
+
+from campaigns_app import door
+from campaigns_app.card_selectors import choice_rows
+from campaigns_app.lost_value_selectors import value_rows
+from campaigns_app.models import Campaign, EventRecord, Seat
+from rules_engine.event_text import Words, describe, visible_events
+from rules_engine.events import EventKind
+from rules_engine.view import SideView
+
+
+def _describe_event(system: Any, record: EventRecord, viewer: str) -> dict[str, Any]:
+    """A history line: what happened, in words (rules_engine.event_text), and its dice (if a roll)."""
+    payload = record.payload or {}
+    said = describe(Words(system), record.kind, payload, record.side or None, viewer)
+    return {
+        "kind": record.kind,
+        "text": said.text,
+        "detail": said.detail,
+        "choices": _creation_choices(system, payload) if record.kind == EventKind.CAMPAIGN_CREATED else "",
+        "dice": (payload.get("dice") or []) if record.kind == EventKind.ROLL else None,
+        # "Only you" on the viewer's own secret records; the opponent's, seen after CG end, are revealed, not his own
+        "secret": record.visibility != EventRecord.Visibility.PUBLIC and record.side == viewer,
+        "created": record.created,
+    }
+
+
+def _creation_choices(system: Any, payload: dict[str, Any]) -> str:
+    """The rules a campaign plays by, chosen at its creation: the players' choices (``source: players`` settings) and
+    the values lost in the rule text typed then (printed rule values, not secrets)."""
+    choices = ""
+    chosen = payload.get("settings") or {}
+    if chosen:
+        rows = choice_rows(system, chosen)
+        choices = "Players' choices: " + "; ".join(f"{row['title']}: {row['value']}" for row in rows) + "."
+    typed = payload.get("lost_values") or {}
+    if typed:
+        lost = "Values lost in the rule text, typed as printed: " + "; ".join(
+            f"{row['ref']} {row['chart']}, {row['row']}, {row['column']}: {row['value']}"
+            for row in value_rows(system, typed, "")) + "."
+        choices = f"{choices} {lost}".strip()
+    return choices
+
+
+def _visible(records: list[EventRecord], side: str, ended: bool) -> list[EventRecord]:
+    """The records ``side`` may see (rules_engine.event_text decides)."""
+    return visible_events(records, side, ended)
+
+
+HISTORY_WINDOW = 24  # events read at a time, newest first, for the latest few
+
+
+def history(campaign: Campaign, seat: Seat, latest: int | None = None, view: SideView | None = None
+            ) -> list[dict[str, Any]]:
+    """The events the seat's side may see, in order (``latest``: only the last few, read from the newest back)."""
+    system = door.system_of(campaign)
+    ended = (view if view is not None else door.side_view(campaign, seat.side)).ended
+    events = EventRecord.objects.filter(campaign=campaign)
+    if latest is None:
+        visible = _visible(list(events.order_by("seq")), seat.side, ended)
+    else:
+        window = max(HISTORY_WINDOW, latest + 1)
+        while True:
+            records = list(events.order_by("-seq")[:window])[::-1]
+            visible = _visible(records, seat.side, ended)
+            if len(records) < window:  # the whole campaign
+                break
+            # the window's first event may be a chit-sealed whose chit-chosen (just before it) was not read
+            visible = [r for r in visible if r.seq != records[0].seq]
+            if len(visible) >= latest:
+                break
+            window *= 4
+        visible = visible[-latest:]
+    return [_describe_event(system, record, seat.side) for record in visible]

@@ -1,0 +1,193 @@
+"""What one seat's live page renders, from its side's SideView only (campaigns_app.door)."""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django.utils import timezone
+
+from campaigns_app import door, end_selectors, engine
+from campaigns_app.campaigns.selectors import ONLINE_WITHIN, seeds_fixed
+from campaigns_app.models import Campaign, LiveConnection, Seat
+from campaigns_app.phase.context import phase_context
+from campaigns_app.phase.history import history
+from campaigns_app.phase.steps import step_label
+from rules_engine.event_text import STEP_LABELS, cg_ended_text
+from rules_engine.view import IDLE as IDLE_RESULT
+from rules_engine.view import SideView
+from rules_engine.vocabulary import Chit
+
+HISTORY_LATEST = 5
+
+
+# the live page's fragments a phase form's response swaps in (fragments.FRAGMENTS keys)
+PHASE_FRAGMENT_IDS = ("campaign-status", "owes", "step-panel", "chit-panel", "step-records", "checklist",
+                      "ledger-summary", "players", "history-latest")
+
+
+def live_context(seat: Seat) -> dict[str, Any]:
+    """Everything the seat's live page renders (its own side's view only), fresh from the database."""
+    campaign = Campaign.objects.select_related("system").defer("system__definition").get(pk=seat.campaign_id)
+    system = door.system_of(campaign)
+    side_view = door.side_view(campaign, seat.side)
+    view: Any = side_view.json  # the JSON view (rules_engine.view.view_json), read key by key
+    seats = {s.side: s for s in Seat.objects.filter(campaign=campaign).select_related("user")}
+    moment = timezone.now()
+    online = set(
+        LiveConnection.objects.filter(seat__campaign=campaign, last_beat__gte=moment - ONLINE_WITHIN).values_list(
+            "seat__side", flat=True
+        )
+    )
+    sides = engine.side_ids(system)
+    players = []
+    for side in sides:
+        other_seat = seats.get(side)
+        players.append(
+            {
+                "side": side,
+                "side_name": engine.side_name(system, side),
+                "player": other_seat.user.get_username() if other_seat else None,
+                "you": side == seat.side,
+                "online": side in online,
+                "owes": view["owes"].get(side, []) if len(seats) == 2 else [],
+                "done": view["done"].get(side, False),
+            }
+        )
+    entry = None
+    try:
+        entry = system.calendar_entry(view["date"]["id"])
+    except Exception:
+        entry = None
+    initiative = view.get("initiative")
+    chit_early = False
+    my_owes = list(view["owes"].get(seat.side, [])) if len(seats) == 2 else []
+    opponent_owes = list(view["owes"].get(engine.other_side(system, seat.side), [])) if len(seats) == 2 else []
+    if initiative is not None and side_view.phased:
+        initiative, chit_early = _early_chits(system, side_view, initiative)
+        if chit_early and len(seats) == 2:
+            due = f"choose your Initiative chit (chosen at {initiative['chosen_at']}, revealed at {initiative['ref']})"
+            if side_view.chits.own is None:
+                my_owes.insert(0, due)
+            if not side_view.chits.opponent_has_chosen:
+                opponent_owes.insert(0, due)
+    if len(seats) == 2 and side_view.phased:
+        my_owes = _need_words(door.needs(side_view), my_owes)
+        opponent_owes = _need_words([door.need_fields(n) for n in side_view.opponent_named_needs], opponent_owes)
+    end_question = None
+    if len(seats) == 2 and side_view.phased and not view.get("ended"):
+        end_question, my_owes, opponent_owes = end_selectors.proposal_moves(system, view, seat.side, my_owes, opponent_owes)
+    last_round = view.get("last_round")
+    current_round = last_round if last_round and last_round["date_index"] == view["date"]["index"] else None
+    if current_round is None and _idle_still_shown(last_round, view):
+        current_round = last_round  # an Idle Date jumps to the next date: its result stays until the next reveal
+    revealed = None
+    if current_round:
+        revealed = {
+            "label": _round_label(system, current_round),
+            "date_id": current_round["date_id"],
+            "date_name": engine.date_name(system, current_round["date_id"]),
+            "earlier": current_round["date_index"] != view["date"]["index"],
+            "result": current_round["result"],
+            "chits": [
+                {"side_name": engine.side_name(system, side), "chit": str(current_round["chits"].get(side, "")).capitalize(),
+                 "you": side == seat.side}
+                for side in sides
+            ],
+            "setup_first": engine.side_name(system, current_round["setup_first"]) if current_round["setup_first"] else None,
+            "moves_first": engine.side_name(system, current_round["moves_first"]) if current_round["moves_first"] else None,
+            "rolls": current_round.get("rolls", []),
+        }
+    opponent_side = engine.other_side(system, seat.side)
+    return {
+        "campaign": campaign,
+        "seat": seat,
+        "system": system,
+        "view": view,
+        "side_name": engine.side_name(system, seat.side),
+        "opponent_name": engine.side_name(system, opponent_side),
+        "opponent_joined": opponent_side in seats,
+        "players": players,
+        "my_owes": my_owes,
+        "opponent_owes": [their_words(item) for item in opponent_owes],
+        "step_label": step_label(system, view),
+        "step_name": STEP_LABELS.get(view.get("step", ""), view.get("step", "")),
+        "date": view["date"],
+        "calendar_entry": entry,
+        "initiative": initiative,
+        "my_attack_chits": (initiative.get("attack_chits") or {}).get(seat.side) if initiative else None,
+        "chit_open": bool(initiative and initiative.get("open")) and len(seats) == 2,
+        "chit_early": chit_early,
+        "scenario_done_label": (
+            "The Initial Scenario is finished" if view.get("step") == "initial-scenario"
+            else f"The scenario ({revealed['label']}) is finished" if revealed else "The scenario is finished"),
+        "seeds_fixed": seeds_fixed(campaign, len(seats)),
+        "revealed": revealed,
+        "end_question": end_question,
+        "cg_end_text": cg_ended_text(system, view["cg_end"]) if view.get("ended") and view.get("cg_end") else "",
+        "can_mark_done": len(seats) == 2 and side_view.can_mark_done,
+        "move_order_due": len(seats) == 2 and side_view.move_order_due,
+        "history_latest": history(campaign, seat, latest=HISTORY_LATEST, view=side_view),
+        "ended": view.get("ended", False),
+        "phase": phase_context(campaign, seat, system, side_view, len(seats) == 2),
+        "phase_oob": ",".join(f"#{fragment_id}" for fragment_id in PHASE_FRAGMENT_IDS),
+    }
+
+
+def _idle_still_shown(last_round: dict[str, Any] | None, view: dict[str, Any]) -> bool:
+    """RR 2.522 / PL 2.4 / PHD C5.37: an Idle Date (Idle Firefight, Lull) sends both sides into the idle loop of the next
+    date at once; its result stays on the page through that loop, until the players move on to the next reveal."""
+    return bool(last_round and last_round["result"] == IDLE_RESULT and not view.get("ended")
+                and last_round["date_index"] < view["date"]["index"])
+
+
+def _round_label(system: Any, revealed: dict[str, Any]) -> str:
+    """The matrix result as a player reads it; an Idle result says why: "Idle Date — both chose Idle"."""
+    label = str(revealed["label"])
+    chits = {str(chit) for chit in (revealed.get("chits") or {}).values()}
+    if revealed["result"] == IDLE_RESULT and chits == {"idle"}:
+        return f"{label} — both chose Idle"
+    return label
+
+
+def _need_words(side_needs: list[dict[str, Any]], items: list[str]) -> list[str]:
+    """"2.512 …: supply san" (the engine names need ids) → "2.512 …: type your SAN": each id by the need's own words.
+    Only ids already in the item are replaced, so nothing the viewer may not see is added."""
+    found = {str(n["id"]): n for n in side_needs}
+    out = []
+    for item in items:
+        match = re.match(r"^(.*): supply (.+)$", item)
+        if not match:
+            out.append(item)
+            continue
+        words = []
+        for need_id in (part.strip() for part in match.group(2).split(",")):
+            need = found.get(need_id)
+            if need is not None and need["kind"] == "track":
+                words.append(f"your {need_id.upper()}")
+            elif need is not None:
+                words.append(str(need["label"]).rstrip("?").lower() if need["kind"] == "fact" else str(need["label"]))
+            else:
+                words.append(need_id.replace("_", " "))
+        out.append(f"{match.group(1)}: type {' and '.join(words)}")
+    return out
+
+
+def their_words(item: str) -> str:
+    """An owed action as the other side reads it: "choose your Initiative chit" → "choose its Initiative chit"."""
+    return re.sub(r"\byour\b", "its", item)
+
+
+def _early_chits(system: Any, view: SideView, initiative: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+    """The chit panel where the system seals the chits before the reveal (PHD: chosen at C5.31, revealed at C5.37):
+    open at the choosing step, and showing the sealed chit until the reveal. Returns (initiative view, choosing now)."""
+    rule = getattr(system, "initiative", None)
+    chosen_at = getattr(rule, "chosen_at", None)
+    if not chosen_at:
+        return initiative, False
+    early = view.chits.choosing_early
+    shown = dict(initiative, chosen_at=chosen_at)
+    if early:
+        shown.update(open=True, allowed=[str(chit) for chit in Chit if view.chit_refusal(chit) is None])
+    elif view.chits.any_sealed and view.step != "initiative":
+        shown.update(open=True, allowed=[])  # sealed before the reveal: the panel shows "sealed" / "has chosen"
+    return shown, early
