@@ -20,9 +20,9 @@ import json
 import logging
 from typing import Any
 
-from channels.db import database_sync_to_async  # type: ignore[import-untyped]
-from channels.exceptions import StopConsumer  # type: ignore[import-untyped]
-from channels.generic.websocket import AsyncWebsocketConsumer  # type: ignore[import-untyped]
+from channels.db import database_sync_to_async
+from channels.exceptions import StopConsumer
+from channels.generic.websocket import AsyncWebsocketConsumer
 
 from campaigns_app import live, services
 from campaigns_app.notifications import group_name

@@ -5,7 +5,7 @@ No channel layer, no database: each text frame is sent straight back.
 """
 from __future__ import annotations
 
-from channels.generic.websocket import AsyncWebsocketConsumer  # type: ignore[import-untyped]
+from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.urls import path
 

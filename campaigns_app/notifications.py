@@ -9,7 +9,7 @@ import logging
 from collections.abc import Iterable
 
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer  # type: ignore[import-untyped]
+from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.mail import send_mail

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -32,10 +32,10 @@ def seated(view: SeatView) -> Callable[..., HttpResponse]:
     return wrapper
 
 
-def player(request: HttpRequest) -> AbstractBaseUser:
+def player(request: HttpRequest) -> User:
     """The signed-in user of a view behind ``seated`` or ``login_required`` (anyone else was answered already)."""
     user = request.user
-    if not isinstance(user, AbstractBaseUser):
+    if not isinstance(user, User):
         raise Http404(NOT_FOUND)
     return user
 

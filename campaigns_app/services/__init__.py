@@ -23,7 +23,8 @@ from campaigns_app.services.phase import (
     step_mark_done, value_supply,
 )
 from campaigns_app.services.presence import ONLINE_WITHIN, presence_beat, presence_close, presence_open
-from campaigns_app.services.tokens import FORM_NOT_VALID, current_step_ref, form_tag, form_token, require_genuine
+from campaigns_app.form_tokens import form_tag
+from campaigns_app.services.tokens import FORM_NOT_VALID, current_step_ref, form_token, require_genuine
 
 __all__ = [
     "END_REASONS", "FORM_NOT_VALID", "ONLINE_WITHIN", "PLAYER_SEED_MAX", "CampaignFull", "FormNotValid",

@@ -6,7 +6,7 @@ each seat's own group. ``token`` (form_token(..., purpose)) makes a resent form 
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from django.contrib.auth.models import User
 from django.db import transaction
 
@@ -101,7 +101,7 @@ def phase_mark_done(
 
 @transaction.atomic
 def order_submit(
-    *, user: User, public_id: str, orders: list[Mapping[str, object]], token: str | None = None,
+    *, user: User, public_id: str, orders: Sequence[Mapping[str, object]], token: str | None = None,
 ) -> Campaign:
     """The side's secret order at the current input step (RR 2.518/2.520, PL 2.3, PHD C5.31/C5.35). Every broken
     rule is reported (RefusedOrder.messages) and nothing is saved; an empty order finishes the step with none.
