@@ -109,7 +109,7 @@ def cg_end_context(seat: Seat) -> dict[str, Any]:
     context.update({
         "nav": "cg-end",
         "both_seated": len(seats) == 2,
-        "phased": view.phased,
+        "started": view.started,
         "victory_rules": end.victory_rules,
         "victory_missing": end.victory_missing,
         "victory": end.victory,

@@ -43,7 +43,7 @@ def where(state: CampaignState) -> str:
 def board_kinds(system: SystemLike, state: CampaignState) -> tuple[DiceKind, ...]:
     """The dice kinds offered now (empty: no roll at the board here)."""
     state = settle(system, state)
-    if state.ended or not state.phased:
+    if state.ended:
         return ()
     if state.step in SCENARIO_STEPS:
         return (DiceKind.DR, DiceKind.dr)
@@ -64,7 +64,7 @@ def scenario_rolls(system: SystemLike, state: CampaignState) -> tuple[ScenarioRo
     """The scenario rolls offered now: the system's ``scenario_rolls`` while a scenario is played (night-only ones in
     a night scenario only)."""
     state = settle(system, state)
-    if state.ended or not state.phased or state.step not in SCENARIO_STEPS:
+    if state.ended or state.step not in SCENARIO_STEPS:
         return ()
     night = is_night(system, state)
     return tuple(r for r in system.scenario_rolls if night or not r.night_only)
@@ -74,7 +74,7 @@ def open_map_groups(system: SystemLike, state: CampaignState) -> tuple[MapGroup,
     """KGP 8.2: the Map Groups whose scenario rolls are made for now — in play while a scenario is played, and not
     marked finished by both sides (empty off a scenario, or in a system without Map Groups)."""
     state = settle(system, state)
-    if state.ended or not state.phased or state.step not in SCENARIO_STEPS:
+    if state.ended or state.step not in SCENARIO_STEPS:
         return ()
     return tuple(g for g in in_play(system, state) if not state.map_done.get(g.id, frozenset()) >= set(state.sides))
 

@@ -7,7 +7,7 @@ from rules_engine.dice import PUBLIC_STREAM, Dice
 from rules_engine.errors import RulesError, SubmissionError
 from rules_engine.events import JSON, Event, roll_event
 from rules_engine.model import Initiative, MatrixCell
-from rules_engine.phase.dates import advance_date
+from rules_engine.phase.dates import enter_idle
 from rules_engine.progress import Progress
 from rules_engine.state import (
     DUAL_ATTACK,
@@ -94,7 +94,7 @@ def choosing_early(system: SystemLike, state: CampaignState) -> bool:
     during ConPh C5.31", already counted at C5.34 "-1 Attack Chit was selected"; revealed at C5.37)."""
     initiative = system.initiative
     return (
-        initiative is not None and initiative.chosen_at is not None and state.phased and state.step == PHASE
+        initiative is not None and initiative.chosen_at is not None and state.step == PHASE
         and state.phase_ref == initiative.chosen_at and state.pass_kind in ("cycle", "idle")
     )
 
@@ -181,7 +181,7 @@ def reveal(system: SystemLike, state: CampaignState, dice: Dice) -> Progress:
     events.extend(roll_events)
     new = replace(state, sealed={}, attack_chits_used=used, last_round=revealed, done=frozenset())
     if cell.result == IDLE:
-        return Progress(new, tuple(events)).then(lambda idle: advance_date(system, idle))
+        return Progress(new, tuple(events)).then(lambda idle: enter_idle(system, idle))
     return Progress(replace(new, step=SCENARIO), tuple(events))
 
 

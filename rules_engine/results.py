@@ -57,7 +57,7 @@ def _counts(system: SystemLike, name: str, values: Mapping[SideId, int], *, ever
 def validate_results(system: SystemLike, state: CampaignState, side: SideId, entry: ScenarioResult) -> None:
     """SubmissionError (each problem named, with what is allowed) unless ``side`` may enter ``entry`` now."""
     check_side(system, side)
-    if not state.phased or state.step != RESULTS:
+    if state.step != RESULTS:
         raise SubmissionError(f"Scenario results are entered after a scenario is played; {state.date_id} is at step {state.step!r}.")
     _counts(system, "CVP", entry.cvp, every_side=True)
     _counts(system, "LVP", entry.lvp, every_side=False)

@@ -7,7 +7,7 @@ module re-exports them so ``sequence.x`` keeps working.
 from __future__ import annotations
 
 from rules_engine.phase.advance import advance
-from rules_engine.phase.dates import advance_date, end_cg, enter_idle
+from rules_engine.phase.dates import end_cg, enter_idle
 from rules_engine.phase.ending import (
     END_REASONS,
     assisted_roll,
@@ -85,7 +85,7 @@ __all__ = [
     "ASSISTED", "AUTOMATIC", "AUTO_HANDLERS", "END_REASONS", "Events", "Handler", "INITIAL_MARK",
     "INITIATIVE_ACTIONS", "INPUT", "InitialRoles", "Layout", "MARKS", "NEW", "NEW_DATE", "ON_BOARD", "ORDER_TYPES",
     "PARTS", "PART_WORDS", "POST", "Part", "RESULTS_MARK", "ROSTER_TRACKS", "Resolution", "SCENARIO_MARK",
-    "SanAdjust", "TABLE_HANDLERS", "TRACKS", "TRACK_NEEDS", "TRACK_RANGES", "Work", "advance", "advance_date",
+    "SanAdjust", "TABLE_HANDLERS", "TRACKS", "TRACK_NEEDS", "TRACK_RANGES", "Work", "advance",
     "assisted_roll", "board_run", "call_with_advance", "checklist", "choose_resolution_order", "concede",
     "current_kind", "current_program", "current_step", "decline_end", "end_cg", "enter_idle", "facts_for", "fold_san",
     "initial_roles", "layout", "main_currency", "mark_done", "mark_run_done", "move_on", "needs", "order_chooser",

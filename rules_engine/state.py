@@ -1,8 +1,9 @@
 """Campaign state: where a CG stands (date, step, cursor, sealed chits, ledgers, records) as frozen data.
 
-The spine's player actions are in ``rules_engine.spine``; the between-scenario phase in ``rules_engine.phase`` (the
-``phased`` cursor: ``phase_ref`` names the step, or a mark such as "@results"); what a campaign remembers (revealed
-rounds, results, date records, the CG end) in ``rules_engine.history``.
+One machine: ``new_campaign`` gives the waiting step (before the second player joins); ``sequence.start`` runs the
+between-scenario phase from there (``rules_engine.phase``: ``phase_ref`` names the step, or a mark such as
+"@results"); what a campaign remembers (revealed rounds, results, date records, the CG end) in
+``rules_engine.history``.
 """
 from __future__ import annotations
 
@@ -27,13 +28,14 @@ from rules_engine.ledger import SideLedger
 from rules_engine.model import System
 from rules_engine.vocabulary import Chit, SideId
 
+WAITING = "waiting"  # created, the second player not yet joined: nothing is owed, nothing is rolled
 INITIAL_SCENARIO = "initial-scenario"
 INITIATIVE = "initiative"
 SCENARIO = "scenario"
 ENDED = "ended"
-PHASE = "phase"  # phased campaigns: a between-scenario step (``phase_ref``)
-RESULTS = "results"  # phased campaigns: both sides enter the scenario's results
-STEPS = (INITIAL_SCENARIO, INITIATIVE, SCENARIO, ENDED, PHASE, RESULTS)
+PHASE = "phase"  # a between-scenario step (``phase_ref``)
+RESULTS = "results"  # both sides enter the scenario's results
+STEPS = (WAITING, INITIAL_SCENARIO, INITIATIVE, SCENARIO, ENDED, PHASE, RESULTS)
 PASS_KINDS = ("initial", "cycle", "scenario", "idle")
 DUAL_ATTACK = "dual-attack"
 IDLE = "idle"
@@ -43,7 +45,7 @@ SystemLike: TypeAlias = System
 
 __all__ = [
     "CG_END_REASONS", "DUAL_ATTACK", "ENDED", "IDLE", "INITIAL_SCENARIO", "INITIATIVE", "PASS_KINDS", "PHASE", "RESULTS",
-    "SCENARIO", "STEPS", "CampaignState", "CgEnd", "DateRecord", "RevealedRound", "ScenarioResult", "SystemLike",
+    "SCENARIO", "STEPS", "WAITING", "CampaignState", "CgEnd", "DateRecord", "RevealedRound", "ScenarioResult", "SystemLike",
     "check_side", "new_campaign", "side_ids", "side_name", "uses_chits",
 ]
 
@@ -63,8 +65,7 @@ class CampaignState:
     sealed: Mapping[SideId, Chit] = field(default_factory=dict)  # the current round's chits, before the reveal
     last_round: RevealedRound | None = None
     ended: bool = False
-    # ---- phased campaigns (rules_engine.sequence) ----
-    phased: bool = False
+    # ---- the between-scenario phase (rules_engine.sequence) ----
     pass_kind: str | None = None  # initial | cycle | scenario | idle
     phase_ref: str | None = None  # the current step ref, or a mark: "@results", "@new-date", "@scenario" …
     results: Mapping[SideId, ScenarioResult] = field(default_factory=dict)  # this scenario's entries so far
@@ -117,6 +118,12 @@ class CampaignState:
         object.__setattr__(self, "board_log", tuple(self.board_log))
         object.__setattr__(self, "board_counts", frozen_map(self.board_counts))
 
+    @property
+    def phased(self) -> bool:
+        """Transitional, for modules not yet rewritten (rules_engine.view, campaigns_app.selectors): the campaign has
+        left the waiting step. New code compares ``step`` with ``WAITING``."""
+        return self.step != WAITING
+
     def other(self, side: SideId) -> SideId:
         """The opposing side."""
         return self.sides[1] if side == self.sides[0] else self.sides[0]
@@ -135,7 +142,6 @@ class CampaignState:
             "sealed": {side: str(chit) for side, chit in self.sealed.items()},
             "last_round": self.last_round.to_json() if self.last_round else None,
             "ended": self.ended,
-            "phased": self.phased,
             "pass_kind": self.pass_kind,
             "phase_ref": self.phase_ref,
             "results": {side: r.to_json() for side, r in self.results.items()},
@@ -175,7 +181,7 @@ class CampaignState:
             sides=(str(sides[0]), str(sides[1])),
             date_index=_int(data, "date_index"),
             date_id=_str(data, "date_id"),
-            step=_str(data, "step"),
+            step=WAITING if data.get("phased") is False else _str(data, "step"),  # stored before the one machine
             initial=bool(data.get("initial", False)),
             done=frozenset(str(s) for s in done),
             attack_chits_used={str(k): _int(_mapping(data, "attack_chits_used"), k)
@@ -183,7 +189,6 @@ class CampaignState:
             sealed={str(k): Chit(str(v)) for k, v in _mapping(data, "sealed").items()},
             last_round=RevealedRound.from_json(_as_mapping(last, "last_round")) if last is not None else None,
             ended=bool(data.get("ended", False)),
-            phased=bool(data.get("phased", False)),
             pass_kind=_opt_str(data, "pass_kind"),
             phase_ref=_opt_str(data, "phase_ref"),
             results={str(k): ScenarioResult.from_json(_as_mapping(v, "results")) for k, v in _mapping(data, "results").items()},
@@ -260,7 +265,8 @@ def uses_chits(system: SystemLike) -> bool:
 
 
 def new_campaign(system: SystemLike) -> CampaignState:
-    """A CG at its start: the Initial Scenario on the first calendar date (RR: 19 AM, catalog §2.6)."""
+    """A CG created, waiting for the second player (``WAITING``), on the first calendar date (RR: 19 AM, catalog
+    §2.6); ``sequence.start`` starts its phase."""
     if not system.calendar:
         raise MissingValueError(
             f"{system.id}: the calendar is not in the rule text; supply it in a CG Card before starting a campaign"
@@ -271,7 +277,7 @@ def new_campaign(system: SystemLike) -> CampaignState:
         sides=sides,
         date_index=0,
         date_id=system.calendar[0].id,
-        step=INITIAL_SCENARIO,
+        step=WAITING,
         initial=True,
         attack_chits_used={side: 0 for side in sides},
     )

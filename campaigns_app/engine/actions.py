@@ -6,7 +6,6 @@ from collections.abc import Callable, Mapping, Sequence
 from enum import StrEnum
 
 from rules_engine import board, declarations, initiative, losses, recon_turns, results, sequence
-from rules_engine import spine
 from rules_engine.dice import Dice
 from rules_engine.errors import RulesError
 from rules_engine.events import JSON
@@ -39,16 +38,6 @@ def violations_of(error: RulesError) -> tuple[str, ...]:
 def advance(system: System, state: CampaignState, dice: Dice) -> Outcome:
     """sequence.advance: the automatic steps run until a side must act."""
     return sequence.advance(system, state, dice)
-
-
-def mark_step_done(system: System, state: CampaignState, side: SideId) -> Outcome:
-    """The spine's on-board step finished by ``side`` (before the phase starts)."""
-    return spine.mark_step_done(system, state, side)
-
-
-def submit_chit(system: System, state: CampaignState, side: SideId, chit: Chit, dice: Dice) -> Outcome:
-    """RR 2.522 on the spine: seal ``side``'s chit; the second one resolves both."""
-    return initiative.submit_chit(system, state, side, chit, dice)
 
 
 def phase_submit_chit(system: System, state: CampaignState, side: SideId, chit: Chit, dice: Dice) -> Outcome:

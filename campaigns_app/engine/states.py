@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping
 from campaigns_app.engine.systems import move_order_roller
 from campaigns_app.models import Campaign, EventRecord
 from rules_engine import dice as engine_dice
-from rules_engine import initiative, map_groups, sequence, spine, view
+from rules_engine import initiative, map_groups, sequence, view
 from rules_engine import state as engine_state
 from rules_engine.dice import CommittedDice, Dice, Roll
 from rules_engine.errors import RulesError
@@ -30,20 +30,20 @@ def load_state(data: Mapping[str, JSON]) -> CampaignState:
     return CampaignState.from_json(dict(data))
 
 
-def is_phased(data: Mapping[str, JSON]) -> bool:
-    """Whether stored state runs the between-scenario phase (``sequence.start`` has run)."""
-    return bool(data.get("phased"))
+def waiting(state: CampaignState) -> bool:
+    """Whether the campaign is at the waiting step (created, its phase not started: ``sequence.start`` starts it)."""
+    return state.step == engine_state.WAITING
 
 
 def owes(system: System, state: CampaignState, side: SideId) -> tuple[str, ...]:
     """What ``side`` must do before the campaign can go on."""
-    return tuple(spine.owes(system, state, side))
+    return tuple(sequence.owes(system, state, side))
 
 
 def can_mark_done(system: System, state: CampaignState, side: SideId) -> bool:
-    """Whether ``side`` may mark the current on-board step finished now."""
+    """Whether ``side`` may mark the current step finished now."""
     try:
-        spine.validate_step_done(system, state, side)
+        sequence.validate_mark_done(system, state, side)
     except RulesError:
         return False
     return True

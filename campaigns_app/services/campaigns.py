@@ -202,7 +202,7 @@ def campaign_join(*, user: User, token: str, player_seed: str | None = None) -> 
     invitation.accepted_at = now()
     invitation.save(update_fields=["accepted_by", "accepted_at"])
     append_events(campaign, [engine.app_event("player-joined", side=side, player=user.get_username())])
-    if not engine.is_phased(campaign.state):
+    if engine.waiting(engine.load_state(campaign.state)):
         _start_phase(campaign, system)
     campaign.updated = now()
     campaign.save(update_fields=["updated"])

@@ -128,8 +128,7 @@ class Move:
 
     ``purpose``/``token``/``map_group``: the one-time form token (None: no replay check, scripts); ``step_ref``: the
     step a "Mark finished" form finishes; ``seated``: both seats required before anything else is checked;
-    ``phased``: refused before the between-scenario phase starts; ``check``: the service's own validation (raises
-    ServiceError); ``advance``: the automatic steps run after the action; ``more_due``: who else is told what."""
+    ``check``: the service's own validation (raises ServiceError), before the waiting step is refused; ``advance``: the automatic steps run after the action; ``more_due``: who else is told what."""
 
     action: Action
     purpose: str | None = None
@@ -137,7 +136,6 @@ class Move:
     map_group: str | None = None
     step_ref: str | None = None
     seated: bool = True
-    phased: bool = True
     check: Check | None = None
     advance: bool = True
     more_due: MoreDue = ended_due
@@ -191,10 +189,10 @@ def act(public_id: str, user: User, move: Move) -> Campaign:
     campaign.replayed = _spent(campaign, seat, state, move)
     if campaign.replayed:  # already recorded (or a stale form): nothing to do
         return campaign
-    if move.phased and not state.phased:
-        raise ServiceError(NOT_STARTED)
     if move.check is not None:
         move.check(system, state, seat, seats)
+    if engine.waiting(state):
+        raise ServiceError(NOT_STARTED)
     before = owes_all(system, state)
     dice = engine.committed_dice(campaign, player_seeds(system, seats))
     new_state, events = _run(move, system, state, seat.side, dice)

@@ -22,20 +22,11 @@ def _purpose(token: str | None, purpose: str) -> str | None:
     return purpose if token is not None else None
 
 
-def _phase_due(system: System, state: CampaignState, actor: SideId, events: tuple[Event, ...], due: Due) -> Due:
-    """ended_due in the phase; before it (the spine), the sides newly owing something."""
-    return ended_due(system, state, actor, events, due) if state.phased else due
-
-
 @transaction.atomic
 def step_mark_done(*, user: User, public_id: str) -> Campaign:
-    """Mark the current on-board step (Initial Scenario, scenario) done for the user's side."""
-    def action(system: System, state: CampaignState, side: SideId, dice: Dice) -> Outcome:
-        if state.phased:
-            return engine.phase_mark_done(system, state, side)
-        return engine.mark_step_done(system, state, side)
-
-    return act(public_id, user, Move(action, phased=False, more_due=_phase_due))
+    """Mark the current on-board step (Initial Scenario, scenario) done for the user's side (phase_mark_done without
+    the form's token)."""
+    return act(public_id, user, Move(lambda system, state, side, dice: engine.phase_mark_done(system, state, side)))
 
 
 @transaction.atomic
@@ -47,8 +38,7 @@ def chit_submit(*, user: User, public_id: str, side: str, chit: str) -> Campaign
             raise ServiceError(problem)
 
     def action(system: System, state: CampaignState, own: SideId, dice: Dice) -> Outcome:
-        submit = engine.phase_submit_chit if state.phased else engine.submit_chit
-        return submit(system, state, own, Chit(chit), dice)
+        return engine.phase_submit_chit(system, state, own, Chit(chit), dice)
 
     def more_due(system: System, state: CampaignState, actor: SideId, events: tuple[Event, ...], due: Due) -> Due:
         opponent = engine.other_side(system, actor)
@@ -58,7 +48,7 @@ def chit_submit(*, user: User, public_id: str, side: str, chit: str) -> Campaign
             due[opponent] = "chose"  # the opponent still has to choose: tell them this side has (never what)
         return due
 
-    return act(public_id, user, Move(action, seated=False, phased=False, check=check, advance=False,
+    return act(public_id, user, Move(action, seated=False, check=check, advance=False,
                                      more_due=more_due))
 
 
@@ -77,7 +67,7 @@ def _move_order_check(system: System, state: CampaignState, seat: Seat, seats: l
 def move_order_roll(*, user: User, public_id: str) -> Campaign:
     """Make the Dual Attack move-order roll (RR 2.525) on the server, for the side the rules name as roller."""
     return act(public_id, user, Move(lambda system, state, side, dice: engine.roll_move_order(system, state, dice),
-                                     phased=False, check=_move_order_check, advance=False, more_due=kept_due))
+                                     check=_move_order_check, advance=False, more_due=kept_due))
 
 
 @transaction.atomic

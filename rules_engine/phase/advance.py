@@ -35,8 +35,6 @@ from rules_engine.vocabulary import Visibility
 
 def advance(system: SystemLike, state: CampaignState, dice: Dice) -> Progress:
     """Run automatic steps (and the date change) until a step needs a player; (state, events) in order."""
-    if not state.phased:
-        return Progress(state, ())
     state = settle(system, state)
     state, resumed = resume_all(system, state, dice)
     events: list[Event] = list(resumed)

@@ -8,16 +8,7 @@ from rules_engine.events import JSON, Event
 from rules_engine.phase.program import goto, move_on, program
 from rules_engine.phase.tracks import with_records
 from rules_engine.progress import Progress
-from rules_engine.state import (
-    ENDED,
-    INITIATIVE,
-    SCENARIO,
-    CampaignState,
-    CgEnd,
-    DateRecord,
-    SystemLike,
-    uses_chits,
-)
+from rules_engine.state import ENDED, CampaignState, CgEnd, DateRecord, SystemLike
 from rules_engine.vocabulary import Visibility
 
 
@@ -60,19 +51,3 @@ def end_cg(system: SystemLike, state: CampaignState, reason: str, side: str | No
                                 "tracks": {s: dict(v) for s, v in state.tracks.items()}}
     return Progress(new, (Event("cg-ended", Visibility.PUBLIC, None, payload),))
 
-
-def advance_date(system: SystemLike, state: CampaignState) -> Progress:
-    """2.5121 the next CG Date: its initiative step (chit systems) or its scenario; after the last date, CG end.
-
-    Phased campaigns reach this only from an Idle result (initiative.submit_chit): the system's idle loop starts.
-    """
-    if state.phased:
-        return enter_idle(system, state)
-    index = state.date_index + 1
-    if index >= len(system.calendar):
-        ended = replace(state, step=ENDED, ended=True, initial=False, done=frozenset(), sealed={})
-        return Progress(ended, (Event("cg-ended", Visibility.PUBLIC, None, {"date": state.date_id}),))
-    step = INITIATIVE if uses_chits(system) else SCENARIO
-    date_id = system.calendar[index].id
-    new = replace(state, date_index=index, date_id=date_id, step=step, initial=False, done=frozenset(), sealed={})
-    return Progress(new, (Event("date-advanced", Visibility.PUBLIC, None, {"date": date_id, "date_index": index, "step": step}),))

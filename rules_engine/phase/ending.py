@@ -144,7 +144,7 @@ def decline_end(system: SystemLike, state: CampaignState, side: str) -> Progress
 def submit_chit(system: SystemLike, state: CampaignState, side: str, chit: Chit | str, dice: Dice) -> Progress:
     """initiative.submit_chit, then the phase moves on (scenario preparation or the idle loop) and ``advance`` runs."""
     chosen = initiative.submit_chit(system, state, side, chit, dice)
-    if not chosen.state.phased or chosen.state.step == INITIATIVE:
+    if chosen.state.step == INITIATIVE:
         return chosen
     return chosen.then(lambda new: advance(system, new, dice))
 

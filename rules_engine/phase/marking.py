@@ -38,6 +38,7 @@ from rules_engine.state import (
     PHASE,
     RESULTS,
     SCENARIO,
+    WAITING,
     CampaignState,
     SystemLike,
     check_side,
@@ -47,7 +48,7 @@ from rules_engine.vocabulary import Visibility
 
 
 def validate_mark_done(system: SystemLike, state: CampaignState, side: str, map_group: str | None = None) -> None:
-    """SubmissionError unless ``side`` may mark the current step done now (phased campaigns); at a scenario played per
+    """SubmissionError unless ``side`` may mark the current step done now; at a scenario played per
     Map Group (KGP 8.2), the scenario on ``map_group`` (which may be left out when only one is in play)."""
     check_side(system, side)
     state = settle(system, state)
@@ -64,6 +65,8 @@ def validate_mark_done(system: SystemLike, state: CampaignState, side: str, map_
         return
     if state.step == ENDED:
         raise SubmissionError("The CG has ended; there is nothing left to mark finished.")
+    if state.step == WAITING:
+        raise SubmissionError("The campaign starts when both players have joined; there is nothing to mark finished yet.")
     if state.step == INITIATIVE:
         ref = system.initiative.ref if system.initiative else None
         raise SubmissionError(f"No scenario is being played on {state.date_id}: choose your Initiative chit first.", ref)

@@ -29,6 +29,7 @@ from rules_engine.state import (
     INITIATIVE,
     RESULTS,
     SCENARIO,
+    WAITING,
     CampaignState,
     SystemLike,
     check_side,
@@ -39,8 +40,8 @@ def owes(system: SystemLike, state: CampaignState, side: str) -> tuple[str, ...]
     """What ``side`` must do now (public wording: never a choice, a point or a purchase)."""
     check_side(system, side)
     state = settle(system, state)
-    if state.ended:
-        return ()
+    if state.ended or state.step == WAITING:
+        return ()  # waiting for the second player: nothing is owed yet
     groups = map_groups.in_play(system, state)
     if state.step in (INITIAL_SCENARIO, SCENARIO) and groups:
         what = "the Initial Scenario" if state.step == INITIAL_SCENARIO else "the scenario"

@@ -198,10 +198,10 @@ def settled(system: SystemLike, state: CampaignState) -> CampaignState:
 
 
 def settle(system: SystemLike, state: CampaignState) -> CampaignState:
-    """Follow up ``initiative.submit_chit`` (which sets the spine step SCENARIO after a non-idle reveal)."""
+    """Follow up ``initiative.submit_chit`` (which sets the step SCENARIO after a non-idle reveal): the scenario pass."""
     lay = layout(system)
     if (
-        state.phased and state.step == SCENARIO and lay.initiative is not None
+        state.step == SCENARIO and lay.initiative is not None
         and state.phase_ref == lay.initiative.ref and state.pass_kind in ("cycle", "idle")
     ):
         return goto(system, state, "scenario", program(system, "scenario")[0])

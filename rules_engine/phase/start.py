@@ -1,4 +1,4 @@
-"""Starting a phased CG: the Initial OB (PHD C4.2), known SAN/ELR, then the steps before the Initial Scenario."""
+"""Starting a CG (from the waiting step): the Initial OB (PHD C4.2), known SAN/ELR, then the steps before the Initial Scenario."""
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -72,7 +72,7 @@ def start(
     tracks: Mapping[str, Mapping[str, int]] | None = None,
     ledgers: Mapping[str, SideLedger] | None = None,
 ) -> Progress:
-    """A phased CG at its start: the Initial OB applied (PHD C4.2: points, OB-given RG, ELR/SAN), then the steps before the
+    """A CG at its start (the waiting step left): the Initial OB applied (PHD C4.2: points, OB-given RG, ELR/SAN), then the steps before the
     Initial Scenario (RR ††, PL 2.2–2.9, PHD C5.31ff) are run."""
     base = new_campaign(system)
     known = _initial_tracks(system)
@@ -100,7 +100,7 @@ def start(
         books[side] = book
         if ob_event is not None:
             events.append(ob_event)
-    state = replace(base, phased=True, tracks=known, last_round=last, ledgers=books)
+    state = replace(base, tracks=known, last_round=last, ledgers=books)
     state = with_records(state, *events[1:])
     state = goto(system, state, "initial", program(system, "initial")[0])
     return Progress(state, tuple(events)).then(lambda new: advance(system, new, dice))

@@ -14,7 +14,7 @@ from rules_engine.record_view.purchases import purchase_record
 from rules_engine.record_view.roster import roster_record
 from rules_engine.record_view.text import side_name
 from rules_engine.record_view.visibility import sides_of
-from rules_engine.state import CampaignState
+from rules_engine.state import WAITING, CampaignState
 from rules_engine.vocabulary import SideId
 
 
@@ -31,7 +31,7 @@ def record_view_for(system: System, state: CampaignState, side: SideId,
         opponent=other,
         opponent_name=side_name(system, other),
         ended=state.ended,
-        phased=state.phased,
+        started=state.step != WAITING,
         date=DatePlace(state.date_index, state.date_id, len(system.calendar)),
         roster=roster_record(system, state, side, sources.roster_lines) if RecordPart.ROSTER in parts else None,
         purchases=purchase_record(system, state, side, sources.purchase_lines) if RecordPart.PURCHASES in parts else None,

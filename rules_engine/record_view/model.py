@@ -276,7 +276,7 @@ class RecordView:
     opponent: SideId
     opponent_name: str
     ended: bool
-    phased: bool
+    started: bool  # the waiting step is over: the phase has started (state.WAITING)
     date: DatePlace
     roster: RosterRecord | None = None
     purchases: PurchaseRecord | None = None

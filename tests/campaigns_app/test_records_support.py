@@ -160,7 +160,7 @@ def play(campaign: Campaign, *, until_date: int, buy_on: set[int] | None = None,
     the CG ends with ``to_end``), then save it as the services do."""
     driver = Driver(campaign, buy_on if buy_on is not None else {0, 1})
     state = engine.load_state(campaign.state)
-    assert state.phased, "campaigns start with sequence.start"
+    assert state.step != "waiting", "campaigns start with sequence.start"
     for _ in range(5000):
         if state.step == ENDED:
             break

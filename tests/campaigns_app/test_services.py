@@ -22,7 +22,7 @@ def test_creating_a_campaign_seats_the_creator_commits_to_the_seed_and_makes_an_
     assert len(campaign.public_id) >= 22 and not campaign.public_id.isdigit()
     assert len(campaign.invitations.get().token) >= 32
     # the full between-scenario phase starts at once: RR †† steps before the Initial Scenario, 2.518 first
-    assert (campaign.state["phased"], campaign.state["pass_kind"], campaign.state["phase_ref"]) == (True, "initial", "2.518")
+    assert (campaign.state["step"], campaign.state["pass_kind"], campaign.state["phase_ref"]) == ("phase", "initial", "2.518")
     assert list(campaign.events.values_list("kind", flat=True)) == ["campaign-created", "campaign-started"]
 
 

@@ -9,7 +9,7 @@ from rules_engine import sequence
 from rules_engine.dice import FixedDice
 from rules_engine.errors import DefinitionErrors
 from rules_engine.loader import parse_system
-from rules_engine.spine import mark_step_done
+from rules_engine.sequence import mark_done
 from tests.rules_engine.test_sequence_phd import FIXTURES, GE, US, initial, phd
 from tests.rules_engine.test_sequence_rr import CDN, GER, at, drive, owes, rr, through_initial
 
@@ -25,9 +25,9 @@ def test_rr_2_503_records_the_lvp_then_leaves_rally_and_unloading_to_both_player
                                       "then mark it done",)
     left = [e.payload["text"] for e in state.records if e.kind == "board-part"]
     assert len(left) == 1 and "2.5031 Rally & Unloading" in str(left[0]) and "rally automatically" in str(left[0])
-    state, _ = mark_step_done(rr(), state, CDN)
+    state, _ = mark_done(rr(), state, CDN)
     assert state.phase_ref == "2.503"  # the German has not finished the board part yet
-    state, _ = mark_step_done(rr(), state, GER)
+    state, _ = mark_done(rr(), state, GER)
     state, events = sequence.advance(rr(), state, FixedDice())
     assert state.phase_ref == "2.504"
     assert [e.kind for e in events].count("lvp-recorded") == 0  # the automatic part ran once
@@ -44,8 +44,8 @@ def test_phd_c5_25_adjusts_the_san_then_leaves_the_booby_trap_adjustment_to_the_
     assert state.phase_ref == "C5.25"
     left = [str(e.payload["text"]) for e in state.records if e.kind == "board-part"]
     assert len(left) == 1 and "Booby Trap Level that is > Level B" in left[0]
-    state, _ = mark_step_done(phd(), state, US)
-    state, _ = mark_step_done(phd(), state, GE)
+    state, _ = mark_done(phd(), state, US)
+    state, _ = mark_done(phd(), state, GE)
     state, _ = sequence.advance(phd(), state, dice)
     assert state.phase_ref == "C5.26"
 
@@ -68,6 +68,6 @@ def test_phd_c5_41_announces_both_sans_then_leaves_the_sniper_counters_to_the_pl
     assert announced == [{GE: {"san": 3, "elr": 3}, US: {"san": 2, "elr": 4}}]
     assert [str(e.payload["text"]) for e in state.records if e.kind == "board-part"] == [
         "C5.41: now on the board — Each side places its Sniper Counter on the map."]
-    state, _ = mark_step_done(phd(), state, GE)
-    state, _ = mark_step_done(phd(), state, US)
+    state, _ = mark_done(phd(), state, GE)
+    state, _ = mark_done(phd(), state, US)
     assert state.step == "initial-scenario"

@@ -56,7 +56,7 @@ def playing(sys_: System, night: bool = False) -> tuple[System, CampaignState]:
     """A campaign of ``sys_`` whose Initial Scenario is being played (its first calendar entry, day or night)."""
     if night:
         sys_ = replace(sys_, calendar=(replace(sys_.calendar[0], night=True), *sys_.calendar[1:]))
-    state = replace(new_campaign(sys_), phased=True, step="initial-scenario", pass_kind="initial",
+    state = replace(new_campaign(sys_), step="initial-scenario", pass_kind="initial",
                     phase_ref="@initial-scenario")
     return sys_, state
 

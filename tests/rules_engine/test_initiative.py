@@ -1,22 +1,28 @@
-"""RR 2.522 Initiative Determination: sealed chits, the matrix, the Dual Attack drs and the 2.5221 chit limits.
+"""RR 2.522 Initiative Determination: sealed chits, the matrix, the Dual Attack drs and the 2.5221 chit limits, played
+through the one state machine (sequence.start, the phase's own actions).
 
 Every expectation is typed by hand from the seed text (001, 2.522–2.525) and the catalog §2.6/§2.7, and the
-Initiative definition is built here by hand — this file does not read fixtures/rr.yaml.
+Initiative definition is built here by hand; fixtures/rr.yaml gives only the sides, the calendar and the 2.522 step.
 """
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
+from functools import cache
+from pathlib import Path
 
 import pytest
 
-from rules_engine.dice import CommittedDice, FixedDice, export_rolls, verify_export
+from rules_engine import sequence
+from rules_engine.dice import CommittedDice, Dice, FixedDice, export_rolls, verify_export
 from rules_engine.errors import SubmissionError
 from rules_engine.events import Event, roll_from_event
-from rules_engine.initiative import roll_move_order, submit_chit, validate_chit
-from rules_engine.model import Initiative, MatrixCell, OrderRoll, OrderRollRow, Side
-from rules_engine.spine import mark_step_done
-from rules_engine.state import CampaignState, new_campaign
+from rules_engine.initiative import roll_move_order, validate_chit
+from rules_engine.loader import parse_system
+from rules_engine.model import Initiative, MatrixCell, OrderRoll, OrderRollRow, System
+from rules_engine.results import submit_results
+from rules_engine.sequence import mark_done, submit_chit
+from rules_engine.state import CampaignState, ScenarioResult
 from rules_engine.vocabulary import Chit, DiceKind, Visibility
 
 A, I = Chit.ATTACK, Chit.IDLE
@@ -25,21 +31,13 @@ RR_DATES = (
     "19 AM", "19 PM", "19 Night", "20 AM", "20 PM", "20 Night", "21 AM", "21 PM", "21 Night",
     "Interlude AM", "Interlude PM", "Interlude Night", "26 AM",
 )  # catalog §2.6: 13 CG Dates
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+NO_RESULT = ScenarioResult(cvp={CDN: 0, GER: 0}, attacked={CDN: False, GER: False})
 
 
-@dataclass(frozen=True)
-class Date:
-    id: str
-
-
-@dataclass(frozen=True)
-class HandSystem:
-    """Just the parts of a System the spine and the initiative need, typed by hand."""
-
-    id: str
-    sides: tuple[Side, Side]
-    calendar: tuple[Date, ...]
-    initiative: Initiative | None
+@cache
+def _rr_file() -> System:
+    return parse_system((FIXTURES / "rr.yaml").read_text(), "rr.yaml")
 
 
 def rr_initiative() -> Initiative:
@@ -66,37 +64,44 @@ def rr_initiative() -> Initiative:
     )
 
 
-def rr_system(dates: Sequence[str] = RR_DATES, initiative: Initiative | None = None) -> HandSystem:
-    """The RR CG as far as the spine is concerned (Canadian = allied, German = axis)."""
-    return HandSystem(
-        id="rr",
-        sides=(Side(CDN, "Canadian", "canadian", "allied"), Side(GER, "German", "german", "axis")),
-        calendar=tuple(Date(d) for d in dates),
-        initiative=initiative if initiative is not None else rr_initiative(),
-    )
+def rr_system(dates: Sequence[str] = RR_DATES, initiative: Initiative | None = None) -> System:
+    """The RR CG as far as the initiative is concerned: its sides and ``dates``, one step (2.522), no idle loop."""
+    full = _rr_file()
+    return replace(full, steps=(full.step("2.522"),), idle=None, initiative=initiative or rr_initiative(),
+                   calendar=tuple(c for c in full.calendar if c.id in dates))
 
 
 RR = rr_system()
 
 
-def after_initial_scenario(system: HandSystem = RR) -> CampaignState:
-    """Both sides have finished the Initial Scenario: the 19 PM initiative step."""
-    state = new_campaign(system)
-    state, _ = mark_step_done(system, state, CDN)
-    state, _ = mark_step_done(system, state, GER)
+def finish_scenario(system: System, state: CampaignState, dice: Dice | None = None) -> CampaignState:
+    """Both sides mark the scenario finished (those that have not yet) and enter the same results; the phase runs on to the next chit step."""
+    dice = dice if dice is not None else FixedDice()
+    for side in (CDN, GER):
+        if state.step in ("initial-scenario", "scenario") and side not in state.done:
+            state = sequence.advance(system, mark_done(system, state, side).state, dice).state
+    for side in (CDN, GER):
+        state = sequence.advance(system, submit_results(system, state, side, NO_RESULT).state, dice).state
     return state
 
 
-def play_round(system: HandSystem, state: CampaignState, cdn: Chit, ger: Chit, *dice: int) -> CampaignState:
+def at_initial_scenario(system: System = RR) -> CampaignState:
+    """The campaign started (sequence.start): the Initial Scenario on 19 AM is being played."""
+    return sequence.start(system, FixedDice()).state
+
+
+def after_initial_scenario(system: System = RR) -> CampaignState:
+    """Both sides have finished the Initial Scenario and entered its results: the 19 PM initiative step."""
+    return finish_scenario(system, at_initial_scenario(system))
+
+
+def play_round(system: System, state: CampaignState, cdn: Chit, ger: Chit, *dice: int) -> CampaignState:
     """Both chits (Canadian first); for a Dual Attack the set-up and move drs; then both finish the scenario."""
     fixed = FixedDice(*dice)
     state, _ = submit_chit(system, state, CDN, cdn, fixed)
     state, _ = submit_chit(system, state, GER, ger, fixed)
     if state.step == "scenario":
-        if state.last_round is not None and state.last_round.result == "dual-attack":
-            state, _ = roll_move_order(system, state, fixed)
-        state, _ = mark_step_done(system, state, CDN)
-        state, _ = mark_step_done(system, state, GER)
+        state = finish_scenario(system, state, fixed)
     return state
 
 
@@ -117,7 +122,7 @@ def test_each_pair_of_chits_gives_the_printed_matrix_result_whoever_submits_firs
 ) -> None:
     state = after_initial_scenario()
     order = [(GER, ger), (CDN, cdn)] if german_first else [(CDN, cdn), (GER, ger)]
-    dice = FixedDice(6)  # a Dual Attack set-up dr of 6: German sets up first
+    dice = FixedDice(6, 5)  # a Dual Attack set-up dr of 6: German sets up first; a move dr of 5: Canadian moves first
     state, first_events = submit_chit(RR, state, order[0][0], order[0][1], dice)
     assert state.last_round is None and state.step == "initiative"
     assert [e.kind for e in first_events] == ["chit-chosen", "chit-sealed"]
@@ -127,11 +132,11 @@ def test_each_pair_of_chits_gives_the_printed_matrix_result_whoever_submits_firs
     assert (revealed.date_id, revealed.result, revealed.label) == ("19 PM", result, label)
     assert dict(revealed.chits) == {GER: ger, CDN: cdn}
     if result == "dual-attack":
-        assert (revealed.setup_first, revealed.moves_first) == (GER, None)
+        assert (revealed.setup_first, revealed.moves_first) == (GER, CDN)  # the move dr is made as the scenario starts
         assert dice.remaining == 0
     else:
         assert (revealed.setup_first, revealed.moves_first) == (setup_first, moves_first)
-        assert dice.remaining == 1  # no dr rolled
+        assert dice.remaining == 2  # no dr rolled
     reveal = [e for e in events if e.kind == "chits-revealed"]
     assert len(reveal) == 1 and reveal[0].visibility is Visibility.PUBLIC
     assert reveal[0].payload["chits"] == {GER: str(ger), CDN: str(cdn)}
@@ -145,31 +150,30 @@ def test_each_pair_of_chits_gives_the_printed_matrix_result_whoever_submits_firs
 @pytest.mark.parametrize("dr,sets_up_first", [(1, CDN), (2, CDN), (3, CDN), (4, GER), (5, GER), (6, GER)])
 def test_dual_attack_set_up_dr_of_3_or_less_lets_the_canadian_set_up_first(dr: int, sets_up_first: str) -> None:
     state = after_initial_scenario()
-    dice = FixedDice(dr)
+    dice = FixedDice(dr, 1)
     state, _ = submit_chit(RR, state, GER, A, dice)
     state, events = submit_chit(RR, state, CDN, A, dice)
     assert state.last_round is not None and state.last_round.setup_first == sets_up_first
     rolls = [e for e in events if e.kind == "roll"]
-    assert len(rolls) == 1
+    assert len(rolls) == 2  # the set-up dr at the reveal, the move dr as the scenario starts
     roll = rolls[0]
     assert roll.visibility is Visibility.PUBLIC
     assert roll.payload["purpose"] == "2.522 Dual Attack set-up dr"
     assert (roll.payload["roller"], roll.payload["stream"], roll.payload["number"]) == (CDN, "public", 1)
     assert (roll.payload["kind"], roll.payload["dice"], roll.payload["total"]) == ("dr", [dr], dr)
     assert roll.payload["result"] == sets_up_first
-    assert [r.dice for r in state.last_round.rolls] == [(dr,)]
+    assert [r.dice for r in state.last_round.rolls] == [(dr,), (1,)]
 
 
 @pytest.mark.parametrize("dr,moves_first", [(1, GER), (2, GER), (3, GER), (4, GER), (5, CDN), (6, CDN)])
 def test_dual_attack_move_dr_above_4_lets_the_canadian_move_first(dr: int, moves_first: str) -> None:
     state = after_initial_scenario()
     state, _ = submit_chit(RR, state, GER, A, FixedDice())
-    state, _ = submit_chit(RR, state, CDN, A, FixedDice(2))
-    with pytest.raises(SubmissionError, match="move-order dr has not been made"):
-        mark_step_done(RR, state, CDN)
-    state, events = roll_move_order(RR, state, FixedDice(dr))
+    state, events = submit_chit(RR, state, CDN, A, FixedDice(2, dr))  # the move dr is made as the scenario starts
+    assert state.step == "scenario"
     assert state.last_round is not None and state.last_round.moves_first == moves_first
     assert state.last_round.setup_first == CDN
+    events = tuple(e for e in events if e.kind == "move-order" or e.payload.get("purpose") == "2.525 Dual Attack move-order dr")
     roll = events[0]
     assert roll.kind == "roll" and roll.visibility is Visibility.PUBLIC
     assert roll.payload["purpose"] == "2.525 Dual Attack move-order dr"
@@ -177,8 +181,7 @@ def test_dual_attack_move_dr_above_4_lets_the_canadian_move_first(dr: int, moves
     assert events[1].kind == "move-order" and events[1].payload["moves_first"] == moves_first
     with pytest.raises(SubmissionError, match="already decided: (Canadian|German) moves first"):
         roll_move_order(RR, state, FixedDice(1))
-    state, _ = mark_step_done(RR, state, CDN)
-    state, _ = mark_step_done(RR, state, GER)
+    state = finish_scenario(RR, state)
     assert (state.step, state.date_id) == ("initiative", "19 Night")
 
 
@@ -187,6 +190,7 @@ def test_an_assault_has_no_move_order_dr() -> None:
     state = play_round(RR, state, A, I)  # Canadian Assault
     state, _ = submit_chit(RR, state, CDN, I, FixedDice())
     state, _ = submit_chit(RR, state, GER, A, FixedDice())  # German Assault on 19 Night
+    assert state.step == "scenario" and state.last_round is not None and state.last_round.rolls == ()
     with pytest.raises(SubmissionError) as error:
         roll_move_order(RR, state, FixedDice(5))
     assert error.value.ref == "2.525"
@@ -226,7 +230,7 @@ def test_a_dual_attack_uses_an_attack_chit_of_each_side() -> None:
 
 
 def test_the_initial_scenario_does_not_count_against_the_attack_chit_limits() -> None:
-    state = new_campaign(RR)
+    state = at_initial_scenario()
     assert (state.date_id, state.step, state.initial) == ("19 AM", "initial-scenario", True)
     with pytest.raises(SubmissionError, match="only at Initiative Determination"):
         validate_chit(RR, state, CDN, A)  # no chit is placed before the Initial Scenario
@@ -301,11 +305,11 @@ def test_the_first_chit_is_told_to_the_opponent_only_as_sealed() -> None:
 
 
 def test_resolution_happens_exactly_once() -> None:
-    dice = FixedDice(1, 6)
+    dice = FixedDice(1, 6, 6)
     state, _ = submit_chit(RR, after_initial_scenario(), CDN, A, dice)
     state, events = submit_chit(RR, state, GER, A, dice)
     assert [e.kind for e in events].count("chits-revealed") == 1
-    assert dice.remaining == 1 and len(dice.made) == 1
+    assert dice.remaining == 1 and len(dice.made) == 2  # the set-up dr and the move dr, once each
     assert dict(state.sealed) == {}
 
 
@@ -313,16 +317,12 @@ def test_a_cg_played_with_committed_dice_exports_rolls_that_verify() -> None:
     seed = bytes.fromhex("a1" * 32)
     dice = CommittedDice(seed, "campaign-7", ("cdn seed", "ger seed"))
     state, log = after_initial_scenario(), list[Event]()
-    for _ in range(2):  # both Canadian Attack chits in Dual Attacks: a set-up dr and a move dr each
+    for _ in range(2):  # both Canadian Attack chits in Dual Attacks: a set-up dr and a move dr each (at the reveal)
         state, events = submit_chit(RR, state, GER, A, dice)
         log += events
         state, events = submit_chit(RR, state, CDN, A, dice)
         log += events
-        state, events = roll_move_order(RR, state, dice)
-        log += events
-        for side in (CDN, GER):
-            state, events = mark_step_done(RR, state, side)
-            log += events
+        state = finish_scenario(RR, state, dice)
     rolls = [roll_from_event(e) for e in log if e.kind == "roll"]
     assert [(r.stream, r.number) for r in rolls] == [("public", n) for n in range(1, 5)]
     assert all(e.visibility is Visibility.PUBLIC for e in log if e.kind == "roll")

@@ -27,7 +27,7 @@ from rules_engine.model import System
 from rules_engine.purchases import RgOrder
 from rules_engine.results import submit_results
 from rules_engine.lost_values import MAX_NUMBER, UnsuppliedValueError, needed_values, parse_value, settle, with_cells
-from rules_engine.spine import mark_step_done, owes
+from rules_engine.sequence import mark_done, owes
 from rules_engine.state import CampaignState, ScenarioResult
 from rules_engine.view import view_json as view_for
 from rules_engine.vocabulary import Visibility
@@ -126,17 +126,17 @@ def test_a_public_escape_equipment_dr_on_the_lost_rows_3_4_gives_the_settled_res
     while state.step != "initial-scenario":
         for side in (CDN, GER):
             if owes(system, state, side):
-                state, _ = mark_step_done(system, state, side)
+                state, _ = mark_done(system, state, side)
         state, _ = sequence.advance(system, state, FixedDice())
     for side in (CDN, GER):
-        state, _ = mark_step_done(system, state, side)
+        state, _ = mark_done(system, state, side)
     state, _ = sequence.advance(system, state, FixedDice())
     state, _ = submit_results(system, state, CDN, RESULT)
     state, _ = submit_results(system, state, GER, RESULT)
     while state.phase_ref != "2.506":
         for side in (GER, CDN):
             if owes(system, state, side):
-                state, _ = mark_step_done(system, state, side)
+                state, _ = mark_done(system, state, side)
         state, _ = sequence.advance(system, state, FixedDice())
     state, events = sequence.assisted_roll(system, state, CDN, "2.506", "escape-equipment", None, {}, FixedDice(3))
     (roll,) = [e for e in events if e.kind == "roll"]
@@ -144,6 +144,6 @@ def test_a_public_escape_equipment_dr_on_the_lost_rows_3_4_gives_the_settled_res
     result = next(e for e in events if e.kind == "table-result")
     assert (result.payload["original"], result.payload["result"]) == (3, "Captured")
     assert sequence.needs(system, state, CDN) == ()
-    state, _ = mark_step_done(system, state, CDN)
+    state, _ = mark_done(system, state, CDN)
     assert CDN in state.done
     assert "value-needed" not in json.dumps(view_for(system, state, GER))

@@ -11,7 +11,7 @@ from rules_engine import sequence
 from rules_engine.dice import FixedDice
 from rules_engine.errors import SubmissionError
 from rules_engine.results import submit_results
-from rules_engine.spine import mark_step_done, owes
+from rules_engine.sequence import mark_done, owes
 from rules_engine.state import CampaignState, ScenarioResult
 from rules_engine.view import view_json as view_for
 from tests.rules_engine.test_sequence_rr import CDN, GER, drive, rr
@@ -36,7 +36,7 @@ def test_different_entries_are_reported_field_by_field_and_nothing_proceeds() ->
     assert (state.step, state.phase_ref) == ("results", "@results")
     assert owes(rr(), state, CDN) == ("agree the scenario results (the entries differ)",)
     with pytest.raises(SubmissionError, match="Enter the scenario results first"):
-        mark_step_done(rr(), state, CDN)
+        mark_done(rr(), state, CDN)
     state, events = submit_results(rr(), state, GER, AGREED)  # either side may resubmit
     assert "results-confirmed" in [e.kind for e in events]
     assert state.phase_ref == "2.501" and state.history[-1].result == AGREED

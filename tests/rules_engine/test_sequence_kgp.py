@@ -21,7 +21,7 @@ from rules_engine.errors import SubmissionError
 from rules_engine.loader import parse_card, parse_system
 from rules_engine.model import MapGroup, System
 from rules_engine.results import submit_results
-from rules_engine.spine import owes
+from rules_engine.sequence import owes
 from rules_engine.state import CampaignState, ScenarioResult
 from rules_engine.view import view_json as view_for
 from rules_engine.vocabulary import Visibility

@@ -16,7 +16,7 @@ from rules_engine.errors import SubmissionError
 from rules_engine.loader import parse_system
 from rules_engine.model import System
 from rules_engine.results import submit_results
-from rules_engine.spine import mark_step_done
+from rules_engine.sequence import mark_done
 from rules_engine.state import CampaignState, ScenarioResult
 from rules_engine.vocabulary import Chit
 from tests.rules_engine.test_sequence_rr import drive, refs
@@ -54,9 +54,9 @@ def test_c4_2_the_german_sets_up_first_in_the_initial_scenario() -> None:
     state, _ = sequence.start(phd(), FixedDice())
     state, _ = drive(phd(), state, FixedDice(), lambda s: s.phase_ref == "C5.39", (GE, US))
     with pytest.raises(SubmissionError, match="German goes first"):
-        mark_step_done(phd(), state, US)
-    state, _ = mark_step_done(phd(), state, GE)
-    state, _ = mark_step_done(phd(), state, US)
+        mark_done(phd(), state, US)
+    state, _ = mark_done(phd(), state, GE)
+    state, _ = mark_done(phd(), state, US)
     assert state.phase_ref == "C5.41"
 
 
@@ -64,7 +64,7 @@ def test_c5_14_redeployment_goes_attacker_first_the_us_attacked() -> None:
     state = initial(FixedDice())
     state, _ = drive(phd(), state, FixedDice(), lambda s: s.phase_ref == "C5.14", (GE, US))
     with pytest.raises(SubmissionError, match="US goes first"):
-        mark_step_done(phd(), state, GE)
+        mark_done(phd(), state, GE)
 
 
 def test_a_lull_runs_the_conph_again_into_the_next_tm_scenario() -> None:

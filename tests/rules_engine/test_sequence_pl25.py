@@ -16,7 +16,7 @@ from rules_engine.events import Event
 from rules_engine.loader import parse_card, parse_system
 from rules_engine.model import System
 from rules_engine.results import submit_results
-from rules_engine.spine import mark_step_done, owes
+from rules_engine.sequence import mark_done, owes
 from rules_engine.state import CampaignState, ScenarioResult
 from tests.rules_engine.test_sequence_rr import drive, refs
 
@@ -63,7 +63,7 @@ def test_the_card_assigns_the_initial_attacker_so_the_axis_sets_up_first_at_2_6(
     state, _ = drive(pl(), state, FixedDice(), lambda s: s.phase_ref == "2.6", (AX, AL))
     assert [e.payload["label"] for e in state.records if e.kind == "initiative-assigned"] == ["Allied Side attack (assigned)"]
     with pytest.raises(SubmissionError, match="Axis Side goes first"):
-        mark_step_done(pl(), state, AL)
+        mark_done(pl(), state, AL)
     assert owes(pl(), state, AX) == ("2.6 Firefight Setup: do it on the board, then mark it done",)
 
 

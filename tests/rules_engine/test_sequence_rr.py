@@ -18,7 +18,7 @@ from rules_engine.events import Event
 from rules_engine.loader import parse_system
 from rules_engine.model import System
 from rules_engine.results import submit_results
-from rules_engine.spine import mark_step_done, owes
+from rules_engine.sequence import mark_done, owes
 from rules_engine.state import CampaignState, ScenarioResult
 from rules_engine.view import view_json as view_for
 from rules_engine.vocabulary import Chit, Visibility
@@ -59,7 +59,7 @@ def drive(
                 events.extend(more)
                 moved = True
             elif owes(system, state, side) and not wanted and state.step not in ("results", "initiative"):
-                state, more = mark_step_done(system, state, side)
+                state, more = mark_done(system, state, side)
                 events.extend(more)
                 moved = True
         state, more = sequence.advance(system, state, dice)
@@ -105,12 +105,12 @@ def test_after_the_initial_scenario_the_reph_runs_2_501_to_2_511_then_the_new_da
 def test_2_501_melee_is_done_attacker_first_the_german_attacked() -> None:
     state = through_initial(FixedDice())
     with pytest.raises(SubmissionError, match="German goes first") as error:
-        mark_step_done(rr(), state, CDN)
+        mark_done(rr(), state, CDN)
     assert error.value.ref == "2.501"
     assert owes(rr(), state, CDN) == ()
-    state, _ = mark_step_done(rr(), state, GER)
+    state, _ = mark_done(rr(), state, GER)
     assert owes(rr(), state, CDN) == ("2.501 Conclusion of Melee: do it on the board, then mark it done",)
-    state, _ = mark_step_done(rr(), state, CDN)
+    state, _ = mark_done(rr(), state, CDN)
     assert state.phase_ref == "2.502"
 
 
@@ -172,8 +172,8 @@ def test_an_idle_date_repeats_2_503_and_2_512_to_2_522_for_the_next_date() -> No
     # 2.5031 Rally & Unloading is left to the players on the board (issue 14 item 9): 2.503 waits for both.
     assert (state.phase_ref, sequence.current_kind(rr(), state, rr().step("2.503"))) == ("2.503", "on-board")
     assert state.date_id == "19 PM"
-    state, _ = mark_step_done(rr(), state, CDN)
-    state, events = mark_step_done(rr(), state, GER)
+    state, _ = mark_done(rr(), state, CDN)
+    state, events = mark_done(rr(), state, GER)
     state, _ = sequence.advance(rr(), state, dice)
     assert state.date_id == "19 Night"  # 2.512 began the next CG Date
     state, _ = drive(rr(), state, dice, lambda s: s.step == "initiative", (GER, CDN))
@@ -193,9 +193,9 @@ def test_an_assault_prepares_the_scenario_with_2_523_in_set_up_order_then_the_sc
     for part in ("2.523", "2.52322"):
         assert state.phase_ref == part
         with pytest.raises(SubmissionError, match="Canadian goes first"):
-            mark_step_done(rr(), state, GER)
-        state, _ = mark_step_done(rr(), state, CDN)
-        state, _ = mark_step_done(rr(), state, GER)
+            mark_done(rr(), state, GER)
+        state, _ = mark_done(rr(), state, CDN)
+        state, _ = mark_done(rr(), state, GER)
     assert state.phase_ref == "2.524"
     # 2.524 "The sides take turns declaring one Location at a time, with the German player declaring first": with
     # Recon 2 (German) and 3 (Canadian) on this date's roster lines the turns go G, C, G, C, C.

@@ -1,4 +1,5 @@
-"""The CG spine: Initial Scenario on 19 AM, one initiative round per later CG Date, CG end after 26 AM."""
+"""The CG as one state machine: the waiting step, the Initial Scenario on 19 AM, one initiative round per later CG
+Date, CG end after 26 AM."""
 from __future__ import annotations
 
 import json
@@ -6,19 +7,24 @@ from dataclasses import replace
 
 import pytest
 
+from rules_engine import sequence
 from rules_engine.dice import FixedDice
 from rules_engine.errors import MissingValueError, SubmissionError
 from rules_engine.events import Event, roll_event
-from rules_engine.initiative import roll_move_order, submit_chit
-from rules_engine.spine import mark_step_done, owes
-from rules_engine.state import CampaignState, new_campaign
+from rules_engine.initiative import roll_move_order
+from rules_engine.results import submit_results
+from rules_engine.sequence import mark_done, owes, submit_chit
+from rules_engine.state import WAITING, CampaignState, new_campaign
 from rules_engine.vocabulary import Chit, DiceKind, Visibility
 from tests.rules_engine.test_initiative import (
     CDN,
     GER,
+    NO_RESULT,
     RR,
     RR_DATES,
     after_initial_scenario,
+    at_initial_scenario,
+    finish_scenario,
     play_round,
     rr_initiative,
     rr_system,
@@ -27,9 +33,28 @@ from tests.rules_engine.test_initiative import (
 A, I = Chit.ATTACK, Chit.IDLE
 
 
-def test_a_new_rr_campaign_starts_with_the_initial_scenario_on_19_am() -> None:
+def test_a_campaign_created_and_not_yet_joined_waits_and_owes_nothing() -> None:
     state = new_campaign(RR)
     assert (state.system_id, state.sides) == ("rr", (CDN, GER))
+    assert (state.date_index, state.date_id, state.step, state.initial, state.ended) == (0, "19 AM", WAITING, True, False)
+    assert (owes(RR, state, CDN), owes(RR, state, GER)) == ((), ())
+    assert sequence.advance(RR, state, FixedDice()).state == state  # nothing runs before the second player joins
+    with pytest.raises(SubmissionError, match="starts when both players have joined"):
+        mark_done(RR, state, CDN)
+    with pytest.raises(SubmissionError, match="only at Initiative Determination"):
+        submit_chit(RR, state, CDN, A, FixedDice())
+
+
+def test_stored_state_from_before_the_one_machine_loads() -> None:
+    waiting = dict(new_campaign(RR).to_json(), step="initial-scenario", phased=False)  # created, not yet joined
+    assert CampaignState.from_json(waiting) == new_campaign(RR)
+    started = at_initial_scenario()
+    assert CampaignState.from_json(dict(started.to_json(), phased=True)) == started  # the key is ignored
+    assert "phased" not in started.to_json()
+
+
+def test_a_new_rr_campaign_starts_with_the_initial_scenario_on_19_am() -> None:
+    state = at_initial_scenario()
     assert (state.date_index, state.date_id, state.step, state.initial, state.ended) == (
         0, "19 AM", "initial-scenario", True, False
     )
@@ -39,15 +64,18 @@ def test_a_new_rr_campaign_starts_with_the_initial_scenario_on_19_am() -> None:
 
 
 def test_the_first_chit_round_is_for_19_pm_once_both_sides_finish_the_initial_scenario() -> None:
-    state = new_campaign(RR)
-    state, events = mark_step_done(RR, state, GER)
+    state = at_initial_scenario()
+    state, events = mark_done(RR, state, GER)
     assert (state.step, state.date_id, state.done) == ("initial-scenario", "19 AM", frozenset({GER}))
     assert owes(RR, state, GER) == ()
-    assert [e.kind for e in events] == ["step-done"]
-    state, events = mark_step_done(RR, state, CDN)
+    state, _ = mark_done(RR, state, CDN)
+    assert state.step == "results"
+    for side in (CDN, GER):
+        state, _ = submit_results(RR, state, side, NO_RESULT)
+    state, events = sequence.advance(RR, state, FixedDice())
     assert (state.step, state.date_id, state.initial, state.done) == ("initiative", "19 PM", False, frozenset())
-    assert [e.kind for e in events] == ["step-done", "date-advanced"]
-    assert events[1].payload == {"date": "19 PM", "date_index": 1, "step": "initiative"}
+    advanced = [e.payload for e in events if e.kind == "date-advanced"]
+    assert advanced == [{"date": "19 PM", "date_index": 1, "step": "initiative"}]
     assert owes(RR, state, CDN) == ("choose your Initiative chit (2.522)",)
 
 
@@ -56,31 +84,29 @@ def test_owes_follows_each_side_through_a_round() -> None:
     state, _ = submit_chit(RR, state, GER, A, FixedDice())
     assert owes(RR, state, GER) == ()
     assert owes(RR, state, CDN) == ("choose your Initiative chit (2.522)",)
-    state, _ = submit_chit(RR, state, CDN, A, FixedDice(4))  # Dual Attack
-    assert owes(RR, state, CDN) == ("make the Dual Attack move-order dr (2.525)", "mark the scenario finished")
-    assert owes(RR, state, GER) == ("mark the scenario finished",)
-    state, _ = roll_move_order(RR, state, FixedDice(5))
+    state, _ = submit_chit(RR, state, CDN, A, FixedDice(4, 5))  # Dual Attack: the move dr is made at the scenario
     assert owes(RR, state, CDN) == ("mark the scenario finished",)
-    state, _ = mark_step_done(RR, state, CDN)
+    assert owes(RR, state, GER) == ("mark the scenario finished",)
+    state, _ = mark_done(RR, state, CDN)
     assert owes(RR, state, CDN) == ()
     assert owes(RR, state, GER) == ("mark the scenario finished",)
 
 
 def test_a_side_cannot_mark_the_same_scenario_finished_twice() -> None:
-    state, _ = mark_step_done(RR, new_campaign(RR), CDN)
+    state, _ = mark_done(RR, at_initial_scenario(), CDN)
     with pytest.raises(SubmissionError, match="already marked the scenario of 19 AM finished"):
-        mark_step_done(RR, state, CDN)
+        mark_done(RR, state, CDN)
 
 
 def test_nothing_can_be_marked_finished_at_the_initiative_step() -> None:
     with pytest.raises(SubmissionError) as error:
-        mark_step_done(RR, after_initial_scenario(), CDN)
+        mark_done(RR, after_initial_scenario(), CDN)
     assert error.value.ref == "2.522"
 
 
 def test_an_unknown_side_cannot_mark_a_step_done() -> None:
     with pytest.raises(SubmissionError, match=r"Unknown side 'us' \(allowed: canadian, german\)"):
-        mark_step_done(RR, new_campaign(RR), "us")
+        mark_done(RR, at_initial_scenario(), "us")
 
 
 def test_the_cg_ends_after_the_scenario_of_the_last_date_26_am() -> None:
@@ -92,14 +118,16 @@ def test_the_cg_ends_after_the_scenario_of_the_last_date_26_am() -> None:
     assert seen[-2] == "26 AM"
     assert list(dict.fromkeys(seen)) == list(RR_DATES[1:])
     assert (state.ended, owes(RR, state, CDN), owes(RR, state, GER)) == (True, (), ())
+    assert state.cg_end is not None and state.cg_end.reason == "last-date"
     with pytest.raises(SubmissionError, match="The CG has ended"):
-        mark_step_done(RR, state, CDN)
+        mark_done(RR, state, CDN)
 
 
-def test_a_system_without_chits_goes_from_scenario_to_scenario() -> None:
+def test_a_system_without_chits_never_asks_for_a_chit() -> None:
     system = rr_system(initiative=replace(rr_initiative(), mode="purchase"))
-    state = after_initial_scenario(system)
-    assert (state.step, state.date_id) == ("scenario", "19 PM")
+    state = finish_scenario(system, at_initial_scenario(system))  # nothing bought: no Attack on any date
+    assert state.step != "initiative" and state.sealed == {}
+    assert state.ended and state.cg_end is not None and state.cg_end.reason == "last-date"
 
 
 def test_a_system_whose_calendar_is_missing_cannot_start_a_campaign() -> None:
@@ -108,20 +136,18 @@ def test_a_system_whose_calendar_is_missing_cannot_start_a_campaign() -> None:
 
 
 def _states_along_a_cg() -> list[CampaignState]:
-    states = [new_campaign(RR)]
-    state, _ = mark_step_done(RR, states[0], CDN)
+    states = [new_campaign(RR), at_initial_scenario()]
+    state, _ = mark_done(RR, states[1], CDN)
     states.append(state)
-    state, _ = mark_step_done(RR, state, GER)
+    state = finish_scenario(RR, state)
     states.append(state)
     state, _ = submit_chit(RR, state, GER, A, FixedDice())
     states.append(state)
-    state, _ = submit_chit(RR, state, CDN, A, FixedDice(3))
+    state, _ = submit_chit(RR, state, CDN, A, FixedDice(3, 6))
     states.append(state)
-    state, _ = roll_move_order(RR, state, FixedDice(6))
+    state, _ = mark_done(RR, state, GER)
     states.append(state)
-    state, _ = mark_step_done(RR, state, GER)
-    states.append(state)
-    state, _ = mark_step_done(RR, state, CDN)
+    state = finish_scenario(RR, state)
     states.append(play_round(RR, state, I, I))
     return states
 
@@ -144,6 +170,8 @@ def test_a_json_round_trip_keeps_the_dual_attack_rolls() -> None:
         ("2.525 Dual Attack move-order dr", (6,)),
     ]
     assert (again.last_round.setup_first, again.last_round.moves_first) == (CDN, CDN)
+    with pytest.raises(SubmissionError, match="already decided: Canadian moves first"):
+        roll_move_order(RR, again, FixedDice(1))
 
 
 @pytest.mark.parametrize(
