@@ -12,7 +12,6 @@ campaign_patterns: list[URLPattern | URLResolver] = [
     path("chit/", views.chit_confirm, name="chit_confirm"),
     path("chit/submit/", views.chit_submit, name="chit_submit"),
     path("done/", views.step_done, name="step_done"),
-    path("move-order/", views.move_order, name="move_order"),
     path("seed/", views.seed_set, name="seed_set"),
     # The between-scenario phase (checklist, purchases, assisted rolls, results) and the records (roster, purchase
     # record, dice log, CG end, verification) live in their own URL modules so they can grow independently.

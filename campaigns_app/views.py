@@ -19,7 +19,6 @@ from campaigns_app.campaigns.views import (
     chit_confirm,
     chit_submit,
     home,
-    move_order,
     seed_set,
     signup,
     step_done,
@@ -53,7 +52,7 @@ __all__ = [
     "DEFAULT_SYSTEM", "NOT_FOUND", "ORDER_FIELDS", "POINTS_MAX", "REPLAYED", "STEP_ALREADY_FINISHED", "VALUE_TEXT_MAX",
     "SeatView", "board_roll_submit", "campaign_create", "campaign_detail", "campaign_fragments", "campaign_history",
     "campaign_invite", "campaign_join", "campaign_list", "cg_end", "chit_confirm", "chit_submit", "declare_submit",
-    "home", "losses_submit", "move_order", "order_submit", "phase_done", "recon_declare", "recon_submit",
+    "home", "losses_submit", "order_submit", "phase_done", "recon_declare", "recon_submit",
     "repair_roll_submit", "resolution_order_submit", "results_submit", "roll_submit", "scenario_roll_submit", "seated",
     "seed_set", "signup", "step_done", "supply_submit",
 ]

@@ -121,7 +121,6 @@ def submit_chit(
 ) -> Progress:
     """2.5222 place a sealed chit; the second one reveals both at once and resolves the matrix (exactly once)."""
     validate_chit(system, state, side, chit)
-    initiative = _chit_initiative(system)
     choice = _as_chit(chit)
     sealed = {**state.sealed, side: choice}
     events: list[Event] = [
@@ -183,37 +182,3 @@ def reveal(system: SystemLike, state: CampaignState, dice: Dice) -> Progress:
     if cell.result == IDLE:
         return Progress(new, tuple(events)).then(lambda idle: enter_idle(system, idle))
     return Progress(replace(new, step=SCENARIO), tuple(events))
-
-
-def validate_move_order(system: SystemLike, state: CampaignState) -> None:
-    """SubmissionError unless the 2.525 Dual Attack move-order roll is due now."""
-    initiative = _chit_initiative(system)
-    move = initiative.dual_attack_move
-    last = state.last_round
-    ref = move.ref if move else initiative.ref
-    if move is None:
-        raise SubmissionError(f"{system.id} defines no Dual Attack move-order roll.", ref)
-    if state.step != SCENARIO or last is None or last.date_index != state.date_index or last.result != DUAL_ATTACK:
-        raise SubmissionError("The move-order dr is made only in a Dual Attack scenario, after setup.", ref)
-    if last.moves_first is not None:
-        raise SubmissionError(
-            f"The move order for {state.date_id} is already decided: {side_name(system, last.moves_first)} moves first.",
-            ref,
-        )
-
-
-def roll_move_order(system: SystemLike, state: CampaignState, dice: Dice) -> Progress:
-    """2.525 Begin Play: the Dual Attack dr deciding which side moves first (RR: dr "> 4" Canadian, else German)."""
-    validate_move_order(system, state)
-    move = _chit_initiative(system).dual_attack_move
-    last = state.last_round
-    assert move is not None and last is not None
-    roll = dice.roll(move.dice, f"{move.ref} Dual Attack move-order {move.dice}", move.roller, PUBLIC_STREAM)
-    row = move.winner(roll.total)
-    revealed = replace(last, moves_first=row.result, rolls=last.rolls + (roll,))
-    events = (
-        roll_event(roll, Visibility.PUBLIC, None, result=row.result, label=row.label, verify=row.verify),
-        Event("move-order", Visibility.PUBLIC, None, {"date": state.date_id, "moves_first": row.result,
-                                                      "verify": row.verify}),
-    )
-    return Progress(replace(state, last_round=revealed), events)

@@ -79,8 +79,6 @@ from rules_engine.phase.supply import supply
 from rules_engine.phase.tracks import ROSTER_TRACKS, fold_san, main_currency, roster_update
 from rules_engine.step_kinds import INITIATIVE_ACTIONS
 
-_waiting_for = waiting_for  # campaigns_app.selectors reads this name until it calls ``waiting_for``
-
 __all__ = [
     "ASSISTED", "AUTOMATIC", "AUTO_HANDLERS", "END_REASONS", "Events", "Handler", "INITIAL_MARK",
     "INITIATIVE_ACTIONS", "INPUT", "InitialRoles", "Layout", "MARKS", "NEW", "NEW_DATE", "ON_BOARD", "ORDER_TYPES",

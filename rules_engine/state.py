@@ -118,12 +118,6 @@ class CampaignState:
         object.__setattr__(self, "board_log", tuple(self.board_log))
         object.__setattr__(self, "board_counts", frozen_map(self.board_counts))
 
-    @property
-    def phased(self) -> bool:
-        """Transitional, for modules not yet rewritten (rules_engine.view, campaigns_app.selectors): the campaign has
-        left the waiting step. New code compares ``step`` with ``WAITING``."""
-        return self.step != WAITING
-
     def other(self, side: SideId) -> SideId:
         """The opposing side."""
         return self.sides[1] if side == self.sides[0] else self.sides[0]

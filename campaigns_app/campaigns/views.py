@@ -294,9 +294,3 @@ def seed_set(request: HttpRequest, seat: Seat) -> HttpResponse:
 @require_POST
 def step_done(request: HttpRequest, seat: Seat) -> HttpResponse:
     return _action(request, seat, services.step_mark_done, "Marked finished.")
-
-
-@seated
-@require_POST
-def move_order(request: HttpRequest, seat: Seat) -> HttpResponse:
-    return _action(request, seat, services.move_order_roll, "The move-order roll is made.")

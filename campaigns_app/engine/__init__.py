@@ -17,18 +17,18 @@ from rules_engine.vocabulary import Chit, SideId, Visibility
 from campaigns_app.engine.actions import (
     EndAction, NothingToDeclare, advance, board_roll, cg_end_action, declare, phase_assisted_roll,
     phase_choose_order, phase_mark_done, phase_repair_roll, phase_submit_chit, phase_submit_order, phase_submit_recon,
-    phase_submit_results, recon_declare, record_losses, roll_move_order, scenario_roll, supply,
+    phase_submit_results, recon_declare, record_losses, scenario_roll, supply,
     violations_of,
 )
 from campaigns_app.engine.needs import TRACK_LABELS, NeedRow, need_row, needs, opponent_needs
 from campaigns_app.engine.orders import OrderData, build_order, build_orders
 from campaigns_app.engine.states import (
     DiceNotReady, NoDice, Outcome, StateJson, app_event, can_mark_done, cg_ended, committed_dice, event_of, waiting,
-    load_state, map_groups_in_play, move_order_due, new_seed, new_state, owes, seed_commitment, start_state,
-    validate_chit, validate_move_order, view_for, visible_records,
+    load_state, map_groups_in_play, new_seed, new_state, owes, seed_commitment, start_state,
+    validate_chit, view_for, visible_records,
 )
 from campaigns_app.engine.systems import (
-    card_system_for, date_name, definition_kind, move_order_roller, needed_values, objective_hex_ref, other_side,
+    card_system_for, date_name, definition_kind, needed_values, objective_hex_ref, other_side,
     parse_card, parse_system, settle_values, side_ids, side_name, system_for, system_of, system_with_card,
     value_problems, with_player_settings, with_values,
 )
@@ -41,11 +41,9 @@ __all__ = [
     "SideId", "StateJson", "System", "Visibility", "advance", "app_event", "board_roll", "build_order",
     "build_orders", "can_mark_done", "card_system_for", "cg_end_action", "cg_ended", "committed_dice", "date_name",
     "declare", "definition_kind", "event_of", "waiting", "load_state", "map_groups_in_play",
-    "move_order_due", "move_order_roller", "need_row", "needed_values", "needs", "new_seed", "new_state",
+    "need_row", "needed_values", "needs", "new_seed", "new_state",
     "objective_hex_ref", "opponent_needs", "other_side", "owes", "parse_card", "parse_system", "phase_assisted_roll",
     "phase_choose_order", "phase_mark_done", "phase_repair_roll", "phase_submit_chit", "phase_submit_order",
-    "phase_submit_recon", "phase_submit_results", "recon_declare", "record_losses", "roll_move_order",
-    "scenario_roll", "seed_commitment", "settle_values", "side_ids", "side_name", "start_state",
-    "supply", "system_for", "system_of", "system_with_card", "validate_chit", "validate_move_order",
-    "value_problems", "view_for", "violations_of", "visible_records", "with_player_settings", "with_values",
+    "phase_submit_recon", "phase_submit_results", "recon_declare", "record_losses", "scenario_roll", "seed_commitment", "settle_values", "side_ids", "side_name", "start_state",
+    "supply", "system_for", "system_of", "system_with_card", "validate_chit", "value_problems", "view_for", "violations_of", "visible_records", "with_player_settings", "with_values",
 ]

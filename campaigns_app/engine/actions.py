@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from enum import StrEnum
 
-from rules_engine import board, declarations, initiative, losses, recon_turns, results, sequence
+from rules_engine import board, declarations, losses, recon_turns, results, sequence
 from rules_engine.dice import Dice
 from rules_engine.errors import RulesError
 from rules_engine.events import JSON
@@ -43,11 +43,6 @@ def advance(system: System, state: CampaignState, dice: Dice) -> Outcome:
 def phase_submit_chit(system: System, state: CampaignState, side: SideId, chit: Chit, dice: Dice) -> Outcome:
     """RR 2.522 in the phase: seal ``side``'s chit; the second one resolves both."""
     return sequence.submit_chit(system, state, side, chit, dice)
-
-
-def roll_move_order(system: System, state: CampaignState, dice: Dice) -> Outcome:
-    """RR 2.525: the Dual Attack move-order roll."""
-    return initiative.roll_move_order(system, state, dice)
 
 
 def phase_mark_done(system: System, state: CampaignState, side: SideId, map_group: str | None = None,

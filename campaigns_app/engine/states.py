@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from campaigns_app.engine.systems import move_order_roller
 from campaigns_app.models import Campaign, EventRecord
 from rules_engine import dice as engine_dice
 from rules_engine import initiative, map_groups, sequence, view
@@ -52,22 +51,6 @@ def can_mark_done(system: System, state: CampaignState, side: SideId) -> bool:
 def validate_chit(system: System, state: CampaignState, side: SideId, chit: str) -> None:
     """RR 2.522: SubmissionError unless ``side`` may seal ``chit`` now."""
     initiative.validate_chit(system, state, side, chit)
-
-
-def validate_move_order(system: System, state: CampaignState) -> None:
-    """RR 2.525: SubmissionError unless the Dual Attack move-order roll is due now."""
-    initiative.validate_move_order(system, state)
-
-
-def move_order_due(system: System, state: CampaignState, side: SideId) -> bool:
-    """Whether ``side`` is to make the Dual Attack move-order roll now."""
-    if move_order_roller(system) != side:
-        return False
-    try:
-        validate_move_order(system, state)
-    except RulesError:
-        return False
-    return True
 
 
 def view_for(system: System, state: CampaignState, side: SideId) -> dict[str, JSON]:

@@ -86,12 +86,6 @@ def other_side(system: System, side_id: SideId) -> SideId:
     return second if side_id == first else first
 
 
-def move_order_roller(system: System) -> SideId | None:
-    """The side that makes the Dual Attack move-order roll (RR 2.525), if the system has one."""
-    move = system.initiative.dual_attack_move if system.initiative is not None else None
-    return str(move.roller) if move is not None else None
-
-
 def system_for(campaign: Campaign) -> System:
     """The campaign's System: its base system with the CG Card copied into the campaign at creation (if any), the
     players' choices made at creation (``source: players`` settings) over it, and the lost values typed at creation

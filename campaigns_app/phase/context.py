@@ -23,8 +23,8 @@ def phase_context(campaign: Campaign, seat: Seat, system: Any, side_view: SideVi
                   ) -> dict[str, Any]:
     """What the live page shows of the between-scenario phase for ``seat`` (its own side only: its SideView)."""
     view: Any = side_view.json
-    if not view.get("phased"):
-        return {"phased": False}
+    if not view.get("started"):
+        return {"started": False}
     side = seat.side
     opponent = view["opponent"]
     phase = view["phase"]
@@ -71,7 +71,7 @@ def phase_context(campaign: Campaign, seat: Seat, system: Any, side_view: SideVi
     needs_public = bool(needs) and step is not None and str(step.secret or "none") == "none" and all(
         n.get("public") for n in needs if n["kind"] == "table-value")
     context: dict[str, Any] = {
-        "phased": True,
+        "started": True,
         "pass": phase.get("pass"),
         "title": getattr(getattr(system, "between_phase", None), "name", None) or "Between scenarios",
         "checklist": checklist(system, view, side),

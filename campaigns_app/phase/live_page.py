@@ -62,7 +62,7 @@ def live_context(seat: Seat) -> dict[str, Any]:
     chit_early = False
     my_owes = list(view["owes"].get(seat.side, [])) if len(seats) == 2 else []
     opponent_owes = list(view["owes"].get(engine.other_side(system, seat.side), [])) if len(seats) == 2 else []
-    if initiative is not None and side_view.phased:
+    if initiative is not None and side_view.started:
         initiative, chit_early = _early_chits(system, side_view, initiative)
         if chit_early and len(seats) == 2:
             due = f"choose your Initiative chit (chosen at {initiative['chosen_at']}, revealed at {initiative['ref']})"
@@ -70,11 +70,11 @@ def live_context(seat: Seat) -> dict[str, Any]:
                 my_owes.insert(0, due)
             if not side_view.chits.opponent_has_chosen:
                 opponent_owes.insert(0, due)
-    if len(seats) == 2 and side_view.phased:
+    if len(seats) == 2 and side_view.started:
         my_owes = _need_words(door.needs(side_view), my_owes)
         opponent_owes = _need_words([door.need_fields(n) for n in side_view.opponent_named_needs], opponent_owes)
     end_question = None
-    if len(seats) == 2 and side_view.phased and not view.get("ended"):
+    if len(seats) == 2 and side_view.started and not view.get("ended"):
         end_question, my_owes, opponent_owes = end_selectors.proposal_moves(system, view, seat.side, my_owes, opponent_owes)
     last_round = view.get("last_round")
     current_round = last_round if last_round and last_round["date_index"] == view["date"]["index"] else None
@@ -125,7 +125,6 @@ def live_context(seat: Seat) -> dict[str, Any]:
         "end_question": end_question,
         "cg_end_text": cg_ended_text(system, view["cg_end"]) if view.get("ended") and view.get("cg_end") else "",
         "can_mark_done": len(seats) == 2 and side_view.can_mark_done,
-        "move_order_due": len(seats) == 2 and side_view.move_order_due,
         "history_latest": history(campaign, seat, latest=HISTORY_LATEST, view=side_view),
         "ended": view.get("ended", False),
         "phase": phase_context(campaign, seat, system, side_view, len(seats) == 2),

@@ -117,11 +117,6 @@ def ended_due(system: System, state: CampaignState, actor: SideId, events: tuple
     return due
 
 
-def kept_due(system: System, state: CampaignState, actor: SideId, events: tuple[Event, ...], due: Due) -> Due:
-    """The sides newly owing something, as they are."""
-    return due
-
-
 @dataclass(frozen=True)
 class Move:
     """One state-changing request: the engine action and how the one path treats it.

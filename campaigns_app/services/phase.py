@@ -13,7 +13,7 @@ from django.db import transaction
 from campaigns_app import door, engine, selectors
 from campaigns_app.engine import JSON, CampaignState, Chit, Dice, Event, Outcome, SideId, System
 from campaigns_app.models import Campaign, Seat
-from campaigns_app.services.core import Due, Move, act, ended_due, kept_due
+from campaigns_app.services.core import Due, Move, act
 from campaigns_app.services.errors import ServiceError
 
 
@@ -50,24 +50,6 @@ def chit_submit(*, user: User, public_id: str, side: str, chit: str) -> Campaign
 
     return act(public_id, user, Move(action, seated=False, check=check, advance=False,
                                      more_due=more_due))
-
-
-def _move_order_check(system: System, state: CampaignState, seat: Seat, seats: list[Seat]) -> None:
-    """RR 2.525: the roll is due now, and the user's side is the roller."""
-    try:
-        engine.validate_move_order(system, state)
-    except engine.RulesError as error:
-        raise ServiceError(str(error)) from None
-    roller = engine.move_order_roller(system)
-    if roller != seat.side:
-        raise ServiceError(f"The {engine.side_name(system, roller or '')} side makes the move-order roll, not yours.")
-
-
-@transaction.atomic
-def move_order_roll(*, user: User, public_id: str) -> Campaign:
-    """Make the Dual Attack move-order roll (RR 2.525) on the server, for the side the rules name as roller."""
-    return act(public_id, user, Move(lambda system, state, side, dice: engine.roll_move_order(system, state, dice),
-                                     check=_move_order_check, advance=False, more_due=kept_due))
 
 
 @transaction.atomic

@@ -15,8 +15,7 @@ from rules_engine.initiative import attack_chits_left, validate_chit
 from rules_engine.ledger import SideLedger
 from rules_engine.map_groups import in_play
 from rules_engine.results import differing_fields, scenario_victory_conditions
-from rules_engine.spine import owes
-from rules_engine.state import INITIATIVE, CampaignState, ScenarioResult, SystemLike, side_name
+from rules_engine.state import INITIATIVE, WAITING, CampaignState, ScenarioResult, SystemLike, side_name
 from rules_engine.vocabulary import Chit, SideId, Visibility
 
 # CG Roster form column id → the RosterLine fields it shows (ids as the fixtures write them).
@@ -78,8 +77,8 @@ def view_json(system: SystemLike, state: CampaignState, side: SideId) -> dict[st
         "done": {s: s in state.done for s in state.sides},
         "initiative": chits,
         "last_round": state.last_round.to_json() if state.last_round is not None else None,
-        "owes": {s: list(owes(system, state, s)) for s in state.sides},
-        **(_phase_view(system, state, side) if state.phased else {"phased": False}),
+        "owes": {s: list(sequence.owes(system, state, s)) for s in state.sides},
+        **(_phase_view(system, state, side) if state.step != WAITING else {"started": False}),
     }
 
 
@@ -122,7 +121,7 @@ def _phase_view(system: SystemLike, state: CampaignState, side: SideId) -> dict[
         opponent = dict(their_ledger.to_json()) if ended else {"side": other, "roster": _public_roster(system, their_ledger)}
     has_vc, vc_rule = scenario_victory_conditions(system)
     return {
-        "phased": True,
+        "started": True,
         "phase": {
             "pass": state.pass_kind,
             "ref": ref,

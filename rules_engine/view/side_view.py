@@ -14,12 +14,11 @@ from rules_engine import declarations, patrols, recon_turns, sequence
 from rules_engine.dice import Roll
 from rules_engine.errors import RulesError
 from rules_engine.events import JSON, EventKind
-from rules_engine.initiative import choosing_early, validate_chit, validate_move_order
+from rules_engine.initiative import choosing_early, validate_chit
 from rules_engine.ledger import SideLedger
 from rules_engine.lost_values import Need
 from rules_engine.model import Step, System
-from rules_engine.spine import owes, validate_step_done
-from rules_engine.state import CampaignState
+from rules_engine.state import WAITING, CampaignState
 from rules_engine.view.json_view import view_json
 from rules_engine.vocabulary import Chit, SideId
 
@@ -83,7 +82,7 @@ class SideView:
     side: SideId
     opponent: SideId
     json: Mapping[str, JSON]  # the view the pages render (view_json)
-    phased: bool
+    started: bool  # both players have joined: the campaign is past its waiting step
     step: str
     phase_ref: str | None
     pass_kind: str | None
@@ -102,7 +101,6 @@ class SideView:
     current_step: Step | None
     waiting_for: SideId | None
     can_mark_done: bool
-    move_order_due: bool
     board_run: tuple[Step, ...]
     recon_turn: ReconTurn | None
     recon_problem: str | None
@@ -219,17 +217,11 @@ def _resolution(system: System, state: CampaignState, step: Step | None) -> Reso
 def _waiting_for(system: System, state: CampaignState, step: Step | None, side: SideId) -> SideId | None:
     if step is None or step.sides != "ordered" or side in state.done:
         return None
-    return sequence._waiting_for(system, state, step, side)  # noqa: SLF001  (sequence owns the ordered-step rule)
-
-
-def _move_order_due(system: System, state: CampaignState, side: SideId) -> bool:
-    rule = system.initiative
-    move = rule.dual_attack_move if rule is not None else None
-    return move is not None and move.roller == side and _ok(lambda: validate_move_order(system, state))
+    return sequence.waiting_for(system, state, step, side)
 
 
 def _declarations(system: System, state: CampaignState, side: SideId) -> tuple[Mapping[str, JSON], ...]:
-    return tuple(declarations.for_view(system, state, side)) if state.phased else ()
+    return tuple(declarations.for_view(system, state, side)) if state.step != WAITING else ()
 
 
 def view_for(system: System, state: CampaignState, side: SideId) -> SideView:
@@ -237,21 +229,20 @@ def view_for(system: System, state: CampaignState, side: SideId) -> SideView:
     json = view_json(system, state, side)
     other = state.other(side)
     step = current_step(system, state)
-    phased = state.phased
-    their_owes = tuple(owes(system, state, other))
+    started = state.step != WAITING
+    their_owes = tuple(sequence.owes(system, state, other))
     return SideView(
-        side=side, opponent=other, json=json, phased=phased, step=state.step, phase_ref=state.phase_ref,
+        side=side, opponent=other, json=json, started=started, step=state.step, phase_ref=state.phase_ref,
         pass_kind=state.pass_kind, date_id=state.date_id, date_index=state.date_index, ended=state.ended,
         you_done=side in state.done, opponent_done=other in state.done,
-        owes=tuple(owes(system, state, side)), opponent_owes=their_owes,
+        owes=tuple(sequence.owes(system, state, side)), opponent_owes=their_owes,
         ledger=state.ledgers.get(side), chits=_chits(system, state, side),
-        needs=_needs(system, state, side, False) if phased else (),
-        opponent_needs=_needs(system, state, side, True) if phased else (),
-        opponent_named_needs=named_needs(system, state, other, their_owes) if phased else (), current_step=step,
+        needs=_needs(system, state, side, False) if started else (),
+        opponent_needs=_needs(system, state, side, True) if started else (),
+        opponent_named_needs=named_needs(system, state, other, their_owes) if started else (), current_step=step,
         waiting_for=_waiting_for(system, state, step, side),
-        can_mark_done=_ok(lambda: validate_step_done(system, state, side)),
-        move_order_due=_move_order_due(system, state, side),
-        board_run=tuple(sequence.board_run(system, state)) if phased else (),
+        can_mark_done=_ok(lambda: sequence.validate_mark_done(system, state, side)),
+        board_run=tuple(sequence.board_run(system, state)) if started else (),
         recon_turn=_recon_turn(system, state, step, side), recon_problem=_recon_problem(system, state, step, side),
         resolution=_resolution(system, state, step), declarations=_declarations(system, state, side),
         forms=form_facts(state, side),

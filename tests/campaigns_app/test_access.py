@@ -40,7 +40,7 @@ def test_every_campaign_url_is_covered_by_this_test() -> None:
     # typed by hand: a campaign URL added without being listed here fails this test until it is checked for access
     assert set(CAMPAIGN_URL_NAMES) == {
         "campaign_detail", "campaign_invite", "campaign_history", "campaign_fragments",
-        "chit_confirm", "chit_submit", "step_done", "move_order", "seed_set",
+        "chit_confirm", "chit_submit", "step_done", "seed_set",
         "phase_done", "phase_order", "phase_recon", "phase_roll", "phase_results", "phase_supply", "phase_cg_end",
         "phase_board_roll", "phase_scenario_roll", "records_roster", "records_roster_csv", "records_purchases", "records_purchases_csv", "records_dice",
         "records_dice_csv", "records_cg_end", "records_cg_end_propose", "records_cg_end_withdraw",

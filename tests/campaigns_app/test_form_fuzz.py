@@ -46,7 +46,6 @@ FORMS: dict[str, list[str]] = {
     "phase_losses": ["cvp"],
     "phase_recon_location": ["location"],
     "step_done": ["step", "map_group"],
-    "move_order": ["side"],
 }
 POSTS_PER_FORM = 14
 
@@ -119,7 +118,7 @@ def test_fuzzed_phase_forms_at_results_and_initiative_never_answer_5xx_and_a_ref
 
 # The step forms where they are reachable. The values also hold what those forms accept, so some posts succeed.
 STEP_FORMS = ("phase_declare", "phase_first", "phase_repair", "phase_losses", "phase_recon_location", "step_done",
-              "move_order", "phase_done")
+              "phase_done")
 STEP_VALUES = [*VALUES, "allied", "axis", "malfunctioned", "disabled", "K5", "fanaticism", "4"]
 SPARE_DICE = (3,) * 300  # scripted dice for every roll a succeeding fuzzed post makes
 

@@ -117,7 +117,7 @@ def test_supplied_values_are_the_supplied_kinds_named_explicitly() -> None:
     events = (
         Event("supplied", Visibility.SIDE, CDN, {"step": "2.512", "values": {"san": 4}}),
         Event("value-supplied", Visibility.PUBLIC, None, {"side": GER, "text": "11"}),
-        Event("unsupplied-note", Visibility.PUBLIC, None, {"text": "not a supplied value"}),
+        Event("table-result", Visibility.PUBLIC, None, {"side": GER, "text": "not a supplied value"}),
         Event("supplied", Visibility.SIDE, GER, {"step": "2.512", "values": {"elr": 3}}),
     )
     view = _view(_state(ended=True), CDN, RecordPart.END, events=events)
