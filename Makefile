@@ -37,15 +37,17 @@ run: $(STAMP)
 	$(RUN_ENV) $(BIN)/uvicorn campaigns_app.asgi:application --host $(HOST) --port $(PORT)
 
 test: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/lint-imports
+	$(BIN)/mypy --strict rules_engine campaigns_app
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(BIN)/python -m pytest $(PYTEST_ARGS)
-	$(BIN)/mypy --strict rules_engine
 
 mypy: $(STAMP)
-	$(BIN)/mypy --strict rules_engine
+	$(BIN)/mypy --strict rules_engine campaigns_app
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine_campaign.py $(BENCH_ARGS)
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(BIN)/python bench/reveal_latency.py $(BENCH_ARGS)
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache staticfiles
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .import_linter_cache staticfiles

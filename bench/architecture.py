@@ -16,7 +16,14 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tests.architecture import (  # noqa: E402
-    LIMIT, PACKAGES, cycles, import_graph, imports_inside_functions, oversized, private_uses, sources,
+    LIMIT,
+    PACKAGES,
+    cycles,
+    import_graph,
+    imports_inside_functions,
+    oversized,
+    private_uses,
+    sources,
 )
 
 ROOT = Path(__file__).resolve().parent.parent

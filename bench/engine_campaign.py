@@ -56,6 +56,7 @@ from rules_engine import sequence  # noqa: E402
 from rules_engine.dice import CommittedDice  # noqa: E402
 from rules_engine.errors import MissingValueError, SubmissionError  # noqa: E402
 from rules_engine.fortification_purchase import FortOrder  # noqa: E402
+from rules_engine.initiative import attack_chits_left  # noqa: E402
 from rules_engine.loader import parse_system  # noqa: E402
 from rules_engine.model import DiceTable, Step, System  # noqa: E402
 from rules_engine.purchases import RgOrder, purchase_currency, validate_order  # noqa: E402
@@ -70,7 +71,6 @@ from rules_engine.state import (  # noqa: E402
     CampaignState,
     ScenarioResult,
 )
-from rules_engine.initiative import attack_chits_left  # noqa: E402
 from rules_engine.tables import questions  # noqa: E402
 from rules_engine.vocabulary import Chit, DiceKind  # noqa: E402
 
@@ -588,8 +588,8 @@ def main(argv: list[str] | None = None) -> int:
     for final in finals:
         data = final.to_json()
         round_trip_equal &= CampaignState.from_json(data) == final
-        rt.extend(timeit(lambda: CampaignState.from_json(final.to_json()), 5, 0.02))
-        rt_text.extend(timeit(lambda: CampaignState.from_json(json.loads(json.dumps(final.to_json()))), 5, 0.02))
+        rt.extend(timeit(lambda final=final: CampaignState.from_json(final.to_json()), 5, 0.02))
+        rt_text.extend(timeit(lambda final=final: CampaignState.from_json(json.loads(json.dumps(final.to_json()))), 5, 0.02))
     bare = CommittedDice(bytes(32), "bench-baseline", ("a", "b"))
     purposes = [f"2.5{n:02d} table roll ({side})" for n in range(1, 23) for side in ("Canadian", "German")]
     counter = iter(range(10**9))

@@ -210,7 +210,6 @@ def create_campaigns(count: int, run: str) -> list[BenchCampaign]:
     dice: each campaign keeps its own seed, and the chit round rolls nothing (Canadian Assault).
     """
     from django.contrib.auth import get_user_model
-
     from django.db.models import F
 
     from campaigns_app import services
@@ -231,7 +230,7 @@ def create_campaigns(count: int, run: str) -> list[BenchCampaign]:
             campaign.refresh_from_db()
             template_state = campaign.state
         else:
-            # a write like any other: the live pages' revision moves with it (campaigns_app.live)
+            # a write like any other: the live pages' revision moves with it (campaigns_app.live.pages)
             Campaign.objects.filter(pk=campaign.pk).update(state=template_state, revision=F("revision") + 1)
         made.append(BenchCampaign(campaign.public_id, Player(session_for(first), "canadian"),
                                   Player(session_for(second), "german")))

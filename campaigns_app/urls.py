@@ -15,10 +15,10 @@ campaign_patterns: list[URLPattern | URLResolver] = [
     path("seed/", views.seed_set, name="seed_set"),
     # The between-scenario phase (checklist, purchases, assisted rolls, results) and the records (roster, purchase
     # record, dice log, CG end, verification) live in their own URL modules so they can grow independently.
-    path("", include("campaigns_app.phase_urls")),
-    path("", include("campaigns_app.record_urls")),
+    path("", include("campaigns_app.phase.urls")),
+    path("", include("campaigns_app.records.urls")),
     # The rules in use (system + the CG Card copied into the campaign), for both seated players (card_views).
-    path("rules/", include("campaigns_app.card_campaign_urls")),
+    path("rules/", include("campaigns_app.cards.campaign_urls")),
 ]
 
 urlpatterns = [
@@ -29,6 +29,6 @@ urlpatterns = [
     path("campaigns/new/", views.campaign_create, name="campaign_create"),
     path("campaigns/<str:public_id>/", include(campaign_patterns)),
     path("join/<str:token>/", views.campaign_join, name="campaign_join"),
-    path("cards/", include("campaigns_app.card_urls")),
+    path("cards/", include("campaigns_app.cards.urls")),
     path("admin/", admin.site.urls),
 ]

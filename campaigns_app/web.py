@@ -11,8 +11,11 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.http import url_has_allowed_host_and_scheme
 
-from campaigns_app import form_numbers, fragments, live, selectors
+from campaigns_app import selectors
+from campaigns_app.live import fragments
+from campaigns_app.live import pages as live
 from campaigns_app.models import Seat
+from campaigns_app.phase import form_numbers
 
 NOT_FOUND = "No such campaign."
 

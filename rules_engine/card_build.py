@@ -10,10 +10,14 @@ import yaml
 from rules_engine import card_parts_build, yaml_limits
 from rules_engine.card_build_rg import rg_charts_part
 from rules_engine.card_form import CAL_KEYS, HEADER, TABLE_KEYS, Built, Doc, Path, document_to_form
-from rules_engine.card_schema import (
-    base_number_columns, offers_new_tables, offers_rg_charts, replaced_tables, table_columns,
-)
 from rules_engine.card_reader import Reader, blank
+from rules_engine.card_schema import (
+    base_number_columns,
+    offers_new_tables,
+    offers_rg_charts,
+    replaced_tables,
+    table_columns,
+)
 from rules_engine.card_values import FlowTextError, word_list
 from rules_engine.loader.words import CARD_KEYS, FORMAT
 from rules_engine.model import System

@@ -13,10 +13,20 @@ import yaml
 
 from rules_engine.card_parts import offers, offers_idle, owned_parts
 from rules_engine.card_parts_fill import (
-    currencies_form, fortifications_form, idle_form, initiative_form, setup_costs_form, steps_form,
+    currencies_form,
+    fortifications_form,
+    idle_form,
+    initiative_form,
+    setup_costs_form,
+    steps_form,
 )
 from rules_engine.card_schema import (
-    ROW_MARK, base_number_columns, offers_new_tables, offers_rg_charts, replaced_tables, rows_of,
+    ROW_MARK,
+    base_number_columns,
+    offers_new_tables,
+    offers_rg_charts,
+    replaced_tables,
+    rows_of,
 )
 from rules_engine.card_values import flow, list_text, value_text
 from rules_engine.model import System

@@ -14,11 +14,22 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from rules_engine import step_kinds
 from rules_engine.card_fields import (
-    BOOL, CELL, CHOICE, INT, LIST, TEXT, YAML, Block, Field, Grid, Section, rows_of,
+    BOOL,
+    CELL,
+    CHOICE,
+    INT,
+    LIST,
+    TEXT,
+    YAML,
+    Block,
+    Field,
+    Grid,
+    Section,
+    rows_of,
 )
 from rules_engine.loader.words import MATRIX_RESULTS, RG_TYPES, STEP_SECRET
-from rules_engine import step_kinds
 from rules_engine.model import System
 
 CARD_PARTS_OFFERED = ("steps", "currencies", "initiative", "fortifications", "setup_costs")

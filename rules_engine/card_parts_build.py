@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from rules_engine.card_form import Path
 from rules_engine.card_parts import ACTIONS_BY_ID, CHITS, PARAM_KEYS, STEP_ACTIONS, offers, offers_idle
-from rules_engine.loader.words import RG_TYPES
 from rules_engine.card_reader import Reader, blank
+from rules_engine.loader.words import RG_TYPES
 from rules_engine.model import System
 
 

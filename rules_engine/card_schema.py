@@ -11,7 +11,22 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from rules_engine.card_fields import (
-    BOOL, CARD_CHART, CELL, CHOICE, DICE, INT, LIST, LONGTEXT, ROW_MARK, TEXT, UNITS, YAML, Block, Field, Grid, Section,
+    BOOL,
+    CARD_CHART,
+    CELL,
+    CHOICE,
+    DICE,
+    INT,
+    LIST,
+    LONGTEXT,
+    ROW_MARK,
+    TEXT,
+    UNITS,
+    YAML,
+    Block,
+    Field,
+    Grid,
+    Section,
     rows_of,
 )
 from rules_engine.card_parts import currency_codes, owned_parts, part_sections

@@ -12,7 +12,13 @@ from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
 from rules_engine.event_words import (
-    RESULT_LABELS, STEP_LABELS, Payload, Words, cg_ended_text, mapping, result_summary,
+    RESULT_LABELS,
+    STEP_LABELS,
+    Payload,
+    Words,
+    cg_ended_text,
+    mapping,
+    result_summary,
 )
 from rules_engine.events import JSON, EventKind
 from rules_engine.vocabulary import Visibility

@@ -17,9 +17,12 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from campaigns_app import card_selectors, engine, fragments, lost_value_selectors, notifications, selectors, services
+from campaigns_app import engine, selectors, services
+from campaigns_app.cards import selectors as card_selectors
 from campaigns_app.forms import CampaignCreateForm, ChitForm, PlayerSeedForm, SignupForm
+from campaigns_app.live import fragments, notifications
 from campaigns_app.models import Invitation, Seat
+from campaigns_app.records import lost_values as lost_value_selectors
 from campaigns_app.web import NOT_FOUND, fragments_response, is_htmx, page, panel_response, player, safe_next, seated
 
 DEFAULT_SYSTEM = "rr"  # preselected on the create page when loaded

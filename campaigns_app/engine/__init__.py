@@ -6,6 +6,70 @@ seat does: new state and events), ``needs`` (what a side must supply), ``orders`
 """
 from __future__ import annotations
 
+from campaigns_app.engine.actions import (
+    EndAction,
+    NothingToDeclare,
+    advance,
+    board_roll,
+    cg_end_action,
+    declare,
+    phase_assisted_roll,
+    phase_choose_order,
+    phase_mark_done,
+    phase_repair_roll,
+    phase_submit_chit,
+    phase_submit_order,
+    phase_submit_recon,
+    phase_submit_results,
+    recon_declare,
+    record_losses,
+    scenario_roll,
+    supply,
+    violations_of,
+)
+from campaigns_app.engine.needs import TRACK_LABELS, NeedRow, need_row, needs, opponent_needs
+from campaigns_app.engine.orders import OrderData, build_order, build_orders
+from campaigns_app.engine.states import (
+    DiceNotReady,
+    NoDice,
+    Outcome,
+    StateJson,
+    app_event,
+    can_mark_done,
+    cg_ended,
+    committed_dice,
+    event_of,
+    load_state,
+    map_groups_in_play,
+    new_seed,
+    new_state,
+    owes,
+    seed_commitment,
+    start_state,
+    validate_chit,
+    view_for,
+    visible_records,
+    waiting,
+)
+from campaigns_app.engine.systems import (
+    card_system_for,
+    date_name,
+    definition_kind,
+    needed_values,
+    objective_hex_ref,
+    other_side,
+    parse_card,
+    parse_system,
+    settle_values,
+    side_ids,
+    side_name,
+    system_for,
+    system_of,
+    system_with_card,
+    value_problems,
+    with_player_settings,
+    with_values,
+)
 from rules_engine.dice import CommittedDice, Dice
 from rules_engine.errors import DefinitionErrors, RulesError
 from rules_engine.events import JSON, Event
@@ -13,25 +77,6 @@ from rules_engine.model import System
 from rules_engine.purchases import Order
 from rules_engine.state import CampaignState
 from rules_engine.vocabulary import Chit, SideId, Visibility
-
-from campaigns_app.engine.actions import (
-    EndAction, NothingToDeclare, advance, board_roll, cg_end_action, declare, phase_assisted_roll,
-    phase_choose_order, phase_mark_done, phase_repair_roll, phase_submit_chit, phase_submit_order, phase_submit_recon,
-    phase_submit_results, recon_declare, record_losses, scenario_roll, supply,
-    violations_of,
-)
-from campaigns_app.engine.needs import TRACK_LABELS, NeedRow, need_row, needs, opponent_needs
-from campaigns_app.engine.orders import OrderData, build_order, build_orders
-from campaigns_app.engine.states import (
-    DiceNotReady, NoDice, Outcome, StateJson, app_event, can_mark_done, cg_ended, committed_dice, event_of, waiting,
-    load_state, map_groups_in_play, new_seed, new_state, owes, seed_commitment, start_state,
-    validate_chit, view_for, visible_records,
-)
-from campaigns_app.engine.systems import (
-    card_system_for, date_name, definition_kind, needed_values, objective_hex_ref, other_side,
-    parse_card, parse_system, settle_values, side_ids, side_name, system_for, system_of, system_with_card,
-    value_problems, with_player_settings, with_values,
-)
 
 _NoDice = NoDice  # the old private name selectors.py uses; goes once the coordinator has merged the selectors branch
 

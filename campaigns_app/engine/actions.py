@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from enum import StrEnum
 
+from campaigns_app.engine.states import Outcome
 from rules_engine import board, declarations, losses, recon_turns, results, sequence
 from rules_engine.dice import Dice
 from rules_engine.errors import RulesError
@@ -13,8 +14,6 @@ from rules_engine.model import System
 from rules_engine.purchases import Order
 from rules_engine.state import CampaignState
 from rules_engine.vocabulary import Chit, SideId
-
-from campaigns_app.engine.states import Outcome
 
 
 class NothingToDeclare(RulesError):

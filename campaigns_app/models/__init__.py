@@ -7,8 +7,19 @@ both random and unguessable; event sequence numbers stay on the server (they wou
 from __future__ import annotations
 
 from campaigns_app.models.campaigns import (
-    Campaign, CgCard, CgSystem, EventRecord, Invitation, LiveConnection, LiveView, Seat, new_card_id,
-    new_invitation_token, new_player_seed, new_public_id, now,
+    Campaign,
+    CgCard,
+    CgSystem,
+    EventRecord,
+    Invitation,
+    LiveConnection,
+    LiveView,
+    Seat,
+    new_card_id,
+    new_invitation_token,
+    new_player_seed,
+    new_public_id,
+    now,
 )
 from campaigns_app.models.records import PurchaseRecordLine, RosterLine
 

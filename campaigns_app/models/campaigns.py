@@ -141,7 +141,7 @@ class Campaign(models.Model):
     card_text = models.TextField(blank=True, default="", editable=False)
     card_sha256 = models.CharField(max_length=64, blank=True, default="", editable=False)
     # Moves (under the row lock) with every write any live page may show: state, events, seats, presence. Internal:
-    # never rendered — it counts the opponent's secret actions too. campaigns_app.live re-renders on a new revision.
+    # never rendered — it counts the opponent's secret actions too. campaigns_app.live.pages re-renders on a new revision.
     revision = models.PositiveBigIntegerField(default=0, editable=False)
     # The players' choices of the settings the rules leave to them (``source: players``: KGP 8.31 CG Balance, PL 3.2
     # Redeployment Option …), {setting id: value}, made on the create page and accepted by the opponent at joining.
@@ -266,7 +266,7 @@ class LiveConnection(models.Model):
 
 
 class LiveView(models.Model):
-    """One seat's live fragments as rendered at a campaign revision (campaigns_app.live), shared by every socket and
+    """One seat's live fragments as rendered at a campaign revision (campaigns_app.live.pages), shared by every socket and
     htmx response of the seat. ``version`` is what the page sees (``data-live-version``): it moves only when this
     rendering changes, so it counts nothing the seat's own page does not show."""
 

@@ -1,7 +1,7 @@
 """The record forms as tables: the CG Roster and the RG Purchase Record (helper M1).
 
 They are a projection of the ledgers in ``Campaign.state`` (rules_engine SideLedger.roster / .purchases), kept in step
-by ``campaigns_app.records.project`` in the same transaction as every state save; the JSON stays the engine's source of
+by ``campaigns_app.records.projection.project`` in the same transaction as every state save; the JSON stays the engine's source of
 truth, the record pages, CSV and print views read these tables. Secret: a side's lines are its own until the rules
 reveal them (the selectors read the opponent's lines only through the forms' public columns) — never registered in
 the admin.

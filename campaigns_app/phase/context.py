@@ -3,9 +3,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from campaigns_app import door, engine, order_forms
+from campaigns_app import door, engine
 from campaigns_app.form_tokens import form_token
 from campaigns_app.models import Campaign, Seat
+from campaigns_app.phase import order_forms
 from campaigns_app.phase.board import assisted_tables, board_context, group_board, scenario_roll_forms
 from campaigns_app.phase.orders import balance, fort_rows, has_chart, nothing_to_buy, recon_context, rg_rows
 from campaigns_app.phase.results import differ_rows, group_results_form, lvp_recorders, results_rows

@@ -4,9 +4,9 @@ from __future__ import annotations
 from typing import Any
 
 from campaigns_app import door
-from campaigns_app.card_selectors import choice_rows
-from campaigns_app.lost_value_selectors import value_rows
+from campaigns_app.cards.selectors import choice_rows
 from campaigns_app.models import Campaign, EventRecord, Seat
+from campaigns_app.records.lost_values import value_rows
 from rules_engine.event_text import Words, describe, visible_events
 from rules_engine.events import EventKind
 from rules_engine.view import SideView

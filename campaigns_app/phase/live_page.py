@@ -6,12 +6,13 @@ from typing import Any
 
 from django.utils import timezone
 
-from campaigns_app import door, end_selectors, engine
+from campaigns_app import door, engine
 from campaigns_app.campaigns.selectors import ONLINE_WITHIN, seeds_fixed
 from campaigns_app.models import Campaign, LiveConnection, Seat
 from campaigns_app.phase.context import phase_context
 from campaigns_app.phase.history import history
 from campaigns_app.phase.steps import step_label
+from campaigns_app.records import end_selectors
 from rules_engine.event_text import STEP_LABELS, cg_ended_text
 from rules_engine.view import IDLE as IDLE_RESULT
 from rules_engine.view import SideView

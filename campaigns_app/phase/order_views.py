@@ -6,8 +6,9 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.http import require_POST
 
-from campaigns_app import door, engine, form_numbers, order_forms, services
+from campaigns_app import door, engine, services
 from campaigns_app.models import Seat
+from campaigns_app.phase import form_numbers, order_forms
 from campaigns_app.phase.views import phase_response, run_phase
 from campaigns_app.web import int_field, player, seated
 from rules_engine.board import REPAIR_DRM

@@ -70,8 +70,9 @@ def _short(message: str, rg_id: str) -> str:
     """"RG M4 (Activate A20 Entry) is only available after 19 PM (2.518)" → "Only available after 19 PM (2.518)"."""
     prefix = f"RG {rg_id} ("
     if message.startswith(prefix):
-        depth, index = 0, len("RG ") + len(rg_id) + 1
-        for index in range(index, len(message)):
+        depth = 0
+        start = index = len("RG ") + len(rg_id) + 1
+        for index in range(start, len(message)):
             depth += {"(": 1, ")": -1}.get(message[index], 0)
             if depth == 0:
                 break

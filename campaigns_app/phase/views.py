@@ -10,8 +10,11 @@ from django.shortcuts import redirect
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from campaigns_app import door, end_selectors, engine, form_numbers, fragments, selectors, services
+from campaigns_app import door, engine, selectors, services
+from campaigns_app.live import fragments
 from campaigns_app.models import Seat
+from campaigns_app.phase import form_numbers
+from campaigns_app.records import end_selectors
 from campaigns_app.web import NOT_FOUND, fragments_response, int_field, is_htmx, page, player, seated
 from rules_engine.board import COUNT_MAX, THRESHOLD_RANGE, TURN_MAX
 from rules_engine.losses import MAX_CVP, MAX_LEADERS

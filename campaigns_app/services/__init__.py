@@ -4,26 +4,63 @@ the names views, consumers and tests use are re-exported here."""
 from __future__ import annotations
 
 from campaigns_app import engine
+from campaigns_app.form_tokens import form_tag
 from campaigns_app.models import now
 from campaigns_app.services.campaigns import (
-    PLAYER_SEED_MAX, campaign_create, campaign_join, clean_player_seed, player_seed_problem, seat_seed_set,
+    PLAYER_SEED_MAX,
+    campaign_create,
+    campaign_join,
+    clean_player_seed,
+    player_seed_problem,
+    seat_seed_set,
     seeds_fixed,
 )
 from campaigns_app.services.core import (
-    Move, act, after_commit, append_events, locked, newly_due, owes_all, player_seeds, save_state, seat_of, seats_of,
+    Move,
+    act,
+    after_commit,
+    append_events,
+    locked,
+    newly_due,
+    owes_all,
+    player_seeds,
+    save_state,
+    seat_of,
+    seats_of,
 )
 from campaigns_app.services.errors import (
-    CampaignFull, FormNotValid, InvitationNotFound, LostValuesInvalid, NotSeated, PlayerSettingsInvalid, RefusedOrder,
+    CampaignFull,
+    FormNotValid,
+    InvitationNotFound,
+    LostValuesInvalid,
+    NotSeated,
+    PlayerSettingsInvalid,
+    RefusedOrder,
     ServiceError,
 )
 from campaigns_app.services.phase import (
-    END_REASONS, assisted_roll_submit, board_roll_submit, cg_end_concede, cg_end_decline, cg_end_propose,
-    cg_end_withdraw, chit_submit, declaration_submit, losses_submit, order_submit, phase_mark_done,
-    recon_declare, recon_submit, repair_roll_submit, resolution_order_submit, results_submit, scenario_roll_submit,
-    step_mark_done, value_supply,
+    END_REASONS,
+    assisted_roll_submit,
+    board_roll_submit,
+    cg_end_concede,
+    cg_end_decline,
+    cg_end_propose,
+    cg_end_withdraw,
+    chit_submit,
+    declaration_submit,
+    losses_submit,
+    order_submit,
+    phase_mark_done,
+    recon_declare,
+    recon_submit,
+    repair_roll_submit,
+    resolution_order_submit,
+    results_submit,
+    scenario_roll_submit,
+    step_mark_done,
+    value_supply,
 )
 from campaigns_app.services.presence import ONLINE_WITHIN, presence_beat, presence_close, presence_open
-from campaigns_app.form_tokens import form_tag
 from campaigns_app.services.tokens import FORM_NOT_VALID, current_step_ref, form_token, require_genuine
 
 __all__ = [

@@ -6,14 +6,26 @@ from collections.abc import Mapping
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
-from campaigns_app import card_selectors, engine, live, records, selectors
+from campaigns_app import engine, selectors
+from campaigns_app.cards import selectors as card_selectors
 from campaigns_app.engine import JSON, DefinitionErrors, RulesError, System
+from campaigns_app.live import pages as live
 from campaigns_app.models import Campaign, CgSystem, Invitation, Seat, new_player_seed, now
+from campaigns_app.records import projection as records
 from campaigns_app.services.core import (
-    after_commit, append_events, locked, player_seeds, seat_of, seats_of,
+    after_commit,
+    append_events,
+    locked,
+    player_seeds,
+    seat_of,
+    seats_of,
 )
 from campaigns_app.services.errors import (
-    CampaignFull, InvitationNotFound, LostValuesInvalid, PlayerSettingsInvalid, ServiceError,
+    CampaignFull,
+    InvitationNotFound,
+    LostValuesInvalid,
+    PlayerSettingsInvalid,
+    ServiceError,
 )
 
 PLAYER_SEED_MAX = 64

@@ -2,7 +2,7 @@
 
 Each service runs in one transaction and locks the Campaign row before reading its state, so two players acting at
 the same instant are serialised and a resolution happens exactly once. Every write a live page shows moves the
-campaign's internal revision (campaigns_app.live) in the same transaction; after commit, each seat's own channel group
+campaign's internal revision (campaigns_app.live.pages) in the same transaction; after commit, each seat's own channel group
 gets a bare "refresh" (never content). E-mail goes to the player for whom an action became due.
 """
 from __future__ import annotations
@@ -15,9 +15,12 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Max
 
-from campaigns_app import engine, live, notifications, records
+from campaigns_app import engine
 from campaigns_app.engine import CampaignState, CommittedDice, Dice, Event, Outcome, RulesError, SideId, System
+from campaigns_app.live import notifications
+from campaigns_app.live import pages as live
 from campaigns_app.models import Campaign, EventRecord, Seat, now
+from campaigns_app.records import projection as records
 from campaigns_app.services.errors import NotSeated, RefusedOrder, ServiceError
 from campaigns_app.services.tokens import current_step_ref, form_token, require_genuine
 

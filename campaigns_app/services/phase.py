@@ -7,6 +7,7 @@ each seat's own group. ``token`` (form_token(..., purpose)) makes a resent form 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+
 from django.contrib.auth.models import User
 from django.db import transaction
 

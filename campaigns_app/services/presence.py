@@ -12,7 +12,9 @@ from datetime import datetime
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
 
-from campaigns_app import live, notifications, selectors
+from campaigns_app import selectors
+from campaigns_app.live import notifications
+from campaigns_app.live import pages as live
 from campaigns_app.models import Campaign, LiveConnection, Seat, now
 
 ONLINE_WITHIN = selectors.ONLINE_WITHIN

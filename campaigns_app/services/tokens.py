@@ -4,8 +4,8 @@ from __future__ import annotations
 import hmac
 
 from campaigns_app import form_tokens
-from campaigns_app.form_tokens import form_tag
 from campaigns_app.engine import CampaignState
+from campaigns_app.form_tokens import form_tag
 from campaigns_app.models import Campaign, Seat
 from campaigns_app.services.errors import FormNotValid
 from rules_engine.view import form_facts

@@ -158,7 +158,7 @@ def resume_all(system: SystemLike, state: CampaignState, dice: Dice | None) -> P
             part = PARTS[step.action or ""]
 
             def work(sys_: SystemLike, st: CampaignState, d: Dice, side: str = side) -> Progress:
-                return part(sys_, st, step, side, d)
+                return part(sys_, st, step, side, d)  # noqa: B023  (called at once, in this iteration)
 
             state, more, finished = attempt(system, state, side, step.ref, op, args, work, dice)
             if finished:
@@ -171,15 +171,17 @@ def resume_all(system: SystemLike, state: CampaignState, dice: Dice | None) -> P
             what_for = args.get("purpose")
 
             def rolled(sys_: SystemLike, st: CampaignState, d: Dice, side: str = side) -> Progress:
-                return assisted_work(sys_, st, side, step, table_id, column if isinstance(column, str) else None,
-                                      answers, d, what_for if isinstance(what_for, str) else "")
+                return assisted_work(sys_, st, side, step, table_id,  # noqa: B023  (called at once, in this iteration)
+                                     column if isinstance(column, str) else None,  # noqa: B023
+                                     answers, d, what_for if isinstance(what_for, str) else "")  # noqa: B023
 
             state, more, finished = attempt(system, state, side, step.ref, op, args, rolled, dice)
         elif op == "recon":
             extra = args.get("extra")
 
             def recon(sys_: SystemLike, st: CampaignState, d: Dice, side: str = side) -> Progress:
-                return recon_work(sys_, st, step, side, int(extra) if isinstance(extra, int) else 0, d)
+                return recon_work(sys_, st, step, side,  # noqa: B023  (called at once, in this iteration)
+                                  int(extra) if isinstance(extra, int) else 0, d)  # noqa: B023
 
             state, more, finished = attempt(system, state, side, step.ref, op, args, recon, dice)
             if finished:

@@ -5,7 +5,14 @@ from __future__ import annotations
 from rules_engine.state import IDLE
 from rules_engine.view.json_view import ROSTER_FIELDS, allowed_chits, entries_view, public_roster_fields, view_json
 from rules_engine.view.side_view import (
-    ChitFacts, FormFacts, ReconTurn, Resolution, SideView, current_step, form_facts, view_for,
+    ChitFacts,
+    FormFacts,
+    ReconTurn,
+    Resolution,
+    SideView,
+    current_step,
+    form_facts,
+    view_for,
 )
 
 __all__ = ["IDLE", "ROSTER_FIELDS", "ChitFacts", "FormFacts", "ReconTurn", "Resolution", "SideView", "allowed_chits",

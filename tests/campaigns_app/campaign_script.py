@@ -19,9 +19,9 @@ from django.contrib.auth.models import User
 from campaigns_app import engine, services
 from campaigns_app.models import Campaign, CgSystem, EventRecord
 from rules_engine.dice import FixedDice
-from tests.campaigns_app.lost_test_values import BY_SYSTEM
 from rules_engine.sequence import resolve_order
 from rules_engine.state import CampaignState
+from tests.campaigns_app.lost_test_values import BY_SYSTEM
 
 CARDS = Path(__file__).resolve().parent / "cards"
 PASSWORD = "correct-horse-battery-staple-42"
@@ -79,7 +79,7 @@ class Play:
         joiner = User.objects.create_user(f"{system_id}-b", f"{system_id}-b@example.org", PASSWORD)
         extra: dict[str, Any] = {}
         if card is not None or card_text is not None:
-            from campaigns_app import card_services
+            from campaigns_app.cards import services as card_services
 
             text = card_text if card_text is not None else card.read_text(encoding="utf-8")  # type: ignore[union-attr]
             made = card_services.card_create(creator, text, filename=card.name if card is not None else "card.yaml")

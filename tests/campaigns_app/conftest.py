@@ -13,7 +13,8 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.test.signals import template_rendered
 
-from campaigns_app import engine, live, services
+from campaigns_app import engine, services
+from campaigns_app.live import pages as live
 from campaigns_app.models import Campaign, CgSystem, Seat
 from tests.campaigns_app.lost_test_values import RR as RR_LOST
 from tests.campaigns_app.state_guard import forbidden_values

@@ -10,7 +10,6 @@ from campaigns_app.urls import campaign_patterns
 from tests.campaigns_app.conftest import client_for, deterministic_csrf, snapshot
 
 
-
 def _url_params(patterns: list[Any], inherited: tuple[str, ...] = ()) -> dict[str, tuple[str, ...]]:
     """Every named URL under /campaigns/<public id>/ (the included phase, record and rules modules too), with the
     names of the route parameters it takes besides ``public_id``."""

@@ -43,10 +43,10 @@ def test_an_address_is_locked_after_repeated_failures_whatever_the_accounts_trie
 
 
 def test_a_success_before_the_limit_starts_the_count_again(users: Any) -> None:
-    for attempt in range(settings.AXES_FAILURE_LIMIT - 1):
+    for _attempt in range(settings.AXES_FAILURE_LIMIT - 1):
         login("gerd", "wrong", address="192.0.2.60")
     assert login("gerd", PASSWORD, address="192.0.2.60").status_code == 302
-    for attempt in range(settings.AXES_FAILURE_LIMIT - 1):
+    for _attempt in range(settings.AXES_FAILURE_LIMIT - 1):
         assert login("gerd", "wrong", address="192.0.2.60").status_code == 200
 
 

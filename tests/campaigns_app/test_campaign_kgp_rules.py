@@ -98,9 +98,9 @@ def test_kgp_rules_from_the_system_file_with_a_values_only_card(monkeypatch: Any
 
 
 def test_cg_ii_is_refused_with_a_card_that_plays_st_because_8_2_gives_it_the_ch_map_group(monkeypatch: Any) -> None:
-    from campaigns_app import card_services
     from django.contrib.auth.models import User
 
+    from campaigns_app.cards import services as card_services
     from tests.campaigns_app.campaign_script import PASSWORD, load_system
 
     load_system("kgp")

@@ -12,7 +12,9 @@ import yaml
 from django.contrib.auth.models import User
 from django.urls import reverse
 
-from campaigns_app import card_selectors, card_services, services
+from campaigns_app import services
+from campaigns_app.cards import selectors as card_selectors
+from campaigns_app.cards import services as card_services
 from campaigns_app.models import CgCard
 from tests.campaigns_app.campaign_script import Play, ScriptedDice
 from tests.campaigns_app.card_builder import build_card, card_form, edit_card, validate_card

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from campaigns_app.card_selectors import start_blockers
+from campaigns_app.cards.selectors import start_blockers
 from rules_engine.loader import parse_card, parse_system
 from rules_engine.model import System
 from tests.rules_engine.test_docs_cards import examples

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import html
 import time
-from typing import Any
 
 import pytest
 from django.contrib.auth.models import User

@@ -7,11 +7,12 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
-from campaigns_app import card_services, engine, services
+from campaigns_app import engine, services
+from campaigns_app.cards import services as card_services
 from campaigns_app.models import Campaign
 from tests.campaigns_app.conftest import client_for, make_user
-from tests.campaigns_app.test_cards_pages import EXAMPLE_PL25, PHD_CARD, systems  # noqa: F401  (fixture)
 from tests.campaigns_app.lost_test_values import RR as RR_LOST
+from tests.campaigns_app.test_cards_pages import EXAMPLE_PL25, PHD_CARD, systems  # noqa: F401  (fixture)
 
 EXAMPLE_ID = "bundled-example-pl25"
 

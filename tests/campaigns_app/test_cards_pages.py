@@ -11,7 +11,8 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from campaigns_app import card_services, engine, services
+from campaigns_app import engine, services
+from campaigns_app.cards import services as card_services
 from campaigns_app.models import Campaign, CgCard, CgSystem
 from tests.campaigns_app.conftest import client_for
 

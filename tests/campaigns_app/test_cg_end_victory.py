@@ -7,7 +7,8 @@ from typing import Any
 
 from django.urls import reverse
 
-from campaigns_app import card_services, services
+from campaigns_app import services
+from campaigns_app.cards import services as card_services
 from campaigns_app.models import Campaign
 from tests.campaigns_app.conftest import client_for, drive
 from tests.campaigns_app.lost_test_values import RR as RR_LOST

@@ -191,7 +191,8 @@ def test_a_forged_chit_for_the_side_that_has_chosen_gets_the_same_answer_whateve
     assert "you cannot submit a chit for the German side" in answers[0][1].decode()
 
 
-from datetime import datetime, timezone as _tz  # noqa: E402
+from datetime import datetime  # noqa: E402
+from datetime import timezone as _tz
 
 _FIXED_NOW = datetime(2026, 1, 1, 12, 0, tzinfo=_tz.utc)
 

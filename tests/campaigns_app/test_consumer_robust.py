@@ -8,9 +8,9 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
-from campaigns_app import live
 from campaigns_app.asgi import application
-from campaigns_app.consumers import CLOSE_ERROR
+from campaigns_app.live import pages as live
+from campaigns_app.live.consumers import CLOSE_ERROR
 from campaigns_app.models import LiveConnection
 from tests.campaigns_app.test_consumer import ORIGIN, drain, fresh_channel_layer, open_socket, setup_campaign  # noqa: F401
 

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from campaigns_app import form_numbers
 from campaigns_app.models import Campaign, PurchaseRecordLine, RosterLine
+from campaigns_app.phase import form_numbers
 from tests.campaigns_app.conftest import drive, snapshot
 from tests.campaigns_app.test_phase_flow import RESULTS_FORM, page, players, post, started, token_in
 

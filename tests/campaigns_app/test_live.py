@@ -1,4 +1,4 @@
-"""The live page's published views (campaigns_app.live): one rendering per seat and campaign revision, shared by the
+"""The live page's published views (campaigns_app.live.pages): one rendering per seat and campaign revision, shared by the
 seat's websocket frames and htmx responses, and a version per side that moves exactly when that side's page changes —
 never with the opponent's secret actions."""
 from __future__ import annotations
@@ -13,7 +13,9 @@ from channels.db import database_sync_to_async
 from channels.layers import channel_layers
 from django.urls import reverse
 
-from campaigns_app import fragments, live, selectors, services
+from campaigns_app import selectors, services
+from campaigns_app.live import fragments
+from campaigns_app.live import pages as live
 from campaigns_app.models import Campaign, LiveConnection, Seat
 from tests.campaigns_app.conftest import client_for, drive
 from tests.campaigns_app.test_consumer import drain, open_socket, setup_campaign

@@ -13,7 +13,8 @@ from campaigns_app import engine, services
 from campaigns_app.models import Campaign, EventRecord, Invitation
 from rules_engine.errors import RulesError
 from tests.campaigns_app.conftest import client_for
-from tests.campaigns_app.lost_test_values import RR as RR_LOST, post_fields
+from tests.campaigns_app.lost_test_values import RR as RR_LOST
+from tests.campaigns_app.lost_test_values import post_fields
 
 FORM = {"name": "Hill 112", "system": "rr", "side": "german"}
 

@@ -12,7 +12,8 @@ from typing import Any
 from django.db import transaction
 from django.urls import reverse
 
-from campaigns_app import fragments, services
+from campaigns_app import services
+from campaigns_app.live import fragments
 from campaigns_app.models import Seat
 from tests.campaigns_app.conftest import client_for, deterministic_csrf, drive
 from tests.campaigns_app.test_chits import pin_clock

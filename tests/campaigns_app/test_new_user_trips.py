@@ -54,7 +54,6 @@ def test_a_purchase_record_line_bought_still_needs_its_rg_id(alice: Any) -> None
 def test_the_idle_date_result_stays_on_both_pages_after_the_jump_to_the_next_date_until_the_next_reveal(
         users: dict[str, Any]) -> None:
     """RR 2.522: both chose Idle → Idle Date; the page is at the next CG Date's idle steps at once, and says why."""
-    from campaigns_app import engine
     from tests.campaigns_app.conftest import drive, new_campaign
 
     german, canadian = users["gerd"], users["cana"]
@@ -201,7 +200,7 @@ def test_pl_sides_are_the_axis_side_and_the_allied_side_never_the_axis_side_side
     """PL 2.5 names its sides "Axis Side" / "Allied Side": pages and e-mails say "the Axis side"."""
     from pathlib import Path
 
-    from campaigns_app import card_services
+    from campaigns_app.cards import services as card_services
 
     load_system("pl25")
     axis, allied = users["gerd"], users["cana"]

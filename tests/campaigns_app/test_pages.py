@@ -12,7 +12,8 @@ from django.urls import reverse
 from campaigns_app import services
 from campaigns_app.models import Campaign
 from tests.campaigns_app.conftest import PASSWORD, client_for
-from tests.campaigns_app.lost_test_values import RR as RR_LOST, post_fields
+from tests.campaigns_app.lost_test_values import RR as RR_LOST
+from tests.campaigns_app.lost_test_values import post_fields
 
 
 def test_a_visitor_signs_up_and_is_logged_in(db: Any) -> None:

@@ -13,7 +13,15 @@ from django.urls import reverse
 
 from campaigns_app import services
 from campaigns_app.models import Seat
-from tests.campaigns_app.conftest import client_for, deterministic_csrf, drive, load_rr, make_user, scrub_random, ws_fragments
+from tests.campaigns_app.conftest import (
+    client_for,
+    deterministic_csrf,
+    drive,
+    load_rr,
+    make_user,
+    scrub_random,
+    ws_fragments,
+)
 from tests.campaigns_app.test_chits import pin_clock
 from tests.campaigns_app.test_consumer import drain, open_socket
 from tests.campaigns_app.test_phase_flow import german_to_buy_at_19pm, page, players, started, state_of

@@ -15,14 +15,16 @@ import pytest
 from django.contrib.auth.models import User
 from django.urls import reverse
 
-from campaigns_app import card_services, engine, services
+from campaigns_app import engine, services
+from campaigns_app.cards import services as card_services
 from campaigns_app.models import Campaign, Seat
 from rules_engine import dice as engine_dice
 from rules_engine import sequence
 from rules_engine.loader import parse_system
 from tests.campaigns_app.campaign_script import CARDS, load_system
 from tests.campaigns_app.conftest import client_for, drive, new_campaign, snapshot, ws_fragments
-from tests.campaigns_app.lost_test_values import PHD_TEST_CARD, RR as RR_LOST, post_fields
+from tests.campaigns_app.lost_test_values import PHD_TEST_CARD, post_fields
+from tests.campaigns_app.lost_test_values import RR as RR_LOST
 
 pytestmark = pytest.mark.django_db
 

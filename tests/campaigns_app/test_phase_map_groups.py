@@ -13,12 +13,13 @@ import pytest
 from django.db import transaction
 from django.urls import reverse
 
-from campaigns_app import engine, fragments, services
+from campaigns_app import engine, services
+from campaigns_app.live import fragments
 from campaigns_app.models import Campaign, EventRecord, Seat
 from tests.campaigns_app.campaign_script import CARDS, Play, ScriptedDice
 from tests.campaigns_app.conftest import client_for, deterministic_csrf, snapshot
-from tests.campaigns_app.test_chits import pin_clock
 from tests.campaigns_app.test_campaign_kgp_map_groups import AM_LG, AM_ST
+from tests.campaigns_app.test_chits import pin_clock
 
 pytestmark = pytest.mark.django_db
 

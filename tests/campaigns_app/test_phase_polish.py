@@ -9,7 +9,7 @@ from typing import Any
 
 from django.urls import reverse
 
-from campaigns_app import engine, services
+from campaigns_app import engine
 from campaigns_app.models import Campaign, EventRecord
 from tests.campaigns_app.conftest import client_for, drive, new_campaign
 

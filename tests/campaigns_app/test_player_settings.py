@@ -17,7 +17,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.urls import reverse
 
-from campaigns_app import card_services, engine, services
+from campaigns_app import engine, services
+from campaigns_app.cards import services as card_services
 from campaigns_app.models import Campaign, CgCard
 from tests.campaigns_app.campaign_script import CARDS, Play, ScriptedDice, load_system
 from tests.campaigns_app.conftest import client_for

@@ -1,5 +1,5 @@
 """The records' one door: the record selectors, views, exports and CG-end texts never load a campaign state nor
-import rules_engine; they get a RecordView from ``campaigns_app.record_door`` (rules_engine.record_view decides)."""
+import rules_engine; they get a RecordView from ``campaigns_app.records.door`` (rules_engine.record_view decides)."""
 from __future__ import annotations
 
 import ast
@@ -8,7 +8,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2] / "campaigns_app"
-BEHIND_THE_DOOR = ("record_selectors.py", "record_views.py", "exports.py", "end_selectors.py", "record_urls.py")
+BEHIND_THE_DOOR = (
+    "records/selectors.py", "records/views.py", "records/exports.py", "records/end_selectors.py", "records/urls.py",
+)
 
 
 def _tree(name: str) -> ast.Module:

@@ -21,7 +21,16 @@ from rules_engine import sequence
 from rules_engine.errors import RulesError
 from rules_engine.purchases import RgOrder, validate_order
 from rules_engine.results import submit_results
-from rules_engine.state import ENDED, INITIAL_SCENARIO, INITIATIVE, PHASE, RESULTS, SCENARIO, CampaignState, ScenarioResult
+from rules_engine.state import (
+    ENDED,
+    INITIAL_SCENARIO,
+    INITIATIVE,
+    PHASE,
+    RESULTS,
+    SCENARIO,
+    CampaignState,
+    ScenarioResult,
+)
 from rules_engine.vocabulary import Chit
 from tests.campaigns_app.lost_test_values import RR as RR_LOST
 

@@ -21,9 +21,9 @@ from django.db import IntegrityError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from campaigns_app import engine, records, services
+from campaigns_app import engine, services
 from campaigns_app.models import Campaign, PurchaseRecordLine, RosterLine
-from rules_engine.ledger import PurchaseLine
+from campaigns_app.records import projection as records
 from rules_engine.ledger import RosterLine as LedgerRosterLine
 from tests.campaigns_app.conftest import client_for, scrub_random
 from tests.campaigns_app.test_records_support import create_rr, play

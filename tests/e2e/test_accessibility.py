@@ -14,8 +14,17 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.conftest import (
-    Player, answer_needs, at_rule, buy_nothing, check_accessibility, create_campaign, enter_results, join_campaign,
-    play_until, settle, submit,
+    Player,
+    answer_needs,
+    at_rule,
+    buy_nothing,
+    check_accessibility,
+    create_campaign,
+    enter_results,
+    join_campaign,
+    play_until,
+    settle,
+    submit,
 )
 
 pytestmark = pytest.mark.e2e

@@ -23,8 +23,21 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.campaign_pages import (
-    add_row, both, cg_date, cpp, create_with_card, fill, join, open_new_card_form, order_points, points, replenishment_dr,
-    row_count, save_card, signed_up, visit,
+    add_row,
+    both,
+    cg_date,
+    cpp,
+    create_with_card,
+    fill,
+    join,
+    open_new_card_form,
+    order_points,
+    points,
+    replenishment_dr,
+    row_count,
+    save_card,
+    signed_up,
+    visit,
 )
 from tests.e2e.conftest import Player, at_rule, buy_nothing, choose_chit, play_until, submit
 

@@ -21,8 +21,20 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.campaign_pages import (
-    add_row, both, cg_date, cpp, create_with_card, fill, join, open_new_card_form, order_points,
-    remove_calendar_rows_from, replenishment_dr, save_card, signed_up, visit,
+    add_row,
+    both,
+    cg_date,
+    cpp,
+    create_with_card,
+    fill,
+    join,
+    open_new_card_form,
+    order_points,
+    remove_calendar_rows_from,
+    replenishment_dr,
+    save_card,
+    signed_up,
+    visit,
 )
 from tests.e2e.conftest import Player, at_rule, buy_nothing, choose_chit, enter_results, play_until, submit
 

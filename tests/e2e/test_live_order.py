@@ -16,7 +16,14 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.conftest import (
-    Player, buy_nothing, create_campaign, eyebrow, hold_responses, join_campaign, release_responses, settle,
+    Player,
+    buy_nothing,
+    create_campaign,
+    eyebrow,
+    hold_responses,
+    join_campaign,
+    release_responses,
+    settle,
 )
 
 pytestmark = pytest.mark.e2e

@@ -9,7 +9,13 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.conftest import (
-    PHONE_WIDTH, Player, assert_no_sideways_scroll, buy_nothing, create_campaign, join_campaign, settle,
+    PHONE_WIDTH,
+    Player,
+    assert_no_sideways_scroll,
+    buy_nothing,
+    create_campaign,
+    join_campaign,
+    settle,
 )
 
 pytestmark = pytest.mark.e2e

@@ -19,8 +19,19 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.conftest import (
-    DESKTOP, Player, answer_needs, assert_no_sideways_scroll, at_rule, buy_nothing, choose_chit, create_campaign, enter_results, join_campaign,
-    play_until, settle, submit,
+    DESKTOP,
+    Player,
+    answer_needs,
+    assert_no_sideways_scroll,
+    at_rule,
+    buy_nothing,
+    choose_chit,
+    create_campaign,
+    enter_results,
+    join_campaign,
+    play_until,
+    settle,
+    submit,
 )
 
 pytestmark = pytest.mark.e2e

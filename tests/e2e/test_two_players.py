@@ -15,7 +15,15 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.conftest import (
-    Player, answer_needs, at_rule, buy_nothing, choose_chit, enter_results, fill_lost_values, play_until, sign_up,
+    Player,
+    answer_needs,
+    at_rule,
+    buy_nothing,
+    choose_chit,
+    enter_results,
+    fill_lost_values,
+    play_until,
+    sign_up,
     submit,
 )
 

@@ -20,8 +20,17 @@ import httpx
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
-from tests.e2e.conftest import (REPO, database_name, e2e_redis_db, free_port, manage, recreate_database, with_database,
-                                with_redis_db, wait_until_answering)
+from tests.e2e.conftest import (
+    REPO,
+    database_name,
+    e2e_redis_db,
+    free_port,
+    manage,
+    recreate_database,
+    wait_until_answering,
+    with_database,
+    with_redis_db,
+)
 
 pytestmark = pytest.mark.slow
 PASSWORD = "correct-horse-battery-staple-42"

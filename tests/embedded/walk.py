@@ -119,10 +119,11 @@ def walk(problems: list[str]) -> list[str]:
     """Every system: create, join, open every page. The systems walked."""
     from django.conf import settings
 
-    from campaigns_app.card_selectors import start_blockers
-    from tests.campaigns_app.lost_test_values import BY_SYSTEM as LOST_VALUES, post_fields
     from campaigns_app import engine
+    from campaigns_app.cards.selectors import start_blockers
     from campaigns_app.models import CgSystem
+    from tests.campaigns_app.lost_test_values import BY_SYSTEM as LOST_VALUES
+    from tests.campaigns_app.lost_test_values import post_fields
 
     assert not settings.DEBUG and settings.DATABASES["default"]["ENGINE"].endswith("sqlite3")
     walked = []

@@ -10,9 +10,9 @@ s002:33 / s004:158 (Sniper choice dr); s001 2.504 (2.5041–2.5044).
 from __future__ import annotations
 
 from dataclasses import replace
+from decimal import Decimal
 from functools import cache
 from pathlib import Path
-from decimal import Decimal
 
 import pytest
 

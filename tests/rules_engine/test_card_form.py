@@ -8,9 +8,9 @@ import pytest
 import yaml
 
 from rules_engine.card_build import form_to_document
+from rules_engine.card_fields import rows_of
 from rules_engine.card_form import document_to_form, initial_form
 from rules_engine.card_paths import apply_action, card_yaml, field_for_path, yaml_line
-from rules_engine.card_fields import rows_of
 from rules_engine.card_schema import card_sections
 from rules_engine.cli import load_system
 from rules_engine.errors import DefinitionErrors

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from campaigns_app.card_selectors import start_blockers
+from campaigns_app.cards.selectors import start_blockers
 from rules_engine.loader import parse_card, parse_system
 
 REPO = Path(__file__).resolve().parents[2]
@@ -53,7 +53,7 @@ def test_the_guides_example_card_opened_in_the_card_builder_saves_and_can_start_
     the Start a campaign page accepts."""
     from django.contrib.auth.models import User
 
-    from campaigns_app import card_services
+    from campaigns_app.cards import services as card_services
     from campaigns_app.models import CgCard
     from tests.campaigns_app.card_builder import build_card, card_form
     from tests.campaigns_app.conftest import client_for

@@ -587,4 +587,4 @@ def test_the_hw_setup_modifier_is_missing_and_refuses_to_be_used(pl25: System) -
     assert pl25.setup_costs is not None
     reserve = next(m for m in pl25.setup_costs.modes if m.mode == "reserve")
     with pytest.raises(MissingValueError, match="HW"):
-        reserve.by_type["HW"].number
+        _ = reserve.by_type["HW"].number

@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -23,10 +22,10 @@ from rules_engine.errors import SubmissionError
 from rules_engine.events import Event
 from rules_engine.ledger import new_ledger
 from rules_engine.loader import parse_system
+from rules_engine.lost_values import MAX_NUMBER, UnsuppliedValueError, needed_values, parse_value, settle, with_cells
 from rules_engine.model import System
 from rules_engine.purchases import RgOrder
 from rules_engine.results import submit_results
-from rules_engine.lost_values import MAX_NUMBER, UnsuppliedValueError, needed_values, parse_value, settle, with_cells
 from rules_engine.sequence import mark_done, owes
 from rules_engine.state import CampaignState, ScenarioResult
 from rules_engine.view import view_json as view_for

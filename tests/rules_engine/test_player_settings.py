@@ -10,7 +10,13 @@ import pytest
 
 from rules_engine.errors import DefinitionError, DefinitionErrors
 from rules_engine.loader import (
-    PLAYER_CHOICES, parse_card, parse_system, player_setting_start, player_settings, setting_allowed, with_player_settings,
+    PLAYER_CHOICES,
+    parse_card,
+    parse_system,
+    player_setting_start,
+    player_settings,
+    setting_allowed,
+    with_player_settings,
 )
 from rules_engine.model import System
 from rules_engine.purchases import side_setting

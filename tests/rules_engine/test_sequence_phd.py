@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from rules_engine import sequence
-from rules_engine.lost_values import UnsuppliedValueError, with_cells
 from rules_engine.dice import FixedDice
 from rules_engine.errors import SubmissionError
 from rules_engine.loader import parse_system
+from rules_engine.lost_values import UnsuppliedValueError, with_cells
 from rules_engine.model import System
 from rules_engine.results import submit_results
 from rules_engine.sequence import mark_done

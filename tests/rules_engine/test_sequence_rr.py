@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from functools import cache
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 import pytest
 

@@ -11,7 +11,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from campaigns_app import engine
-from campaigns_app.card_services import bundled_cards_load
+from campaigns_app.cards.services import bundled_cards_load
 from campaigns_app.models import CgSystem, now
 from rules_engine.errors import RulesError
 

@@ -6,8 +6,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from campaigns_app import records
 from campaigns_app.models import Campaign
+from campaigns_app.records import projection as records
 from rules_engine.errors import RulesError
 
 

@@ -17,9 +17,11 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from campaigns_app import card_selectors, card_services, lost_value_selectors
-from campaigns_app.card_services import MAX_CARD_BYTES, CardError, CardInvalid, Problem
+from campaigns_app.cards import selectors as card_selectors
+from campaigns_app.cards import services as card_services
+from campaigns_app.cards.services import MAX_CARD_BYTES, CardError, CardInvalid, Problem
 from campaigns_app.models import CgSystem, Seat
+from campaigns_app.records import lost_values as lost_value_selectors
 from campaigns_app.request_user import signed_in
 from campaigns_app.views import seated
 from rules_engine.card_paths import yaml_line

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from campaigns_app.card_services import CardInvalid, Checked, Problem, card_check
+from campaigns_app.cards.services import CardInvalid, Checked, Problem, card_check
 from campaigns_app.models import CgSystem
 from rules_engine.card_build import form_to_document
 from rules_engine.card_form import HEADER

@@ -1,7 +1,7 @@
 """The live campaign page's websocket (/ws/campaigns/<public id>/).
 
 Only a seated player is accepted; the socket joins its own side's group only. On connect and on every "refresh"
-it reads its seat's view (campaigns_app.live: rendered from the database through view_for of its side, once per
+it reads its seat's view (campaigns_app.live.pages: rendered from the database through view_for of its side, once per
 campaign revision for every socket and response of the seat) and sends the fragments that changed since its last frame
 as htmx out-of-band swaps, each stamped with the view's version. The channel layer only says "something changed"; it
 is never the source of truth, so a reconnect after a dropped connection or a server restart resyncs the page
@@ -24,8 +24,9 @@ from channels.db import database_sync_to_async
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from campaigns_app import live, services
-from campaigns_app.notifications import group_name
+from campaigns_app import services
+from campaigns_app.live import pages as live
+from campaigns_app.live.notifications import group_name
 
 MAX_MESSAGE = 4096
 CLOSE_ERROR = 1011  # RFC 6455: the server met a condition that kept it from going on (the page reconnects)

@@ -1,7 +1,7 @@
 """The live page's fragments, rendered from the database for one seat (used by the page, the views and the consumer).
 
 Each fragment is a template partial of ``campaigns/detail.html`` whose root element has a stable id and a
-``data-live-version`` (campaigns_app.live); the websocket sends them as htmx out-of-band swaps.
+``data-live-version`` (campaigns_app.live.pages); the websocket sends them as htmx out-of-band swaps.
 """
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ def render_fragment(fragment_id: str, context: dict[str, Any], request: Any = No
 
 def live_fragments(seat: Seat, **extra: Any) -> dict[str, str]:
     """Every fragment of the seat's live page, by element id (no request: no CSRF field, htmx sends the header).
-    Read through campaigns_app.live, which renders this once per campaign revision and gives it its version."""
+    Read through campaigns_app.live.pages, which renders this once per campaign revision and gives it its version."""
     context = selectors.live_context(seat)
     context.update(extra)
     return {fragment_id: render_fragment(fragment_id, context) for fragment_id in FRAGMENTS}

@@ -35,7 +35,8 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 
-from campaigns_app import fragments, selectors
+from campaigns_app import selectors
+from campaigns_app.live import fragments
 from campaigns_app.models import Campaign, LiveView, Seat
 
 # Rendered into data-live-version in the stored fragments; stamp() puts the number in when a fragment is sent.

@@ -1,7 +1,8 @@
 """CG Card pages (included at /cards/). A campaign's "Rules in use" page is under /campaigns/<id>/rules/ (urls.py)."""
 from django.urls import path
 
-from campaigns_app import card_builder_views, card_views
+from campaigns_app.cards import builder_views as card_builder_views
+from campaigns_app.cards import views as card_views
 
 urlpatterns = [
     path("", card_views.card_list, name="card_list"),

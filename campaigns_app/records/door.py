@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from campaigns_app import engine, records
+from campaigns_app import engine
 from campaigns_app.models import Campaign, EventRecord
+from campaigns_app.records import projection as records
 from rules_engine.dice import EXPORT_FORMAT, PUBLIC_STREAM, Verification, verify_export
 from rules_engine.events import Event
 from rules_engine.model import System

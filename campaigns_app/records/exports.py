@@ -8,7 +8,7 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from campaigns_app.record_door import DiceRow, RecordTable
+from campaigns_app.records.door import DiceRow, RecordTable
 
 
 def _cell(value: Any) -> str:

@@ -1,6 +1,6 @@
 """Reads for the records: CG Roster, RG Purchase Record, dice log, CG end, dice verification. Nothing here writes.
 
-Every value comes from a side's ``RecordView`` (``campaigns_app.record_door``; rules_engine.record_view decides what
+Every value comes from a side's ``RecordView`` (``campaigns_app.records.door``; rules_engine.record_view decides what
 the side may see: its own records in full, the opponent's only through the record forms' public columns until CG end,
 everything after). A hidden cell is never in a RecordView, so no template, print view or CSV export built from these
 contexts can leak it. Campaign-level facts that are no secret (seats, the published commitment, the seed once the CG
@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from campaigns_app import record_door
 from campaigns_app.models import Campaign, EventRecord, Seat
-from campaigns_app.record_door import RecordPart, RecordView
+from campaigns_app.records import door as record_door
+from campaigns_app.records.door import RecordPart, RecordView
 
 
 def _view(seat: Seat, *parts: RecordPart) -> RecordView:

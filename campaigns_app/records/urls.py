@@ -1,7 +1,7 @@
 """The records: CG Roster, RG Purchase Record, dice log (pages, CSV), CG end, dice verification and export."""
 from django.urls import path
 
-from campaigns_app import record_views
+from campaigns_app.records import views as record_views
 
 urlpatterns = [
     path("roster/", record_views.roster, name="records_roster"),

@@ -11,7 +11,8 @@ from campaigns_app.models import CgCard, CgSystem
 from rules_engine.errors import UnknownNameError
 from rules_engine.model import VERIFY_NOTE, Cell, DiceTable, System
 from rules_engine.purchases import purchase_currency
-from rules_engine.replenishment import ACTIONS as REPLENISH_ACTIONS, replenishment_currency
+from rules_engine.replenishment import ACTIONS as REPLENISH_ACTIONS
+from rules_engine.replenishment import replenishment_currency
 
 # Parts a system must have before a campaign can start; without them it needs a CG Card.
 START_PARTS: tuple[tuple[str, str], ...] = (("calendar", "calendar"),)

@@ -16,14 +16,11 @@ from django.urls import reverse
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_POST
 
-from campaigns_app import (
-    end_selectors,
-    exports,
-    record_door,
-    record_selectors,
-    services,
-)
+from campaigns_app import services
 from campaigns_app.models import Seat
+from campaigns_app.records import door as record_door
+from campaigns_app.records import end_selectors, exports
+from campaigns_app.records import selectors as record_selectors
 from campaigns_app.views import NOT_FOUND, seated
 
 

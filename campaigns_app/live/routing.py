@@ -1,8 +1,8 @@
 """Websocket routes (wrapped by AllowedHostsOriginValidator + AuthMiddlewareStack in asgi.py)."""
 from django.urls import path, re_path
 
-from campaigns_app import echo
-from campaigns_app.consumers import CampaignConsumer, RefusedSocket
+from campaigns_app.live import echo
+from campaigns_app.live.consumers import CampaignConsumer, RefusedSocket
 
 websocket_urlpatterns = [
     path("ws/campaigns/<str:public_id>/", CampaignConsumer.as_asgi()),

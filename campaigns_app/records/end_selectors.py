@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from campaigns_app import engine, record_door
+from campaigns_app import engine
 from campaigns_app.models import Campaign
+from campaigns_app.records import door as record_door
 
 END_HOW = {
     "last-date": "the last CG Date was played",

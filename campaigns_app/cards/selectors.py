@@ -13,8 +13,14 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Count, Q, QuerySet
 
 from campaigns_app import engine
-from campaigns_app.card_contents import (
-    Value, card_detail, card_report, card_system, start_blockers, system_report, system_values,
+from campaigns_app.cards.contents import (
+    Value,
+    card_detail,
+    card_report,
+    card_system,
+    start_blockers,
+    system_report,
+    system_values,
 )
 from campaigns_app.models import Campaign, CgCard, CgSystem
 from rules_engine.loader import player_setting_start, player_settings

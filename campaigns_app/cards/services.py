@@ -16,11 +16,12 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
 
-from campaigns_app import card_selectors, engine
+from campaigns_app import engine
+from campaigns_app.cards import selectors as card_selectors
 from campaigns_app.engine import System
-from rules_engine.model import CardInfo
 from campaigns_app.models import Campaign, CgCard, CgSystem, now
 from rules_engine.errors import DefinitionError, DefinitionErrors, RulesError
+from rules_engine.model import CardInfo
 
 MAX_CARD_BYTES = 256 * 1024
 BUNDLED_PREFIX = "bundled-"

@@ -15,8 +15,11 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from campaigns_app import card_builder, card_selectors, card_services, engine
-from campaigns_app.card_services import CardError, CardInvalid
+from campaigns_app import engine
+from campaigns_app.cards import builder as card_builder
+from campaigns_app.cards import selectors as card_selectors
+from campaigns_app.cards import services as card_services
+from campaigns_app.cards.services import CardError, CardInvalid
 from campaigns_app.models import CgCard, CgSystem
 from campaigns_app.request_user import signed_in
 from rules_engine import yaml_limits

@@ -1,0 +1,1 @@
+"""The live page: per-seat versioned fragments, the websocket consumer, e-mail notices."""
