@@ -18,6 +18,7 @@ def trace_chit_post(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
     original = Client.post
     order: list[str] = []
+    climbs: list[str] = []
 
     def profiler(frame: FrameType, event: str, arg: Any) -> None:
         if event != "call":
@@ -27,6 +28,9 @@ def trace_chit_post(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
             where = f"{module}.{frame.f_code.co_qualname}"
             if not order or order[-1] != where:
                 order.append(where)
+            caller = frame.f_back.f_globals.get("__name__", "") if frame.f_back else ""
+            if module.startswith("campaigns_app") and caller.startswith("rules_engine"):
+                climbs.append(f"{caller} -> {where}")
 
     def post(self: Client, path: str, *args: Any, **kwargs: Any) -> Any:
         if "chit" not in path or "confirmed" not in (args[0] if args else kwargs.get("data", {})):
@@ -41,8 +45,7 @@ def trace_chit_post(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     yield
     places = list(dict.fromkeys(order))
     modules = list(dict.fromkeys(p.rsplit(".", 1)[0] if "." in p else p for p in places))
-    climbs = sum(1 for a, b in zip(order, order[1:]) if a.startswith("rules_engine") and b.startswith("campaigns_app"))
     print(f"\nchit submission: {len(places)} distinct project functions in {len(modules)} modules; "
-          f"calls from rules_engine back into campaigns_app: {climbs}")
+          f"calls from rules_engine back into campaigns_app: {len(climbs)} {sorted(set(climbs))}")
     for p in places:
         print(f"  {p}")

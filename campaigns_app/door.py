@@ -12,7 +12,7 @@ from campaigns_app.models import Campaign
 from rules_engine.lost_values import Need
 from rules_engine.model import System
 from rules_engine.state import CampaignState
-from rules_engine.view import SideView, view_for
+from rules_engine.view import ChitFacts, SideView, chit_facts, view_for
 
 NEED_DATA = ("table", "table_ref", "table_name", "final", "row", "column", "column_label", "step", "public", "low", "high")
 NEED_INPUTS = {"number": "number", "yes-no": "fact", "questions": "questions"}
@@ -24,9 +24,14 @@ def system_of(campaign: Campaign) -> System:
     return found
 
 
-def view_of(system: System, state: CampaignState, side: str) -> SideView:
-    """``side``'s view of a state a service already holds (under its row lock)."""
-    return view_for(system, state, side)
+def chit_facts_of(system: System, state: CampaignState, side: str) -> ChitFacts:
+    """What ``side`` knows of the sealed chits in a state a service holds (RR 2.522), and why a chit is refused."""
+    return chit_facts(system, state, side)
+
+
+def campaign_chit_facts(campaign: Campaign, side: str) -> ChitFacts:
+    """``side``'s chit facts as stored now (the confirm step reads only these, not the whole SideView)."""
+    return chit_facts(system_of(campaign), engine.load_state(campaign.state), side)
 
 
 def side_view(campaign: Campaign, side: str) -> SideView:

@@ -11,7 +11,7 @@ from django.utils import timezone
 from campaigns_app import door, engine
 from campaigns_app.models import Campaign, CgSystem, LiveConnection, Seat
 from campaigns_app.phase.steps import step_label
-from rules_engine.view import SideView
+from rules_engine.view import ChitFacts
 from rules_engine.vocabulary import Chit
 
 HEARTBEAT_SECONDS = 25
@@ -69,9 +69,9 @@ def systems_for_create() -> list[dict[str, Any]]:
     return rows
 
 
-def chit_problem(system: Any, view: SideView, seat: Seat, seats_count: int, side: str, chit: str) -> str | None:
-    """Why this chit cannot be submitted now (a message naming what is allowed), or None when it can (``view``: the
-    seat's side's SideView, which says why a chit is refused)."""
+def chit_problem(system: Any, chits: ChitFacts, seat: Seat, seats_count: int, side: str, chit: str) -> str | None:
+    """Why this chit cannot be submitted now (a message naming what is allowed), or None when it can (``chits``: the
+    seat's side's ChitFacts, which say why a chit is refused)."""
     sides = engine.side_ids(system)
     if side != seat.side:
         if side in sides:
@@ -85,13 +85,13 @@ def chit_problem(system: Any, view: SideView, seat: Seat, seats_count: int, side
         return f"“{chit}” is not an Initiative chit (allowed: {', '.join(allowed)})."
     if seats_count < 2:
         return "Your opponent has not joined yet; chits are chosen once both seats are taken."
-    return view.chit_refusal(Chit(chit))
+    return chits.refusal(Chit(chit))
 
 
 def seat_chit_problem(seat: Seat, side: str, chit: str) -> str | None:
     """chit_problem for a seat, read fresh (the confirm step; the service re-checks under the row lock)."""
     campaign = Campaign.objects.select_related("system").get(pk=seat.campaign_id)
-    return chit_problem(door.system_of(campaign), door.side_view(campaign, seat.side), seat,
+    return chit_problem(door.system_of(campaign), door.campaign_chit_facts(campaign, seat.side), seat,
                         Seat.objects.filter(campaign=campaign).count(), side, chit)
 
 

@@ -34,7 +34,8 @@ def step_mark_done(*, user: User, public_id: str) -> Campaign:
 def chit_submit(*, user: User, public_id: str, side: str, chit: str) -> Campaign:
     """Seal the user's Initiative chit (RR 2.522); the second chit resolves both, once, under the row lock."""
     def check(system: System, state: CampaignState, seat: Seat, seats: list[Seat]) -> None:
-        problem = selectors.chit_problem(system, door.view_of(system, state, seat.side), seat, len(seats), side, chit)
+        problem = selectors.chit_problem(system, door.chit_facts_of(system, state, seat.side), seat, len(seats), side,
+                                         chit)
         if problem:
             raise ServiceError(problem)
 

@@ -10,10 +10,11 @@ from rules_engine.view.side_view import (
     ReconTurn,
     Resolution,
     SideView,
+    chit_facts,
     current_step,
     form_facts,
     view_for,
 )
 
 __all__ = ["IDLE", "ROSTER_FIELDS", "ChitFacts", "FormFacts", "ReconTurn", "Resolution", "SideView", "allowed_chits",
-           "current_step", "entries_view", "form_facts", "public_roster_fields", "view_for", "view_json"]
+           "chit_facts", "current_step", "entries_view", "form_facts", "public_roster_fields", "view_for", "view_json"]

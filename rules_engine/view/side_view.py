@@ -35,6 +35,10 @@ class ChitFacts:
     choosing_early: bool  # PHD C5.31: chits sealed before the reveal step
     refusals: Mapping[Chit, str]  # chit → why the side cannot seal it now (validate_chit's words)
 
+    def refusal(self, chit: Chit) -> str | None:
+        """Why the side cannot seal ``chit`` now, or None."""
+        return self.refusals.get(chit)
+
 
 @dataclass(frozen=True)
 class FormFacts:
@@ -115,7 +119,7 @@ class SideView:
 
     def chit_refusal(self, chit: Chit) -> str | None:
         """Why the side cannot seal ``chit`` now, or None."""
-        return self.chits.refusals.get(chit)
+        return self.chits.refusal(chit)
 
 
 class _DiceNotReady(RulesError):
@@ -146,7 +150,8 @@ def _refusals(system: System, state: CampaignState, side: SideId) -> dict[Chit, 
     return refused
 
 
-def _chits(system: System, state: CampaignState, side: SideId) -> ChitFacts:
+def chit_facts(system: System, state: CampaignState, side: SideId) -> ChitFacts:
+    """RR 2.522: what ``side`` knows of the sealed chits now, and why each chit is refused (if it is)."""
     rule = system.initiative
     early = bool(rule is not None and rule.chosen_at) and choosing_early(system, state)
     return ChitFacts(state.sealed.get(side), state.other(side) in state.sealed, bool(state.sealed), early,
@@ -236,7 +241,7 @@ def view_for(system: System, state: CampaignState, side: SideId) -> SideView:
         pass_kind=state.pass_kind, date_id=state.date_id, date_index=state.date_index, ended=state.ended,
         you_done=side in state.done, opponent_done=other in state.done,
         owes=tuple(sequence.owes(system, state, side)), opponent_owes=their_owes,
-        ledger=state.ledgers.get(side), chits=_chits(system, state, side),
+        ledger=state.ledgers.get(side), chits=chit_facts(system, state, side),
         needs=_needs(system, state, side, False) if started else (),
         opponent_needs=_needs(system, state, side, True) if started else (),
         opponent_named_needs=named_needs(system, state, other, their_owes) if started else (), current_step=step,
