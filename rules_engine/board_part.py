@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from rules_engine.events import Event
+from rules_engine.events import Event, EventKind
 from rules_engine.model import Step
 from rules_engine.state import CampaignState
 from rules_engine.vocabulary import Visibility
 
-KIND = "board-part"
+KIND = EventKind.BOARD_PART
 
 
 def text(step: Step) -> str | None:

@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from rules_engine.board_base import scenario_group
 from rules_engine.errors import SubmissionError
-from rules_engine.events import JSON, Event
+from rules_engine.events import JSON, Event, EventKind
 from rules_engine.model import SpecialRule, System
 from rules_engine.phase.program import settled
 from rules_engine.progress import Progress
@@ -109,7 +109,7 @@ def declare(system: SystemLike, state: CampaignState, side: str, rule_id: object
                                 "name": rule.name, "count": used(replace(state, tracks=tracks), side, rule), "of": most}
     if group is not None:
         payload["map_group"] = group
-    event = Event("declared", Visibility.PUBLIC, None, payload)
+    event = Event(EventKind.DECLARED, Visibility.PUBLIC, None, payload)
     return Progress(replace(state, tracks=tracks, records=state.records + (event,)), (event,))
 
 

@@ -76,9 +76,9 @@ class Event:
     side: SideId | None
     payload: Mapping[str, JSON]
 
-    def __init__(self, kind: EventKind | str, visibility: Visibility, side: SideId | None = None,
+    def __init__(self, kind: EventKind, visibility: Visibility, side: SideId | None = None,
                  payload: Mapping[str, JSON] | None = None) -> None:
-        """``kind`` may be its stored string: it becomes its EventKind (ValueError for an unknown kind)."""
+        """An event of ``kind`` (a stored string read back becomes its EventKind; ValueError for an unknown kind)."""
         object.__setattr__(self, "kind", EventKind(kind))
         object.__setattr__(self, "visibility", visibility)
         object.__setattr__(self, "side", side)

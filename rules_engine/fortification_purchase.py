@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
 
 from rules_engine.errors import MissingValueError, SubmissionError
-from rules_engine.events import Event
+from rules_engine.events import Event, EventKind
 from rules_engine.ledger import FortificationLine, SideLedger, amount_text, to_decimal
 from rules_engine.model import Cell, FortificationRow, Fortifications, System
 from rules_engine.vocabulary import SideId, Visibility
@@ -370,7 +370,7 @@ def forfeit_unspent(system: System, ledger: SideLedger) -> tuple[SideLedger, tup
         if amount == 0:
             continue
         ledger = ledger.with_points(currency, 0)
-        events.append(Event("points-forfeited", Visibility.CG_END, ledger.side, {
+        events.append(Event(EventKind.POINTS_FORFEITED, Visibility.CG_END, ledger.side, {
             "currency": currency, "amount": amount_text(amount), "rule": rule,
             "text": f"{amount_text(amount)} unspent {currency} forfeit ({rule})",
         }))

@@ -5,7 +5,7 @@ from dataclasses import replace
 
 from rules_engine.dice import PUBLIC_STREAM, Dice
 from rules_engine.errors import RulesError, SubmissionError
-from rules_engine.events import JSON, Event, roll_event
+from rules_engine.events import JSON, Event, EventKind, roll_event
 from rules_engine.model import Initiative, MatrixCell
 from rules_engine.phase.dates import enter_idle
 from rules_engine.progress import Progress
@@ -124,8 +124,8 @@ def submit_chit(
     choice = _as_chit(chit)
     sealed = {**state.sealed, side: choice}
     events: list[Event] = [
-        Event("chit-chosen", Visibility.SIDE, side, {"date": state.date_id, "side": side, "chit": str(choice)}),
-        Event("chit-sealed", Visibility.PUBLIC, side, {"date": state.date_id, "side": side}),
+        Event(EventKind.CHIT_CHOSEN, Visibility.SIDE, side, {"date": state.date_id, "side": side, "chit": str(choice)}),
+        Event(EventKind.CHIT_SEALED, Visibility.PUBLIC, side, {"date": state.date_id, "side": side}),
     ]
     if set(sealed) < set(state.sides) or state.step != INITIATIVE:
         return Progress(replace(state, sealed=sealed), tuple(events))  # chosen early (PHD C5.31): revealed at the initiative step
@@ -176,7 +176,7 @@ def reveal(system: SystemLike, state: CampaignState, dice: Dice) -> Progress:
         "moves_first": moves_first,
         "attack_chits_used": dict(used),
     }
-    events.append(Event("chits-revealed", Visibility.PUBLIC, None, payload))
+    events.append(Event(EventKind.CHITS_REVEALED, Visibility.PUBLIC, None, payload))
     events.extend(roll_events)
     new = replace(state, sealed={}, attack_chits_used=used, last_round=revealed, done=frozenset())
     if cell.result == IDLE:

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from rules_engine.errors import SubmissionError
-from rules_engine.events import Event
+from rules_engine.events import Event, EventKind
 from rules_engine.model import Step
 from rules_engine.phase.tracks import main_currency, roster_update
 from rules_engine.progress import Progress
@@ -80,7 +80,7 @@ def record(system: SystemLike, state: CampaignState, side: str, cvp: object,
     among = f", {leaders} leader{'s' if leaders != 1 else ''} among them" if leaders else ""
     text = (f"{step.ref}: the {side_name(system, side)} lost {cvp} CVP{among}; they count for {record_.date_id} "
             f"(CVP suffered {new_result.cvp.get(other, 0)})")
-    event = Event("losses-recorded", Visibility.PUBLIC, None, {
+    event = Event(EventKind.LOSSES_RECORDED, Visibility.PUBLIC, None, {
         "date": state.date_id, "step": step.ref, "side": side, "cvp": cvp, "leaders": leaders, "counted_for": record_.date_id,
         "text": text})
     return Progress(replace(new, records=new.records + (event,)), (event,))

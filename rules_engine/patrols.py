@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from rules_engine.errors import SubmissionError
-from rules_engine.events import JSON, Event
+from rules_engine.events import JSON, Event, EventKind
 from rules_engine.model import Step
 from rules_engine.progress import Progress
 from rules_engine.state import CampaignState, SystemLike, side_name
@@ -52,7 +52,7 @@ def skip_non_buyers(system: SystemLike, state: CampaignState, step: Step) -> Pro
         if side in have or side in done:
             continue
         done.add(side)
-        events.append(Event("nothing-to-resolve", Visibility.PUBLIC, side, {
+        events.append(Event(EventKind.NOTHING_TO_RESOLVE, Visibility.PUBLIC, side, {
             "date": state.date_id, "step": step.ref, "side": side, "item": item,
             "text": f"{step.ref} {step.name}: {side_name(system, side)} has no {item}s to resolve"}))
     if not events:
@@ -111,7 +111,7 @@ def choose_first(system: SystemLike, state: CampaignState, step: Step, side: str
     payload: dict[str, JSON] = {
         "date": state.date_id, "step": ref, "side": side, "first": first,
         "text": f"{ref}: {side_name(system, side)} chose that {side_name(system, first)} resolves its Patrols first"}
-    return Progress(replace(state, facts_supplied=facts), (Event("resolution-order", Visibility.PUBLIC, side, payload),))
+    return Progress(replace(state, facts_supplied=facts), (Event(EventKind.RESOLUTION_ORDER, Visibility.PUBLIC, side, payload),))
 
 
 def lost_on_idle(system: SystemLike, state: CampaignState) -> tuple[Event, ...]:
@@ -128,7 +128,7 @@ def lost_on_idle(system: SystemLike, state: CampaignState) -> tuple[Event, ...]:
         for side in state.sides:
             count = bought(state, side, item)
             if count:
-                events.append(Event("items-lost", Visibility.CG_END, side, {
+                events.append(Event(EventKind.ITEMS_LOST, Visibility.CG_END, side, {
                     "date": state.date_id, "step": step.ref, "side": side, "item": item, "count": count,
                     "text": f"{step.ref} {step.name}: {count} bought by {side_name(system, side)} for this "
                             f"firefight lost: {idle}"}))

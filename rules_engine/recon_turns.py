@@ -13,14 +13,14 @@ import re
 from dataclasses import replace
 
 from rules_engine.errors import SubmissionError
-from rules_engine.events import Event
+from rules_engine.events import Event, EventKind
 from rules_engine.model import Step
 from rules_engine.phase.program import move_on
 from rules_engine.progress import Progress
 from rules_engine.state import CampaignState, SystemLike, check_side, side_name
 from rules_engine.vocabulary import Visibility
 
-KIND = "recon-declared"
+KIND = EventKind.RECON_DECLARED
 LOCATION = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 .,/-]{0,19}$")
 
 
@@ -81,7 +81,7 @@ def declare(system: SystemLike, state: CampaignState, step: Step, side: str, loc
     events: list[Event] = [event]
     if number >= allowed(state, side):
         new = replace(new, done=new.done | {side})
-        events.append(Event("step-done", Visibility.PUBLIC, side, {"date": state.date_id, "step": step.ref, "side": side}))
+        events.append(Event(EventKind.STEP_DONE, Visibility.PUBLIC, side, {"date": state.date_id, "step": step.ref, "side": side}))
     if new.done >= set(state.sides):
         new = move_on(system, new)
     return Progress(new, tuple(events))

@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 
 from rules_engine.dice import Dice
 from rules_engine.errors import MissingValueError, RulesError
-from rules_engine.events import JSON, Event, roll_event
+from rules_engine.events import JSON, Event, EventKind, roll_event
 from rules_engine.ledger import RosterLine, SideLedger, amount_text, to_decimal
 from rules_engine.model import CalendarEntry, Step, System
 from rules_engine.purchases import int_settings, side_setting
@@ -114,7 +114,7 @@ def _record(
     ledger = ledger.adjust(currency, to_decimal(amount))
     line = ledger.roster_line(date_id) or RosterLine(date_id, start=before, elr=ledger.elr, san=ledger.san)
     ledger = ledger.with_roster_line(replace(line, replenished=to_decimal(amount), left=ledger.balance(currency)))
-    event = Event("replenished", Visibility.CG_END, ledger.side, {
+    event = Event(EventKind.REPLENISHED, Visibility.CG_END, ledger.side, {
         "currency": currency, "amount": amount_text(to_decimal(amount)), "date_id": date_id, **payload,
     })
     return ledger, event
@@ -186,13 +186,13 @@ def _from_table(
     """PL 2.1 (2.12 table by Intensity), PHD C5.29: the points a replenishment table gives the side."""
     params = step.params
     if entry.initial or not entry.replenishment_roll:
-        return ledger, (Event("replenishment-skipped", Visibility.CG_END, side, {
+        return ledger, (Event(EventKind.REPLENISHMENT_SKIPPED, Visibility.CG_END, side, {
             "rule": step.ref, "date_id": entry.id, "currency": currency,
             "text": f"{step.ref}: no {currency} replenishment roll for {entry.id} (Initial)",
         }),)
     skip = params.get("skip_if_setting")
     if isinstance(skip, str) and side_setting(system, skip, side) is True:
-        return ledger, (Event("replenishment-skipped", Visibility.CG_END, side, {
+        return ledger, (Event(EventKind.REPLENISHMENT_SKIPPED, Visibility.CG_END, side, {
             "rule": step.ref, "date_id": entry.id, "currency": currency,
             "text": f"{step.ref}: {currency} are provided on the CG Card; no DR",
         }),)

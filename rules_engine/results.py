@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from rules_engine.errors import SubmissionError
-from rules_engine.events import JSON, Event
+from rules_engine.events import JSON, Event, EventKind
 from rules_engine.map_groups import combine, in_play, pick
 from rules_engine.model import MapGroup
 from rules_engine.phase.program import move_on
@@ -133,8 +133,8 @@ def submit_results(
 def _entry_events(side: SideId, entry: ScenarioResult, where: Mapping[str, JSON]) -> list[Event]:
     """A side's entry: in full for itself, "entered" for both."""
     return [
-        Event("results-entered", Visibility.SIDE, side, {**where, "side": side, "entry": entry.to_json()}),
-        Event("results-submitted", Visibility.PUBLIC, side, {**where, "side": side}),
+        Event(EventKind.RESULTS_ENTERED, Visibility.SIDE, side, {**where, "side": side, "entry": entry.to_json()}),
+        Event(EventKind.RESULTS_SUBMITTED, Visibility.PUBLIC, side, {**where, "side": side}),
     ]
 
 
@@ -144,7 +144,7 @@ def _differ_event(entries: Mapping[SideId, ScenarioResult], where: Mapping[str, 
     if not fields:
         return None
     shown: dict[str, JSON] = {s: {name: r.to_json()[name] for name in fields} for s, r in entries.items()}
-    return Event("results-differ", Visibility.PUBLIC, None, {**where, "fields": list(fields), "entries": shown})
+    return Event(EventKind.RESULTS_DIFFER, Visibility.PUBLIC, None, {**where, "fields": list(fields), "entries": shown})
 
 
 def _close_date(
@@ -166,7 +166,7 @@ def _close_date(
         if lvp is not None:  # the LVP typed in the results: the side's Current-LVP Total (a 2.5032-style step may add)
             tracks.setdefault(s, {})["lvp"] = lvp
     new = replace(new, tracks=tracks) if tracks != {s: dict(v) for s, v in new.tracks.items()} else new
-    event = Event("results-confirmed", Visibility.PUBLIC, None, {
+    event = Event(EventKind.RESULTS_CONFIRMED, Visibility.PUBLIC, None, {
         "date": state.date_id, "kind": record.kind, "result": result.to_json(), **extra})
     return move_on(system, new), event
 
@@ -193,7 +193,7 @@ def _submit_map_group(
         return Progress(new, (*events, differ))
     agreed = {**state.map_agreed, group.id: entry}
     new = replace(new, map_agreed=agreed)
-    events.append(Event("map-group-results-confirmed", Visibility.PUBLIC, None, {**where, "result": entry.to_json()}))
+    events.append(Event(EventKind.MAP_GROUP_RESULTS_CONFIRMED, Visibility.PUBLIC, None, {**where, "result": entry.to_json()}))
     if any(g.id not in agreed for g in groups):
         return Progress(new, tuple(events))
     combined, lvp_tracks = combine(groups, agreed, state.sides, state.tracks)

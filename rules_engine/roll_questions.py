@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from rules_engine.errors import SubmissionError
-from rules_engine.events import JSON, Event
+from rules_engine.events import JSON, Event, EventKind
 from rules_engine.ledger import PurchaseLine, SideLedger
 from rules_engine.lost_values import Need
 from rules_engine.model import Step, System
@@ -126,7 +126,7 @@ def answer(system: System, state: CampaignState, step: Step, side: SideId, given
         values[qid] = value
     facts = {s: dict(v) for s, v in state.facts_supplied.items()}
     facts.setdefault(side, {}).update(values)
-    event = Event("supplied", Visibility.SIDE, side, {"step": step.ref, "values": dict(values)})
+    event = Event(EventKind.SUPPLIED, Visibility.SIDE, side, {"step": step.ref, "values": dict(values)})
     return Progress(replace(state, facts_supplied=facts), (event,))
 
 

@@ -72,7 +72,7 @@ from campaigns_app.engine.systems import (
 )
 from rules_engine.dice import CommittedDice, Dice
 from rules_engine.errors import DefinitionErrors, RulesError
-from rules_engine.events import JSON, Event
+from rules_engine.events import JSON, Event, EventKind
 from rules_engine.model import System
 from rules_engine.purchases import Order
 from rules_engine.state import CampaignState
@@ -82,7 +82,7 @@ _NoDice = NoDice  # the old private name selectors.py uses; goes once the coordi
 
 __all__ = [
     "JSON", "TRACK_LABELS", "CampaignState", "Chit", "CommittedDice", "DefinitionErrors", "Dice", "DiceNotReady",
-    "EndAction", "Event", "NeedRow", "NoDice", "NothingToDeclare", "Order", "OrderData", "Outcome", "RulesError",
+    "EndAction", "Event", "EventKind", "NeedRow", "NoDice", "NothingToDeclare", "Order", "OrderData", "Outcome", "RulesError",
     "SideId", "StateJson", "System", "Visibility", "advance", "app_event", "board_roll", "build_order",
     "build_orders", "can_mark_done", "card_system_for", "cg_end_action", "cg_ended", "committed_dice", "date_name",
     "declare", "definition_kind", "event_of", "waiting", "load_state", "map_groups_in_play",

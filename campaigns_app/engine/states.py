@@ -10,7 +10,7 @@ from rules_engine import initiative, map_groups, sequence, view
 from rules_engine import state as engine_state
 from rules_engine.dice import CommittedDice, Dice, Roll
 from rules_engine.errors import RulesError
-from rules_engine.events import JSON, Event
+from rules_engine.events import JSON, Event, EventKind
 from rules_engine.model import MapGroup, System
 from rules_engine.state import CampaignState
 from rules_engine.vocabulary import DiceKind, SideId, Visibility
@@ -111,14 +111,14 @@ def start_state(system: System, dice: Dice | None = None) -> tuple[StateJson, tu
 # ---------------------------------------------------------------------------------------------------------- events
 
 
-def app_event(kind: str, **payload: JSON) -> Event:
+def app_event(kind: EventKind, **payload: JSON) -> Event:
     """A public event the web app itself records (campaign created, player joined)."""
     return Event(kind, Visibility.PUBLIC, None, payload)
 
 
 def event_of(record: EventRecord) -> Event:
     """The rules_engine Event a stored record holds."""
-    return Event(record.kind, Visibility(record.visibility), record.side or None, record.payload)
+    return Event(EventKind(record.kind), Visibility(record.visibility), record.side or None, record.payload)
 
 
 def visible_records(records: Iterable[EventRecord], viewer: SideId, ended: bool) -> list[EventRecord]:

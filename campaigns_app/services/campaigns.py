@@ -8,7 +8,7 @@ from django.db import IntegrityError, transaction
 
 from campaigns_app import engine, selectors
 from campaigns_app.cards import selectors as card_selectors
-from campaigns_app.engine import JSON, DefinitionErrors, RulesError, System
+from campaigns_app.engine import JSON, DefinitionErrors, EventKind, RulesError, System
 from campaigns_app.live import pages as live
 from campaigns_app.models import Campaign, CgSystem, Invitation, Seat, new_player_seed, now
 from campaigns_app.records import projection as records
@@ -167,7 +167,7 @@ def campaign_create(
     Seat.objects.create(campaign=campaign, user=user, side=side, player_seed=seed_text)
     Invitation.objects.create(campaign=campaign)
     records.project(campaign, campaign.state, system)  # the record tables (Initial OB lines, if any)
-    created = engine.app_event("campaign-created", side=side, player=user.get_username(), system=cg_system.name,
+    created = engine.app_event(EventKind.CAMPAIGN_CREATED, side=side, player=user.get_username(), system=cg_system.name,
                                commitment=campaign.seed_commitment, settings=dict(chosen), lost_values=supplied)
     append_events(campaign, [created, *(started[1] if started else ())])
     return campaign
@@ -213,7 +213,7 @@ def campaign_join(*, user: User, token: str, player_seed: str | None = None) -> 
     invitation.accepted_by = user
     invitation.accepted_at = now()
     invitation.save(update_fields=["accepted_by", "accepted_at"])
-    append_events(campaign, [engine.app_event("player-joined", side=side, player=user.get_username())])
+    append_events(campaign, [engine.app_event(EventKind.PLAYER_JOINED, side=side, player=user.get_username())])
     if engine.waiting(engine.load_state(campaign.state)):
         _start_phase(campaign, system)
     campaign.updated = now()

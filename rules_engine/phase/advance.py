@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from rules_engine import board_part, initiative, leader_generation, patrols
 from rules_engine.dice import Dice
-from rules_engine.events import Event
+from rules_engine.events import Event, EventKind
 from rules_engine.phase.dates import new_date
 from rules_engine.phase.finishing import auto_run
 from rules_engine.phase.handlers import AUTO_HANDLERS, PARTS
@@ -78,7 +78,7 @@ def advance(system: SystemLike, state: CampaignState, dice: Dice) -> Progress:
             state, more = patrols.skip_non_buyers(system, state, step)  # PL 2.7: only the sides that bought some
             events.extend(more)
             if state.done >= set(state.sides):
-                events.append(Event("step-resolved", Visibility.PUBLIC, None, {"date": state.date_id, "step": step.ref}))
+                events.append(Event(EventKind.STEP_RESOLVED, Visibility.PUBLIC, None, {"date": state.date_id, "step": step.ref}))
                 state = move_on(system, state)
                 continue
         if current_kind(system, state, step) != AUTOMATIC or any(needs(system, state, s) for s in state.sides):
@@ -103,6 +103,6 @@ def advance(system: SystemLike, state: CampaignState, dice: Dice) -> Progress:
             state, left = board_part.begin(state, step)
             events.append(left)
             break  # the players do the board part, then both mark the step finished
-        events.append(Event("step-resolved", Visibility.PUBLIC, None, {"date": state.date_id, "step": step.ref}))
+        events.append(Event(EventKind.STEP_RESOLVED, Visibility.PUBLIC, None, {"date": state.date_id, "step": step.ref}))
         state = move_on(system, state)
     return Progress(state, tuple(events))

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from rules_engine import patrols
-from rules_engine.events import JSON, Event
+from rules_engine.events import JSON, Event, EventKind
 from rules_engine.phase.program import goto, move_on, program
 from rules_engine.phase.tracks import with_records
 from rules_engine.progress import Progress
@@ -23,7 +23,7 @@ def enter_idle(system: SystemLike, state: CampaignState) -> Progress:
     entries = program(system, "idle")
     new = goto(system, new, "idle", entries[0])
     idle = system.idle
-    event = Event("idle", Visibility.PUBLIC, None, {
+    event = Event(EventKind.IDLE, Visibility.PUBLIC, None, {
         "date": state.date_id, "label": last.label if last else "idle", "loop": list(entries),
         "note": idle.note if idle is not None else None})
     lost = patrols.lost_on_idle(system, state)  # PL 2.41: Patrols bought for it are lost
@@ -38,7 +38,7 @@ def new_date(system: SystemLike, state: CampaignState) -> Progress:
     date_id = system.calendar[index].id
     new = replace(state, date_index=index, date_id=date_id, initial=False, sealed={}, records=(), run_done={})
     new = move_on(system, new)
-    return Progress(new, (Event("date-advanced", Visibility.PUBLIC, None, {"date": date_id, "date_index": index, "step": new.step}),))
+    return Progress(new, (Event(EventKind.DATE_ADVANCED, Visibility.PUBLIC, None, {"date": date_id, "date_index": index, "step": new.step}),))
 
 
 def end_cg(system: SystemLike, state: CampaignState, reason: str, side: str | None = None,
@@ -49,5 +49,5 @@ def end_cg(system: SystemLike, state: CampaignState, reason: str, side: str | No
                   end_proposals=frozenset(), end_reason=None, end_claimant=None)
     payload: dict[str, JSON] = {"date": state.date_id, **end.to_json(),
                                 "tracks": {s: dict(v) for s, v in state.tracks.items()}}
-    return Progress(new, (Event("cg-ended", Visibility.PUBLIC, None, payload),))
+    return Progress(new, (Event(EventKind.CG_ENDED, Visibility.PUBLIC, None, payload),))
 

@@ -8,7 +8,7 @@ from rules_engine import initiative
 from rules_engine.board_base import clean_purpose
 from rules_engine.dice import Dice
 from rules_engine.errors import SubmissionError
-from rules_engine.events import JSON, Event
+from rules_engine.events import JSON, Event, EventKind
 from rules_engine.phase.advance import advance
 from rules_engine.phase.dates import end_cg
 from rules_engine.phase.marking import validate_mark_done
@@ -100,7 +100,7 @@ def propose_end(
         payload["text"] = (f"{side_name(system, side)} says {side_name(system, claimant)}'s CG objectives are met"
                            if side == claimant else
                            f"{side_name(system, side)} confirms {side_name(system, claimant)}'s CG objectives are met")
-    event = Event("end-proposed", Visibility.PUBLIC, side, payload)
+    event = Event(EventKind.END_PROPOSED, Visibility.PUBLIC, side, payload)
     if proposals >= set(state.sides):
         if reason == "objectives":
             new, more = end_cg(system, state, "objectives", claimant, claimant)
@@ -124,7 +124,7 @@ def withdraw_end(system: SystemLike, state: CampaignState, side: str) -> Progres
         proposals = frozenset()
     reason, claimant = (state.end_reason, state.end_claimant) if proposals else (None, None)
     return Progress(replace(state, end_proposals=proposals, end_reason=reason, end_claimant=claimant), (
-        Event("end-withdrawn", Visibility.PUBLIC, side, {"side": side}),))
+        Event(EventKind.END_WITHDRAWN, Visibility.PUBLIC, side, {"side": side}),))
 
 
 def decline_end(system: SystemLike, state: CampaignState, side: str) -> Progress:
@@ -138,7 +138,7 @@ def decline_end(system: SystemLike, state: CampaignState, side: str) -> Progress
     if state.end_claimant is not None:
         payload["claimant"] = state.end_claimant
     return Progress(replace(state, end_proposals=frozenset(), end_reason=None, end_claimant=None), (
-        Event("end-declined", Visibility.PUBLIC, side, payload),))
+        Event(EventKind.END_DECLINED, Visibility.PUBLIC, side, payload),))
 
 
 def submit_chit(system: SystemLike, state: CampaignState, side: str, chit: Chit | str, dice: Dice) -> Progress:

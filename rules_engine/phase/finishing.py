@@ -5,7 +5,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from rules_engine.dice import Dice
-from rules_engine.events import Event
+from rules_engine.events import Event, EventKind
 from rules_engine.fortification_purchase import forfeit_unspent
 from rules_engine.model import MapGroup, Step
 from rules_engine.phase.facts import facts_for, side_settings
@@ -34,7 +34,7 @@ def auto_run(system: SystemLike, state: CampaignState, step: Step) -> Progress:
     finished = [s for s in state.sides if s not in state.done and key in state.run_done.get(s, ())]
     if not finished:
         return Progress(state, ())
-    events = tuple(Event("step-done", Visibility.PUBLIC, s, {"date": state.date_id, "step": step.ref, "side": s,
+    events = tuple(Event(EventKind.STEP_DONE, Visibility.PUBLIC, s, {"date": state.date_id, "step": step.ref, "side": s,
                                                             "run": True}) for s in finished)
     return Progress(replace(state, done=state.done | frozenset(finished)), events)
 
@@ -44,7 +44,7 @@ def finish_group(system: SystemLike, state: CampaignState, side: str, groups: Se
     """KGP 8.2: ``side`` finished the scenario on ``group``; a side is done once it finished every Map Group's."""
     marked = {**state.map_done, group.id: state.map_done.get(group.id, frozenset()) | {side}}
     done = state.done | ({side} if all(side in marked.get(g.id, ()) for g in groups) else set())
-    event = Event("step-done", Visibility.PUBLIC, side, {"date": state.date_id, "step": state.step, "side": side,
+    event = Event(EventKind.STEP_DONE, Visibility.PUBLIC, side, {"date": state.date_id, "step": state.step, "side": side,
                                                         "map_group": group.id, "sections": group.sections})
     new = replace(state, map_done=marked, done=frozenset(done))
     if new.done >= set(state.sides):
@@ -56,7 +56,7 @@ def finish(system: SystemLike, state: CampaignState, side: str, *private: Event)
     """``side`` finished the current step; when both have, RR 2.520 forfeits are made and the cursor moves on."""
     done = state.done | {side}
     ref = state.phase_ref if state.step == PHASE else state.step
-    events: list[Event] = [*private, Event("step-done", Visibility.PUBLIC, side, {"date": state.date_id, "step": ref, "side": side})]
+    events: list[Event] = [*private, Event(EventKind.STEP_DONE, Visibility.PUBLIC, side, {"date": state.date_id, "step": ref, "side": side})]
     new = replace(state, done=done)
     if done >= set(state.sides):
         step = step_at(system, new)

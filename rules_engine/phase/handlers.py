@@ -7,7 +7,7 @@ from typing import Protocol
 
 from rules_engine import replenishment, roll_questions
 from rules_engine.dice import Dice
-from rules_engine.events import JSON, Event, roll_event
+from rules_engine.events import JSON, Event, EventKind, roll_event
 from rules_engine.model import Cell, Step
 from rules_engine.phase.facts import applies, facts_for, side_settings
 from rules_engine.phase.needs import lvp_recorders
@@ -50,7 +50,7 @@ def _weather(system: SystemLike, state: CampaignState, step: Step, dice: Dice) -
     payload["night"] = entry.night
     if payload["weather"] is None and step.params.get("weather_unset") == "table-or-board":
         return _weather_unset(system, state, step, dice, payload)
-    event = Event("weather", Visibility.PUBLIC, None, payload)
+    event = Event(EventKind.WEATHER, Visibility.PUBLIC, None, payload)
     return Progress(with_records(state, event), (event,))
 
 
@@ -63,7 +63,7 @@ def _weather_unset(
         payload["board"] = True
         payload["text"] = (f"The card gives no weather for {state.date_id}: determine it at the board from the "
                            f"printed {step.ref} chart (or the optional random weather the players agreed to use).")
-        event = Event("weather", Visibility.PUBLIC, None, payload)
+        event = Event(EventKind.WEATHER, Visibility.PUBLIC, None, payload)
         return Progress(with_records(state, event), (event,))
     table = system.table(step.tables[0])
     roller = system.sides[0].id
@@ -72,7 +72,7 @@ def _weather_unset(
     state, rolled = result_events(state, step, roller, resolution, Visibility.PUBLIC)
     payload["weather"] = resolution.cell.text
     payload["rolled"] = table.name
-    event = Event("weather", Visibility.PUBLIC, None, payload)
+    event = Event(EventKind.WEATHER, Visibility.PUBLIC, None, payload)
     return Progress(with_records(state, event), (*rolled, event))
 
 
@@ -108,7 +108,7 @@ def _each_san(
         payload: dict[str, JSON] = {"date": state.date_id, "step": step.ref, "side": side, "before": san, **extra,
                                     "after": new, **(note or {})}
         state = set_track(state, side, "san", new, None, main_currency(system))
-        event = Event("san-adjusted", Visibility.PUBLIC, None, payload)
+        event = Event(EventKind.SAN_ADJUSTED, Visibility.PUBLIC, None, payload)
         state = with_records(state, event)
         events.append(event)
     return Progress(state, tuple(events))
@@ -213,7 +213,7 @@ def _elr_change(system: SystemLike, state: CampaignState, step: Step, side: str,
     if change < 0 and isinstance(low, int):
         new = max(new, low)
     state = set_track(state, side, "elr", new, None, main_currency(system))
-    event = Event("elr-changed", Visibility.PUBLIC, None,
+    event = Event(EventKind.ELR_CHANGED, Visibility.PUBLIC, None,
                   {"date": state.date_id, "step": step.ref, "side": side, "before": elr, "after": new})
     state = with_records(state, event)
     events.append(event)
@@ -240,7 +240,7 @@ def _record_lvp(system: SystemLike, state: CampaignState, step: Step, dice: Dice
         cg = current + tracks.get("cg_lvp", 0) if step.params.get("cumulative", True) else current
         day = record.date_id if record else state.date_id
         state = set_track(set_track(state, side, "lvp", current, day, main_currency(system)), side, "cg_lvp", cg, day)
-        event = Event("lvp-recorded", Visibility.PUBLIC, None, {
+        event = Event(EventKind.LVP_RECORDED, Visibility.PUBLIC, None, {
             "date": record.date_id if record else state.date_id, "step": step.ref, "side": side,
             "current_lvp": current, "cg_lvp": cg, "carried": not (record and record.result is not None)})
         state = with_records(state, event)
@@ -255,7 +255,7 @@ def _announce(system: SystemLike, state: CampaignState, step: Step, dice: Dice) 
         "date": state.date_id, "step": step.ref,
         "tracks": {s: {k: v for k, v in state.tracks.get(s, {}).items() if k in ("san", "elr")} for s in state.sides},
     }
-    event = Event("announced", Visibility.PUBLIC, None, payload)
+    event = Event(EventKind.ANNOUNCED, Visibility.PUBLIC, None, payload)
     return Progress(with_records(state, event), (event,))
 
 
@@ -295,7 +295,7 @@ def _secret_roll(system: SystemLike, state: CampaignState, step: Step, side: str
         text += f", {balance.words} by the {balance.ref} CG Balance = {final}"
     rolled = roll_event(roll, visibility, side, rule=step.ref, original=roll.total, modifiers=modifiers, final=final,
                         result=str(final), **extra)
-    event = Event("secret-dr", visibility, side, {"date": state.date_id, "step": step.ref, "side": side,
+    event = Event(EventKind.SECRET_DR, visibility, side, {"date": state.date_id, "step": step.ref, "side": side,
                                                   "original": roll.total, "final": final, **extra, "text": text})
     return Progress(with_records(state, rolled, event), (rolled, event))
 

@@ -7,7 +7,7 @@ from dataclasses import replace
 from rules_engine import map_groups, patrols
 from rules_engine.dice import Dice
 from rules_engine.errors import SubmissionError
-from rules_engine.events import Event
+from rules_engine.events import Event, EventKind
 from rules_engine.initiative import choosing_early
 from rules_engine.losses import records_losses
 from rules_engine.model import Step
@@ -190,7 +190,7 @@ def submit_order(system: SystemLike, state: CampaignState, side: str, orders: Se
         raise error
     ledger = apply_order(system, ledger, side, state.date_id, orders, initial=initial, chit=chit)  # type: ignore[arg-type]
     state = with_ledger(state, side, ledger)
-    recorded = Event("order-recorded", Visibility.CG_END, side, {
+    recorded = Event(EventKind.ORDER_RECORDED, Visibility.CG_END, side, {
         "date": state.date_id, "step": step.ref, "side": side, "orders": [repr(o) for o in orders]})
     return finish(system, with_records(state, recorded), side, recorded)
 

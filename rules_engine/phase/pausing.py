@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from rules_engine.dice import PUBLIC_STREAM, Dice, roll_from_json, roll_to_json
 from rules_engine.errors import MissingValueError, RulesError
-from rules_engine.events import JSON, Event, roll_event
+from rules_engine.events import JSON, Event, EventKind, roll_event
 from rules_engine.lost_values import (
     ReplayDice,
     UnsuppliedValueError,
@@ -78,7 +78,7 @@ def attempt(
                 if key is None or (*key, event.payload.get("purpose")) not in again:
                     out.append(event)
                 elif key in lost_before:  # the roll that waited for the value: its result, not a second roll
-                    out.append(Event("roll-resolved", event.visibility, event.side, {**event.payload, "supplied": True}))
+                    out.append(Event(EventKind.ROLL_RESOLVED, event.visibility, event.side, {**event.payload, "supplied": True}))
             return out
 
         events = tuple(keep(events))
@@ -119,7 +119,7 @@ def _pause(
     new = replace(state, pending={**state.pending, side: pending})
     need = table_need(system, new, side, pending)
     visibility = Visibility.PUBLIC if public else Visibility.CG_END
-    paused = Event("value-needed", visibility, None if public else side, {
+    paused = Event(EventKind.VALUE_NEEDED, visibility, None if public else side, {
         "date": state.date_id, "step": step_ref, "side": side, **{k: v for k, v in need.to_json().items()
                                                                if k not in ("side", "step", "examples")}})
     new = with_records(new, *events, paused)

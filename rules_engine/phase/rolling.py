@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from rules_engine.dice import PUBLIC_STREAM, Dice, Roll
 from rules_engine.errors import RulesError, SubmissionError
-from rules_engine.events import JSON, Event, roll_event
+from rules_engine.events import JSON, Event, EventKind, roll_event
 from rules_engine.model import Cell, DiceTable, Row, Step
 from rules_engine.phase.facts import facts_for, setting_value, side_settings
 from rules_engine.phase.tracks import with_records
@@ -89,7 +89,7 @@ def result_events(
     owner = None if visibility is Visibility.PUBLIC else side
     roll_ev = roll_event(resolution.roll, visibility, owner, final=resolution.final, result=resolution.cell.text)
     payload: dict[str, JSON] = {"date": state.date_id, "step": step.ref, "side": side, **resolution.to_json(), **extra}
-    result = Event("table-result", visibility, owner if owner else side, payload)
+    result = Event(EventKind.TABLE_RESULT, visibility, owner if owner else side, payload)
     return Progress(with_records(state, result), (roll_ev, result))
 
 

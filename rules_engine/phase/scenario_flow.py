@@ -5,7 +5,7 @@ from dataclasses import replace
 
 from rules_engine.dice import PUBLIC_STREAM, Dice, Roll
 from rules_engine.errors import RulesError
-from rules_engine.events import JSON, Event, roll_event
+from rules_engine.events import JSON, Event, EventKind, roll_event
 from rules_engine.initiative import matrix_cell
 from rules_engine.model import Step
 from rules_engine.phase.dates import enter_idle
@@ -37,7 +37,7 @@ def resolve_initiative(system: SystemLike, state: CampaignState, step: Step, dic
         payload: dict[str, JSON] = {"date": state.date_id, "step": step.ref, "label": last.label if last else None,
                                     "setup_first": last.setup_first if last else None,
                                     "moves_first": last.moves_first if last else None, "assigned": True}
-        event = Event("initiative-assigned", Visibility.PUBLIC, None, payload)
+        event = Event(EventKind.INITIATIVE_ASSIGNED, Visibility.PUBLIC, None, payload)
         return Progress(move_on(system, with_records(state, event)), (event,))
     initiative = system.initiative
     if initiative is None:
@@ -58,7 +58,7 @@ def resolve_initiative(system: SystemLike, state: CampaignState, step: Step, dic
         events.append(roll_event(roll, Visibility.PUBLIC, None, result=row.result, label=row.label, verify=row.verify))
     revealed = RevealedRound(state.date_index, state.date_id, chits, cell.result, cell.label, setup_first,
                              cell.moves_first, tuple(rolls))
-    events.insert(0, Event("chits-revealed", Visibility.PUBLIC, None, {
+    events.insert(0, Event(EventKind.CHITS_REVEALED, Visibility.PUBLIC, None, {
         "date": state.date_id, "chits": {s: str(c) for s, c in chits.items()}, "result": cell.result,
         "label": cell.label, "setup_first": setup_first, "moves_first": cell.moves_first}))
     state = replace(state, last_round=revealed)
@@ -79,7 +79,7 @@ def scenario_start(system: SystemLike, state: CampaignState) -> Progress:
         "date": state.date_id, "step": state.phase_ref,
         "tracks": {s: {k: v for k, v in state.tracks.get(s, {}).items() if k == "san"} for s in state.sides},
     }
-    event = Event("announced", Visibility.PUBLIC, None, payload)
+    event = Event(EventKind.ANNOUNCED, Visibility.PUBLIC, None, payload)
     return Progress(with_records(state, event), night + (event,))
 
 
@@ -106,7 +106,7 @@ def _night_elr(system: SystemLike, state: CampaignState) -> Progress:
         if not attackers or side in attackers:
             continue
         printed = state.tracks.get(side, {}).get("elr")
-        event = Event("night-elr", Visibility.PUBLIC, None, {
+        event = Event(EventKind.NIGHT_ELR, Visibility.PUBLIC, None, {
             "date": state.date_id, "side": side, "rule": rule.ref, "drm": drm, "printed": printed,
             "elr": printed + drm if printed is not None else None})
         state = with_records(state, event)
@@ -127,5 +127,5 @@ def move_order(system: SystemLike, state: CampaignState, dice: Dice) -> Progress
     revealed = replace(last, moves_first=row.result, rolls=last.rolls + (roll,))
     return Progress(replace(state, last_round=revealed), (
         roll_event(roll, Visibility.PUBLIC, None, result=row.result, label=row.label, verify=row.verify),
-        Event("move-order", Visibility.PUBLIC, None, {"date": state.date_id, "moves_first": row.result, "verify": row.verify}),
+        Event(EventKind.MOVE_ORDER, Visibility.PUBLIC, None, {"date": state.date_id, "moves_first": row.result, "verify": row.verify}),
     ))

@@ -6,7 +6,7 @@ from dataclasses import replace
 from decimal import Decimal
 
 from rules_engine.dice import Dice
-from rules_engine.events import JSON, Event
+from rules_engine.events import JSON, Event, EventKind
 from rules_engine.ledger import SideLedger, new_ledger
 from rules_engine.phase.advance import advance
 from rules_engine.phase.order import InitialRoles, initial_roles
@@ -61,7 +61,7 @@ def _initial_ob(system: SystemLike, ledger: SideLedger, side: str, date_id: str)
         "text": f"{side_name(system, side)} Initial OB ({initial_ob.ref}): "
                 + "; ".join([*(f"RG: {g.text}" for g in ob.rg), *(f"{v} {k}" for k, v in ob.points.items())]),
     }
-    return ledger, Event("initial-ob", Visibility.PUBLIC, None, payload)  # printed on the scenario card: both know it
+    return ledger, Event(EventKind.INITIAL_OB, Visibility.PUBLIC, None, payload)  # printed on the scenario card: both know it
 
 
 def start(
@@ -87,7 +87,7 @@ def start(
             setup_first=chosen.setup_first, moves_first=chosen.moves_first,
         )
     events: list[Event] = [
-        Event("campaign-started", Visibility.PUBLIC, None, {"date": base.date_id, "initial_roles": chosen.label if chosen else None})
+        Event(EventKind.CAMPAIGN_STARTED, Visibility.PUBLIC, None, {"date": base.date_id, "initial_roles": chosen.label if chosen else None})
     ]
     books: dict[str, SideLedger] = {}
     for side in base.sides:

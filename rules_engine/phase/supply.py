@@ -8,7 +8,7 @@ from dataclasses import replace
 from rules_engine import leader_generation, roll_questions
 from rules_engine.dice import Dice
 from rules_engine.errors import SubmissionError
-from rules_engine.events import JSON, Event
+from rules_engine.events import JSON, Event, EventKind
 from rules_engine.lost_values import (
     Need,
     NeedDice,
@@ -90,9 +90,9 @@ def supply(
             facts.setdefault(side, {})[key] = given
     new = replace(new, facts_supplied=facts)
     public = {k: v for k, v in plain.items() if k in TRACKS and k != "lvp"}
-    events: list[Event] = [Event("supplied", Visibility.SIDE, side, {"step": state.phase_ref, "values": dict(plain)})]
+    events: list[Event] = [Event(EventKind.SUPPLIED, Visibility.SIDE, side, {"step": state.phase_ref, "values": dict(plain)})]
     if public:
-        events.append(Event("track-set", Visibility.PUBLIC, None, {"side": side, "values": dict(public)}))
+        events.append(Event(EventKind.TRACK_SET, Visibility.PUBLIC, None, {"side": side, "values": dict(public)}))
     return Progress(new, tuple(events))
 
 
@@ -122,7 +122,7 @@ def _generate_leaders(system: SystemLike, state: CampaignState, side: str, value
     state = leader_generation.recorded(state, side, count)
     text = (f"{step.ref}: {side_name(system, side)} Generates {count} leader{'s' if count != 1 else ''}"
             + (f" on the {table.ref} table: {', '.join(str(x) for x in leaders)}" if count else ""))
-    summary = Event("leaders-generated", visibility, side, {"date": state.date_id, "step": step.ref, "side": side,
+    summary = Event(EventKind.LEADERS_GENERATED, visibility, side, {"date": state.date_id, "step": step.ref, "side": side,
                                                             "count": count, "leaders": leaders, "text": text})
     return Progress(with_records(state, summary), (*events, summary))
 
@@ -150,7 +150,7 @@ def _supply_cell(
     state = replace(state, supplied_cells={**state.supplied_cells, side: cells})
     visibility = Visibility.PUBLIC if need.public else Visibility.CG_END
     shown = ", ".join(value) if isinstance(value, tuple) else str(value)
-    event = Event("value-supplied", visibility, None if need.public else side, {
+    event = Event(EventKind.VALUE_SUPPLIED, visibility, None if need.public else side, {
         "date": state.date_id, "step": need.step, "side": side, "need": need.id, "table": need.table,
         "table_ref": need.table_ref, "final": need.final, "row": need.row, "column": need.column, "value": shown,
         "text": f"{side_name(system, side)} typed {shown!r} for {need.table_ref} {need.table_name} row {need.row}"
