@@ -15,16 +15,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from rules_engine.vocabulary import Automation
+from rules_engine.vocabulary import Automation, StepAction
 
 AUTOMATIC_ACTIONS = frozenset({
-    "weather-from-calendar", "new-date-and-san", "clamp-san", "record-lvp", "begin-play", "reveal-attack-options",
-    "elr-change", "roll-per-side", "replenish-base-minus-dr", "replenish-from-table", "rg-strength-weapons-leaders",
-    "roll-per-purchase", "secret-roll",
+    StepAction.WEATHER_FROM_CALENDAR, StepAction.NEW_DATE_AND_SAN, StepAction.CLAMP_SAN, StepAction.RECORD_LVP,
+    StepAction.BEGIN_PLAY, StepAction.REVEAL_ATTACK_OPTIONS, StepAction.ELR_CHANGE, StepAction.ROLL_PER_SIDE,
+    StepAction.REPLENISH_BASE_MINUS_DR, StepAction.REPLENISH_FROM_TABLE, StepAction.RG_STRENGTH_WEAPONS_LEADERS,
+    StepAction.ROLL_PER_PURCHASE, StepAction.SECRET_ROLL,
 })
-INPUT_ACTIONS = ("purchase-rg", "purchase", "purchase-patrols", "purchase-fortifications", "purchase-recon")
-ROLL_ACTIONS = ("roll-table", "roll-per-item", "free-rolls", "secret-roll")
-INITIATIVE_ACTIONS = ("initiative", "resolve-initiative")
+INPUT_ACTIONS = (
+    StepAction.PURCHASE_RG, StepAction.PURCHASE, StepAction.PURCHASE_PATROLS, StepAction.PURCHASE_FORTIFICATIONS,
+    StepAction.PURCHASE_RECON,
+)
+ROLL_ACTIONS = (StepAction.ROLL_TABLE, StepAction.ROLL_PER_ITEM, StepAction.FREE_ROLLS, StepAction.SECRET_ROLL)
+INITIATIVE_ACTIONS = (StepAction.INITIATIVE, StepAction.RESOLVE_INITIATIVE)
 
 
 def derive(action: str | None, tables: tuple[str, ...], params: Mapping[str, object]) -> Automation:

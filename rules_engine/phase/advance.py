@@ -83,7 +83,7 @@ def advance(system: SystemLike, state: CampaignState, dice: Dice) -> Progress:
                 continue
         if current_kind(system, state, step) != AUTOMATIC or any(needs(system, state, s) for s in state.sides):
             break
-        part = PARTS.get(step.action or "")
+        part = PARTS.get(step.action) if step.action is not None else None
         generating = leader_generation.params(step) is not None
         if generating and leader_generation.started(state):
             pass  # PL 3.45: the dr are made and every side has said how many leaders it Generates
@@ -97,7 +97,8 @@ def advance(system: SystemLike, state: CampaignState, dice: Dice) -> Progress:
                 if any(leader_generation.pending(state, s) for s in state.sides):
                     continue  # each side says how many it Generates (needs / supply)
         else:
-            state, more = AUTO_HANDLERS[step.action or ""](system, state, step, dice)
+            assert step.action is not None  # an automatic step has an action (step_kinds.derive)
+            state, more = AUTO_HANDLERS[step.action](system, state, step, dice)
             events.extend(more)
         if board_part.text(step) is not None:
             state, left = board_part.begin(state, step)

@@ -32,7 +32,7 @@ from rules_engine.state import (
     side_name,
 )
 from rules_engine.tables import AppliedModifier
-from rules_engine.vocabulary import DiceKind, Visibility
+from rules_engine.vocabulary import DiceKind, StepAction, Visibility
 
 
 class Handler(Protocol):
@@ -308,22 +308,22 @@ class Part(Protocol):
     ) -> Progress: ...
 
 
-PARTS: Mapping[str, Part] = {
-    "elr-change": _elr_change,
-    "roll-per-side": _roll_per_side,
-    "replenish-base-minus-dr": _replenish,
-    "replenish-from-table": _replenish,
-    "rg-strength-weapons-leaders": _purchase_rolls,
-    "roll-per-purchase": _purchase_rolls,
-    "secret-roll": _secret_roll,
+PARTS: Mapping[StepAction, Part] = {
+    StepAction.ELR_CHANGE: _elr_change,
+    StepAction.ROLL_PER_SIDE: _roll_per_side,
+    StepAction.REPLENISH_BASE_MINUS_DR: _replenish,
+    StepAction.REPLENISH_FROM_TABLE: _replenish,
+    StepAction.RG_STRENGTH_WEAPONS_LEADERS: _purchase_rolls,
+    StepAction.ROLL_PER_PURCHASE: _purchase_rolls,
+    StepAction.SECRET_ROLL: _secret_roll,
 }
 
 
-AUTO_HANDLERS: Mapping[str, Handler] = {
-    "weather-from-calendar": _weather,
-    "new-date-and-san": _san_dr,
-    "clamp-san": _clamp_san,
-    "record-lvp": _record_lvp,
-    "begin-play": _announce,
-    "reveal-attack-options": _announce,
+AUTO_HANDLERS: Mapping[StepAction, Handler] = {
+    StepAction.WEATHER_FROM_CALENDAR: _weather,
+    StepAction.NEW_DATE_AND_SAN: _san_dr,
+    StepAction.CLAMP_SAN: _clamp_san,
+    StepAction.RECORD_LVP: _record_lvp,
+    StepAction.BEGIN_PLAY: _announce,
+    StepAction.REVEAL_ATTACK_OPTIONS: _announce,
 }

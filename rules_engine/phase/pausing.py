@@ -155,7 +155,8 @@ def resume_all(system: SystemLike, state: CampaignState, dice: Dice | None) -> P
         args = pending.get("args")
         args = args if isinstance(args, Mapping) else {}
         if op == "step":
-            part = PARTS[step.action or ""]
+            assert step.action is not None  # a pending "step" op is only left by a step with a part
+            part = PARTS[step.action]
 
             def work(sys_: SystemLike, st: CampaignState, d: Dice, side: str = side) -> Progress:
                 return part(sys_, st, step, side, d)  # noqa: B023  (called at once, in this iteration)
