@@ -42,7 +42,7 @@ def chit_trace() -> None:
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
     env["PYTHONPATH"] = str(ROOT)
     subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "bench.chit_trace", "-p", "no:cacheprovider", "-s",
-                    "tests/campaigns_app/test_chits.py::test_a_confirmed_chit_is_sealed_and_the_page_says_so"],
+                    "tests/campaigns_app/phase/test_chits.py::test_a_confirmed_chit_is_sealed_and_the_page_says_so"],
                    cwd=ROOT, env=env, check=False)
 
 

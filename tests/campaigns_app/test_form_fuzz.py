@@ -17,7 +17,7 @@ from django.urls import reverse
 from campaigns_app import services
 from campaigns_app.models import Campaign, PurchaseRecordLine, RosterLine
 from tests.campaigns_app.conftest import client_for, drive, snapshot
-from tests.campaigns_app.test_phase_flow import page, players, started
+from tests.campaigns_app.phase.test_phase_flow import page, players, started
 
 VALUES = ["", "0", "1", "-1", "2", "3", "12", "20", "21", "-0", "+5", " 7 ", "1e3", "0x1f", "3.5", "NaN", "inf",
           "9" * 25, "-" + "9" * 25, "1" * 5000, "١٢", "𝟙", "٣", "Ⅻ", "yes", "no", "on", "true", "attack", "idle",

@@ -16,8 +16,8 @@ from campaigns_app import services
 from campaigns_app.live import fragments
 from campaigns_app.models import Seat
 from tests.campaigns_app.conftest import client_for, deterministic_csrf, drive
-from tests.campaigns_app.test_chits import pin_clock
-from tests.campaigns_app.test_phase_flow import german_to_buy_at_19pm, players, state_of
+from tests.campaigns_app.phase.test_chits import pin_clock
+from tests.campaigns_app.phase.test_phase_flow import german_to_buy_at_19pm, players, state_of
 
 M2 = [{"type": "rg", "rg_id": "M2"}]
 PAGES = ("campaign_detail", "campaign_fragments", "campaign_history", "records_roster", "records_roster_csv",

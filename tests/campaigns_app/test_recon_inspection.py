@@ -12,8 +12,8 @@ from django.urls import reverse
 from campaigns_app import services
 from campaigns_app.models import Seat
 from tests.campaigns_app.conftest import client_for, deterministic_csrf, drive, ws_fragments
-from tests.campaigns_app.test_chits import pin_clock
-from tests.campaigns_app.test_phase_flow import page, players, started, state_of
+from tests.campaigns_app.phase.test_chits import pin_clock
+from tests.campaigns_app.phase.test_phase_flow import page, players, started, state_of
 
 
 def at_2524(campaign: Any, users: Any, extra: int | None) -> tuple[tuple[Any, ...], str, Any]:

@@ -10,8 +10,8 @@ from rules_engine.dice import FixedDice
 from rules_engine.errors import DefinitionErrors
 from rules_engine.loader import parse_system
 from rules_engine.sequence import mark_done
-from tests.rules_engine.test_sequence_phd import FIXTURES, GE, US, initial, phd
-from tests.rules_engine.test_sequence_rr import CDN, GER, at, drive, owes, rr, through_initial
+from tests.rules_engine.phase.test_sequence_phd import FIXTURES, GE, US, initial, phd
+from tests.rules_engine.phase.test_sequence_rr import CDN, GER, at, drive, owes, rr, through_initial
 
 
 def test_rr_2_503_records_the_lvp_then_leaves_rally_and_unloading_to_both_players() -> None:

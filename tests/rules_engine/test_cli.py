@@ -11,7 +11,7 @@ import pytest
 
 from rules_engine.dice import CommittedDice, export_rolls
 from rules_engine.vocabulary import DiceKind
-from tests.rules_engine.test_loader import CARD, MINI
+from tests.rules_engine.loader.test_loader import CARD, MINI
 
 REPO = Path(__file__).resolve().parents[2]
 PYTHON = REPO / ".venv" / "bin" / "python"

@@ -56,8 +56,8 @@ def test_the_guides_example_card_opened_in_the_card_builder_saves_and_can_start_
     from campaigns_app.cards import services as card_services
     from campaigns_app.models import CgCard
     from tests.campaigns_app.card_builder import build_card, card_form
+    from tests.campaigns_app.cards.test_cards_pages import load_system
     from tests.campaigns_app.conftest import client_for
-    from tests.campaigns_app.test_cards_pages import load_system
 
     load_system(system_id)
     client = client_for(User.objects.create_user("writer", password="correct-horse-battery-staple-42"))

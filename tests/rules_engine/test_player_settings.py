@@ -20,7 +20,7 @@ from rules_engine.loader import (
 )
 from rules_engine.model import System
 from rules_engine.purchases import side_setting
-from tests.rules_engine.test_definition_errors import HEAD, only
+from tests.rules_engine.loader.test_definition_errors import HEAD, only
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 

@@ -1,4 +1,4 @@
-"""Dice-table lookup and resolution on the small hand-written tables of tests/rules_engine/test_loader.py (MINI)."""
+"""Dice-table lookup and resolution on the small hand-written tables of tests/rules_engine/loader/test_loader.py (MINI)."""
 from __future__ import annotations
 
 import pytest
@@ -8,7 +8,7 @@ from rules_engine.errors import MissingValueError, RulesError, SubmissionError, 
 from rules_engine.loader import parse_system
 from rules_engine.tables import MissingFactError, needed_facts, questions, resolve, side_facts
 from rules_engine.vocabulary import DiceKind
-from tests.rules_engine.test_loader import MINI, mini
+from tests.rules_engine.loader.test_loader import MINI, mini
 
 GREY = {"own_attack_previous": False, "cvp_suffered_previous": 0, "side_is:blue": False, "side_is:grey": True}
 
