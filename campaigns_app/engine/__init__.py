@@ -53,7 +53,6 @@ from campaigns_app.engine.states import (
 )
 from campaigns_app.engine.systems import (
     card_system_for,
-    date_name,
     definition_kind,
     needed_values,
     objective_hex_ref,
@@ -62,7 +61,6 @@ from campaigns_app.engine.systems import (
     parse_system,
     settle_values,
     side_ids,
-    side_name,
     system_for,
     system_of,
     system_with_card,
@@ -72,6 +70,7 @@ from campaigns_app.engine.systems import (
 )
 from rules_engine.dice import CommittedDice, Dice
 from rules_engine.errors import DefinitionErrors, RulesError
+from rules_engine.event_words import date_name, side_name
 from rules_engine.events import JSON, Event, EventKind
 from rules_engine.model import System
 from rules_engine.purchases import Order

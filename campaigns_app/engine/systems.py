@@ -59,27 +59,6 @@ def objective_hex_ref(system: System) -> str | None:
     return victory.objective_hex_ref(system)
 
 
-def side_name(system: System, side_id: SideId) -> str:
-    """A side as the pages name it: "German", "Canadian"; a side named "… Side" (PL 2.5 "Axis Side") loses the word,
-    since the pages say "the Axis side" (never "the Axis Side side")."""
-    for side in system.sides:
-        if side.id == side_id:
-            return str(side.short_name)
-    return side_id
-
-
-def date_name(system: System, date_id: str) -> str:
-    """A CG Date / Firefight / TM Scenario as players name it: the calendar's name ("Firefight 2: Hill 97"), else its id."""
-    try:
-        entry = system.calendar_entry(date_id)
-    except RulesError:  # a date met only in the history (no calendar): its id is all there is
-        return str(date_id)
-    name = entry.name
-    if not name or name == date_id:
-        return str(date_id)
-    return str(name) if str(date_id) in str(name) else f"{date_id} ({name})"
-
-
 def other_side(system: System, side_id: SideId) -> SideId:
     """The opponent of ``side_id`` (the first side for anything that is not the first side)."""
     first, second = side_ids(system)

@@ -9,6 +9,7 @@ from campaigns_app import engine
 from campaigns_app.models import Campaign, EventRecord
 from campaigns_app.records import projection as records
 from rules_engine.dice import EXPORT_FORMAT, PUBLIC_STREAM, Verification, verify_export
+from rules_engine.event_words import cg_ended_text
 from rules_engine.events import Event
 from rules_engine.model import System
 from rules_engine.record_view import (
@@ -36,6 +37,7 @@ __all__ = [
     "RecordView",
     "Verification",
     "campaign_end_status",
+    "cg_ended_text",
     "ended",
     "events",
     "record_view",

@@ -8,31 +8,6 @@ from campaigns_app import engine
 from campaigns_app.models import Campaign
 from campaigns_app.records import door as record_door
 
-END_HOW = {
-    "last-date": "the last CG Date was played",
-    "mutual-agreement": "both sides agreed to end it",
-}
-
-
-def cg_ended_text(system: Any, payload: dict[str, Any]) -> str:
-    """What happened, in words: "The Campaign Game ended on 19 PM: the German side conceded; the Canadian side wins."
-    ``payload``: a cg-ended event's, or the view's ``cg_end``."""
-    reason = str(payload.get("reason") or "")
-    side, victor = payload.get("side"), payload.get("victor")
-    if reason == "concession" and side:
-        how = f"the {engine.side_name(system, side)} side conceded"
-    elif reason == "objectives" and side:
-        how = f"the {engine.side_name(system, side)} side met its CG objectives"
-    else:
-        how = END_HOW.get(reason, "it ended")
-    if victor:
-        how += f"; the {engine.side_name(system, victor)} side wins"
-    date = engine.date_name(system, str(payload.get("date_id") or payload.get("date")))
-    if reason == "last-date":  # "Ended on D2 AM (the last CG Date)"
-        return f"The Campaign Game ended on {date} (the last CG Date){how.removeprefix(END_HOW['last-date'])}."
-    return f"The Campaign Game ended on {date}: {how}."
-
-
 CG_END_DONE = {
     "propose": "You proposed to end the CG. It ends when the {other} side agrees.",
     "withdraw": "Your proposal to end the CG is withdrawn.",
@@ -46,7 +21,7 @@ def cg_end_message(campaign: Campaign, action: str) -> str:
     system = engine.system_for(campaign)
     status = record_door.campaign_end_status(campaign)
     if status.cg_end is not None:
-        return cg_ended_text(system, dict(status.cg_end)) + " Everything is revealed to both sides."
+        return record_door.cg_ended_text(system, dict(status.cg_end)) + " Everything is revealed to both sides."
     proposer = next((s for s in record_door.side_ids(campaign) if s in status.proposers), None)
     other = engine.side_name(system, engine.other_side(system, proposer)) if proposer else "other"
     return CG_END_DONE.get(action, "Recorded.").format(other=other)

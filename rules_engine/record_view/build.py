@@ -1,6 +1,7 @@
 """``record_view_for``: the one place a side's view of the records is built (its parts from their sources)."""
 from __future__ import annotations
 
+from rules_engine.event_words import side_name
 from rules_engine.model import System
 from rules_engine.record_view.dice import dice_log
 from rules_engine.record_view.end import end_record
@@ -12,7 +13,6 @@ from rules_engine.record_view.model import (
 )
 from rules_engine.record_view.purchases import purchase_record
 from rules_engine.record_view.roster import roster_record
-from rules_engine.record_view.text import side_name
 from rules_engine.record_view.visibility import sides_of
 from rules_engine.state import WAITING, CampaignState
 from rules_engine.vocabulary import SideId

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from rules_engine.dice import PUBLIC_STREAM
+from rules_engine.event_words import side_name
 from rules_engine.events import JSON, Event
 from rules_engine.model import System
 from rules_engine.record_view.model import (
@@ -15,7 +16,7 @@ from rules_engine.record_view.model import (
     is_int,
     modifier_value_text,
 )
-from rules_engine.record_view.text import side_name, text
+from rules_engine.record_view.text import text
 from rules_engine.record_view.visibility import visible_events
 from rules_engine.vocabulary import SideId, Visibility
 

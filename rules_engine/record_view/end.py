@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
+from rules_engine.event_words import date_name, side_name
 from rules_engine.events import JSON, Event
 from rules_engine.model import System
 from rules_engine.record_view.model import (
@@ -15,7 +16,7 @@ from rules_engine.record_view.model import (
     TotalsRow,
     VictoryRule,
 )
-from rules_engine.record_view.text import date_name, side_name, text
+from rules_engine.record_view.text import text
 from rules_engine.record_view.visibility import sees_books, sides_of, supplied_events
 from rules_engine.state import CampaignState
 from rules_engine.victory import judge

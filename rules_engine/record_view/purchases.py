@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from rules_engine.event_words import side_name
 from rules_engine.events import JSON
 from rules_engine.model import System
 from rules_engine.record_view.model import (
@@ -14,7 +15,7 @@ from rules_engine.record_view.model import (
     PurchaseRecord,
     RecordTable,
 )
-from rules_engine.record_view.text import form_for, side_name, text
+from rules_engine.record_view.text import form_for, text
 from rules_engine.record_view.visibility import purchase_sides, sides_of
 from rules_engine.state import CampaignState
 from rules_engine.vocabulary import SideId

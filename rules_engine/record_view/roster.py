@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 
+from rules_engine.event_words import side_name
 from rules_engine.events import JSON
 from rules_engine.model import CalendarEntry, FormColumn, System
 from rules_engine.record_view.model import (
@@ -26,7 +27,6 @@ from rules_engine.record_view.text import (
     cell_text,
     date_label,
     form_for,
-    side_name,
     text,
 )
 from rules_engine.record_view.visibility import (

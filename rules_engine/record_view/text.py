@@ -4,9 +4,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from decimal import Decimal, InvalidOperation
 
-from rules_engine.errors import UnknownNameError
 from rules_engine.model import CalendarEntry, Cell, Form, System
-from rules_engine.vocabulary import SideId
 
 
 def text(value: object) -> str:
@@ -33,26 +31,6 @@ def amount_text(value: Decimal) -> str:
     if value == value.to_integral_value():
         return str(int(value))
     return format(value.normalize(), "f")
-
-
-def side_name(system: System, side_id: SideId) -> str:
-    """A side as the pages name it ("German"; a side named "… Side" loses the word): its short name."""
-    for side in system.sides:
-        if side.id == side_id:
-            return str(side.short_name)
-    return side_id
-
-
-def date_name(system: System, date_id: str) -> str:
-    """A CG Date / Firefight / TM Scenario as players name it: the calendar's name, else its id."""
-    try:
-        entry = system.calendar_entry(date_id)
-    except UnknownNameError:  # a date met only in the history (no calendar): its id is all there is
-        return str(date_id)
-    name = entry.name
-    if not name or name == date_id:
-        return str(date_id)
-    return str(name) if str(date_id) in str(name) else f"{date_id} ({name})"
 
 
 def form_for(system: System, pers: Sequence[str]) -> Form | None:
