@@ -11,7 +11,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.http import url_has_allowed_host_and_scheme
 
-from campaigns_app import selectors
+from campaigns_app.campaigns import selectors as campaign_selectors
 from campaigns_app.live import fragments
 from campaigns_app.live import pages as live
 from campaigns_app.models import Seat
@@ -27,7 +27,7 @@ def seated(view: SeatView) -> Callable[..., HttpResponse]:
 
     @wraps(view)
     def wrapper(request: HttpRequest, public_id: str, *args: Any, **kwargs: Any) -> HttpResponse:
-        seat = selectors.seat_for(public_id, request.user)
+        seat = campaign_selectors.seat_for(public_id, request.user)
         if seat is None:
             raise Http404(NOT_FOUND)
         return view(request, seat, *args, **kwargs)

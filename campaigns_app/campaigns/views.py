@@ -17,11 +17,13 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from campaigns_app import engine, selectors, services
+from campaigns_app import engine, services
+from campaigns_app.campaigns import selectors as campaign_selectors
 from campaigns_app.cards import selectors as card_selectors
 from campaigns_app.forms import CampaignCreateForm, ChitForm, PlayerSeedForm, SignupForm
 from campaigns_app.live import fragments, notifications
 from campaigns_app.models import Invitation, Seat
+from campaigns_app.phase import history as phase_history
 from campaigns_app.records import lost_values as lost_value_selectors
 from campaigns_app.web import NOT_FOUND, fragments_response, is_htmx, page, panel_response, player, safe_next, seated
 
@@ -50,7 +52,7 @@ def signup(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_GET
 def campaign_list(request: HttpRequest) -> HttpResponse:
-    rows = selectors.campaign_rows(player(request))
+    rows = campaign_selectors.campaign_rows(player(request))
     return render(request, "campaigns/list.html", {"rows": rows, "nav": "campaigns"})
 
 
@@ -204,7 +206,7 @@ def campaign_history(request: HttpRequest, seat: Seat) -> HttpResponse:
         "campaign": campaign,
         "seat": seat,
         "side_name": engine.side_name(system, seat.side),
-        "events": selectors.history(campaign, seat),
+        "events": phase_history.history(campaign, seat),
     })
 
 
@@ -220,7 +222,7 @@ def _chit_fields(request: HttpRequest, seat: Seat) -> tuple[str, str, str | None
             return side, chit, "Choose Attack or Idle."
         problems = [str(error) for errors in form.errors.values() for error in errors]
         return side, chit, " ".join(problems)
-    return side, chit, selectors.seat_chit_problem(seat, side, chit)
+    return side, chit, campaign_selectors.seat_chit_problem(seat, side, chit)
 
 
 @seated

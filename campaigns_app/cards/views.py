@@ -23,7 +23,7 @@ from campaigns_app.cards.services import MAX_CARD_BYTES, CardError, CardInvalid,
 from campaigns_app.models import CgSystem, Seat
 from campaigns_app.records import lost_values as lost_value_selectors
 from campaigns_app.request_user import signed_in
-from campaigns_app.views import seated
+from campaigns_app.web import seated
 from rules_engine.card_paths import yaml_line
 
 NOT_FOUND = "No such CG Card."

@@ -9,8 +9,8 @@ from typing import Any
 
 from django.template.loader import render_to_string
 
-from campaigns_app import selectors
 from campaigns_app.models import Seat
+from campaigns_app.phase import live_page
 
 TEMPLATE = "campaigns/detail.html"
 PHASE = "campaigns/phase/live.html"
@@ -37,6 +37,6 @@ def render_fragment(fragment_id: str, context: dict[str, Any], request: Any = No
 def live_fragments(seat: Seat, **extra: Any) -> dict[str, str]:
     """Every fragment of the seat's live page, by element id (no request: no CSRF field, htmx sends the header).
     Read through campaigns_app.live.pages, which renders this once per campaign revision and gives it its version."""
-    context = selectors.live_context(seat)
+    context = live_page.live_context(seat)
     context.update(extra)
     return {fragment_id: render_fragment(fragment_id, context) for fragment_id in FRAGMENTS}

@@ -16,7 +16,8 @@ from django.core.mail import send_mail
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from campaigns_app import door, engine, selectors
+from campaigns_app import door, engine
+from campaigns_app.campaigns import selectors as campaign_selectors
 from campaigns_app.models import Seat
 
 log = logging.getLogger(__name__)
@@ -56,7 +57,7 @@ def email_action_due(public_id: str, side: str, reason: str) -> bool:
     seat = Seat.objects.filter(campaign__public_id=public_id, side=side).select_related("user").first()
     if seat is None or not seat.user.email:
         return False
-    if selectors.seat_online(seat):
+    if campaign_selectors.seat_online(seat):
         return False
     seat = (Seat.objects.select_related("user", "campaign", "campaign__system")
             .defer("campaign__system__definition").get(pk=seat.pk))

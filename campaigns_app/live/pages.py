@@ -35,9 +35,9 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 
-from campaigns_app import selectors
 from campaigns_app.live import fragments
 from campaigns_app.models import Campaign, LiveView, Seat
+from campaigns_app.phase import live_page
 
 # Rendered into data-live-version in the stored fragments; stamp() puts the number in when a fragment is sent.
 VERSION_MARK = "%live-version%"
@@ -154,7 +154,7 @@ def snapshot(seat: Seat) -> Iterator[int]:
 def render(seat: Seat, draw: Callable[[dict[str, Any]], T], **extra: Any) -> T:
     """``draw(context)`` with the seat's live context (plus ``extra``) and its exact version, under the row lock."""
     with snapshot(seat) as version:
-        context = selectors.live_context(seat)
+        context = live_page.live_context(seat)
         context.update(extra)
         context["live_version"] = version
         return draw(context)

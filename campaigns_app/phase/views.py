@@ -10,10 +10,11 @@ from django.shortcuts import redirect
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from campaigns_app import door, engine, selectors, services
+from campaigns_app import door, engine, services
 from campaigns_app.live import fragments
 from campaigns_app.models import Seat
 from campaigns_app.phase import form_numbers
+from campaigns_app.phase import results as phase_results
 from campaigns_app.records import end_selectors
 from campaigns_app.web import NOT_FOUND, fragments_response, int_field, is_htmx, page, player, seated
 from rules_engine.board import COUNT_MAX, THRESHOLD_RANGE, TURN_MAX
@@ -174,7 +175,7 @@ def results_submit(request: HttpRequest, seat: Seat) -> HttpResponse:
     system = engine.system_for(seat.campaign)
     problems: list[str] = []
     entry: dict[str, Any] = {"cvp": {}, "attacked": {}, "lvp": {}, "leaders_lost": {}, "units_lost": {}, "winner": None}
-    lvp_sides, _ = selectors.lvp_recorders(system)
+    lvp_sides, _ = phase_results.lvp_recorders(system)
     for side in engine.side_ids(system):
         name = engine.side_name(system, side)
         cvp = int_field(request, f"cvp-{side}", f"CVP amassed by the {name} side", problems, None, 0)

@@ -21,7 +21,7 @@ from campaigns_app.models import Seat
 from campaigns_app.records import door as record_door
 from campaigns_app.records import end_selectors, exports
 from campaigns_app.records import selectors as record_selectors
-from campaigns_app.views import NOT_FOUND, seated
+from campaigns_app.web import NOT_FOUND, seated
 
 
 def _download(content: str, filename: str, content_type: str) -> HttpResponse:

@@ -6,7 +6,8 @@ from collections.abc import Mapping
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
-from campaigns_app import engine, selectors
+from campaigns_app import engine
+from campaigns_app.campaigns import selectors as campaign_selectors
 from campaigns_app.cards import selectors as card_selectors
 from campaigns_app.engine import JSON, DefinitionErrors, EventKind, RulesError, System
 from campaigns_app.live import pages as live
@@ -30,7 +31,7 @@ from campaigns_app.services.errors import (
 
 PLAYER_SEED_MAX = 64
 FULL = "This campaign is full: both sides are already taken."
-seeds_fixed = selectors.seeds_fixed
+seeds_fixed = campaign_selectors.seeds_fixed
 
 
 def player_seed_problem(seed: str) -> str | None:
@@ -225,7 +226,7 @@ def campaign_join(*, user: User, token: str, player_seed: str | None = None) -> 
 @transaction.atomic
 def seat_seed_set(*, user: User, public_id: str, seed: str) -> Seat:
     """Change the user's own player seed; allowed until the opponent joins (rolls can be made from then on, some of
-    them secret, and every roll binds both seeds — selectors.seeds_fixed)."""
+    them secret, and every roll binds both seeds — campaign_selectors.seeds_fixed)."""
     campaign = locked(public_id)
     seats = seats_of(campaign)
     seat = seat_of(seats, user)

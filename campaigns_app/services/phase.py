@@ -11,7 +11,8 @@ from collections.abc import Mapping, Sequence
 from django.contrib.auth.models import User
 from django.db import transaction
 
-from campaigns_app import door, engine, selectors
+from campaigns_app import door, engine
+from campaigns_app.campaigns import selectors as campaign_selectors
 from campaigns_app.engine import JSON, CampaignState, Chit, Dice, Event, Outcome, SideId, System
 from campaigns_app.models import Campaign, Seat
 from campaigns_app.services.core import Due, Move, act
@@ -34,7 +35,7 @@ def step_mark_done(*, user: User, public_id: str) -> Campaign:
 def chit_submit(*, user: User, public_id: str, side: str, chit: str) -> Campaign:
     """Seal the user's Initiative chit (RR 2.522); the second chit resolves both, once, under the row lock."""
     def check(system: System, state: CampaignState, seat: Seat, seats: list[Seat]) -> None:
-        problem = selectors.chit_problem(system, door.chit_facts_of(system, state, seat.side), seat, len(seats), side,
+        problem = campaign_selectors.chit_problem(system, door.chit_facts_of(system, state, seat.side), seat, len(seats), side,
                                          chit)
         if problem:
             raise ServiceError(problem)

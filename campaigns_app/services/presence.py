@@ -12,12 +12,12 @@ from datetime import datetime
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
 
-from campaigns_app import selectors
+from campaigns_app.campaigns import selectors as campaign_selectors
 from campaigns_app.live import notifications
 from campaigns_app.live import pages as live
 from campaigns_app.models import Campaign, LiveConnection, Seat, now
 
-ONLINE_WITHIN = selectors.ONLINE_WITHIN
+ONLINE_WITHIN = campaign_selectors.ONLINE_WITHIN
 
 
 def _seat_for_connection(public_id: str, user: AbstractBaseUser | AnonymousUser) -> Seat | None:

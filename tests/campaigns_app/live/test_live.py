@@ -13,10 +13,11 @@ from channels.db import database_sync_to_async
 from channels.layers import channel_layers
 from django.urls import reverse
 
-from campaigns_app import selectors, services
+from campaigns_app import services
 from campaigns_app.live import fragments
 from campaigns_app.live import pages as live
 from campaigns_app.models import Campaign, LiveConnection, Seat
+from campaigns_app.phase import history as phase_history
 from tests.campaigns_app.conftest import client_for, drive
 from tests.campaigns_app.live.test_consumer import drain, open_socket, setup_campaign
 from tests.campaigns_app.phase.test_phase_flow import players, started
@@ -100,12 +101,12 @@ def test_the_latest_events_read_from_the_newest_back_are_the_end_of_the_whole_hi
         services.chit_submit(user=user, public_id=campaign.public_id, side=side, chit=chit)
     campaign.refresh_from_db()
     for window in range(1, 9):  # windows of 2 to 8 events: some start between a pair
-        monkeypatch.setattr(selectors, "HISTORY_WINDOW", window)
+        monkeypatch.setattr(phase_history, "HISTORY_WINDOW", window)
         for side in ("german", "canadian"):
             seat = seat_of(campaign, side)
-            whole = selectors.history(campaign, seat)
+            whole = phase_history.history(campaign, seat)
             for latest in range(1, 8):
-                assert selectors.history(campaign, seat, latest=latest) == whole[-latest:], (window, side, latest)
+                assert phase_history.history(campaign, seat, latest=latest) == whole[-latest:], (window, side, latest)
 
 
 # --- over the websocket --------------------------------------------------------------------------------------------

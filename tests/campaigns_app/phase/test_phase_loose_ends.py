@@ -277,7 +277,7 @@ def test_the_phd_recon_form_appears_at_c5_36_and_says_the_cost_is_missing(users:
 
 
 def _labels(system_id: str) -> dict[str, str]:
-    from campaigns_app.selectors import step_kind_label
+    from campaigns_app.phase.steps import step_kind_label
 
     system = parse_system((FIXTURES / f"{system_id}.yaml").read_text(encoding="utf-8"), f"{system_id}.yaml")
     return {step.ref: step_kind_label(system, {"ref": step.ref, "kind": sequence.step_kind(system, step),
