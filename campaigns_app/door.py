@@ -8,9 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 from campaigns_app import engine
+from campaigns_app.engine import System
 from campaigns_app.models import Campaign
 from rules_engine.lost_values import Need
-from rules_engine.model import System
 from rules_engine.state import CampaignState
 from rules_engine.view import ChitFacts, SideView, chit_facts, view_for
 

@@ -9,6 +9,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 
 from campaigns_app import door, engine
+from campaigns_app.engine import System
 from campaigns_app.models import Campaign, CgSystem, LiveConnection, Seat
 from campaigns_app.phase.steps import step_label
 from rules_engine.view import ChitFacts
@@ -57,7 +58,7 @@ def systems_for_create() -> list[dict[str, Any]]:
             system = engine.system_of(cg_system)
         except Exception:  # a stored definition the current engine rejects: not offered
             continue
-        if not getattr(system, "calendar", None):
+        if not system.calendar:
             continue  # its calendar is on a CG Card not in the seed: a campaign cannot start yet
         rows.append(
             {
@@ -69,7 +70,7 @@ def systems_for_create() -> list[dict[str, Any]]:
     return rows
 
 
-def chit_problem(system: Any, chits: ChitFacts, seat: Seat, seats_count: int, side: str, chit: str) -> str | None:
+def chit_problem(system: System, chits: ChitFacts, seat: Seat, seats_count: int, side: str, chit: str) -> str | None:
     """Why this chit cannot be submitted now (a message naming what is allowed), or None when it can (``chits``: the
     seat's side's ChitFacts, which say why a chit is refused)."""
     sides = engine.side_ids(system)

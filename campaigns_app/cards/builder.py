@@ -16,12 +16,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from campaigns_app.cards.services import CardInvalid, Checked, Problem, card_check
+from campaigns_app.engine import System
 from campaigns_app.models import CgSystem
 from rules_engine.card_build import form_to_document
 from rules_engine.card_form import HEADER
 from rules_engine.card_paths import card_yaml, field_for_path
 from rules_engine.card_schema import Block, Field, Grid, card_sections
-from rules_engine.model import System
 
 IGNORED = ("csrfmiddlewaretoken", "action")
 MAX_FIELDS = 3000

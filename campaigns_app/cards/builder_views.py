@@ -20,13 +20,13 @@ from campaigns_app.cards import builder as card_builder
 from campaigns_app.cards import selectors as card_selectors
 from campaigns_app.cards import services as card_services
 from campaigns_app.cards.services import CardError, CardInvalid
+from campaigns_app.engine import System
 from campaigns_app.models import CgCard, CgSystem
 from campaigns_app.request_user import signed_in
 from rules_engine import yaml_limits
 from rules_engine.card_form import document_to_form, initial_form
 from rules_engine.card_paths import apply_action
 from rules_engine.errors import RulesError
-from rules_engine.model import System
 
 NOT_FOUND = "No such CG Card."
 

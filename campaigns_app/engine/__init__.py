@@ -77,8 +77,6 @@ from rules_engine.purchases import Order
 from rules_engine.state import CampaignState
 from rules_engine.vocabulary import Chit, SideId, Visibility
 
-_NoDice = NoDice  # the old private name selectors.py uses; goes once the coordinator has merged the selectors branch
-
 __all__ = [
     "JSON", "TRACK_LABELS", "CampaignState", "Chit", "CommittedDice", "DefinitionErrors", "Dice", "DiceNotReady",
     "EndAction", "Event", "EventKind", "NeedRow", "NoDice", "NothingToDeclare", "Order", "OrderData", "Outcome", "RulesError",

@@ -6,13 +6,13 @@ from typing import Any, cast
 from campaigns_app import engine
 from rules_engine import board, tables
 from rules_engine.board import COUNT_MAX, PURPOSE_MAX
-from rules_engine.model import Modifier
+from rules_engine.model import Modifier, System
 from rules_engine.sequence import table_column
 
 OP_SIGNS = {"<=": "≤", "<": "<", ">=": "≥", ">": ">"}
 
 
-def board_context(system: Any, board: dict[str, Any], side: str) -> dict[str, Any]:
+def board_context(system: System, board: dict[str, Any], side: str) -> dict[str, Any]:
     """The "Roll dice" form of the current step / scenario and its latest rolls (public: both sides see them)."""
     rolls = []
     for event in reversed(board.get("log") or []):
@@ -49,11 +49,11 @@ def group_board(board: dict[str, Any], group_id: str, is_open: bool) -> dict[str
             "rolls": [r for r in board["rolls"] if r.get("map_group") == group_id]}
 
 
-def scenario_roll_forms(system: Any, offered: list[str], side: str) -> list[dict[str, Any]]:
+def scenario_roll_forms(system: System, offered: list[str], side: str) -> list[dict[str, Any]]:
     """The scenario's own rolls offered now (PL CG2 Game End dr …): the rule's words, the typed threshold, the DRM."""
-    rules = {r.id: r for r in getattr(system, "special_rules", ()) or ()}
+    rules = {r.id: r for r in system.special_rules}
     out = []
-    for roll in getattr(system, "scenario_rolls", ()) or ():
+    for roll in system.scenario_rolls:
         if roll.id not in offered:
             continue
         questions = [{"index": index, "reason": m.reason, "ask": m.ask,
@@ -78,7 +78,7 @@ def scenario_roll_forms(system: Any, offered: list[str], side: str) -> list[dict
     return out
 
 
-def assisted_tables(system: Any, step: Any, side: str) -> list[dict[str, Any]]:
+def assisted_tables(system: System, step: Any, side: str) -> list[dict[str, Any]]:
     names = list(step.tables) + [str(t) for t in (step.params.get("table"),) if isinstance(t, str) and t not in step.tables]
     out = []
     for name in names:

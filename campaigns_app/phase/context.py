@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from campaigns_app import door, engine
+from campaigns_app.engine import System
 from campaigns_app.form_tokens import form_token
 from campaigns_app.models import Campaign, Seat
 from campaigns_app.phase import order_forms
@@ -20,7 +21,7 @@ from rules_engine.sequence import main_currency
 from rules_engine.view import SideView
 
 
-def phase_context(campaign: Campaign, seat: Seat, system: Any, side_view: SideView, both_seated: bool
+def phase_context(campaign: Campaign, seat: Seat, system: System, side_view: SideView, both_seated: bool
                   ) -> dict[str, Any]:
     """What the live page shows of the between-scenario phase for ``seat`` (its own side only: its SideView)."""
     view: Any = side_view.json
@@ -56,7 +57,7 @@ def phase_context(campaign: Campaign, seat: Seat, system: Any, side_view: SideVi
     currency = main_currency(system)
     balances = []
     if ledger is not None:
-        codes = [c.code for c in getattr(system, "currencies", ())]
+        codes = [c.code for c in system.currencies]
         for code in codes:
             balances.append({"code": code, "amount": amount_text(ledger.balance(code)),
                              "main": code == currency})
@@ -74,7 +75,7 @@ def phase_context(campaign: Campaign, seat: Seat, system: Any, side_view: SideVi
     context: dict[str, Any] = {
         "started": True,
         "pass": phase.get("pass"),
-        "title": getattr(getattr(system, "between_phase", None), "name", None) or "Between scenarios",
+        "title": getattr(system.between_phase, "name", None) or "Between scenarios",
         "checklist": checklist(system, view, side),
         "panel": panel if both_seated else "waiting",
         "step": step,
@@ -150,16 +151,16 @@ def phase_context(campaign: Campaign, seat: Seat, system: Any, side_view: SideVi
     if panel == "order" and step is not None:
         context["rg_rows"] = rg_rows(system, side, ledger, side_view.date_id, side_view.date_index,
                                       initial=side_view.pass_kind == "initial", chit=side_view.chits.own)
-        context["setup_note"] = system.setup_costs.note if getattr(system, "setup_costs", None) else None
+        context["setup_note"] = system.setup_costs.note if system.setup_costs else None
         context["chart"] = system.rg_chart(side) if has_chart(system, side) else None
         context["nothing_to_buy"] = nothing_to_buy(context["rg_rows"], ledger, currency)
         context["initial_ob_missing"] = (
-            side_view.pass_kind == "initial" and getattr(system, "initial_ob", None) is None
-            and any(m.part == "initial_ob" for m in getattr(system, "missing_parts", ())))
+            side_view.pass_kind == "initial" and system.initial_ob is None
+            and any(m.part == "initial_ob" for m in system.missing_parts))
         context["system_short"] = str(system.id).upper()
     if panel == "fortifications":
         context["fort_rows"] = fort_rows(system, side, side_view.pass_kind == "initial")
-        table = getattr(system, "fortifications", None)
+        table = system.fortifications
         context["fort_currency"] = table.currency if table is not None else None
         context["fort_ref"] = table.ref if table is not None else None
         context["fort_forfeit"] = bool(table and table.forfeit_unspent)

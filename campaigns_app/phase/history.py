@@ -5,6 +5,7 @@ from typing import Any
 
 from campaigns_app import door
 from campaigns_app.cards.selectors import choice_rows
+from campaigns_app.engine import System
 from campaigns_app.models import Campaign, EventRecord, Seat
 from campaigns_app.records.lost_values import value_rows
 from rules_engine.event_text import Words, describe, visible_events
@@ -12,7 +13,7 @@ from rules_engine.events import EventKind
 from rules_engine.view import SideView
 
 
-def _describe_event(system: Any, record: EventRecord, viewer: str) -> dict[str, Any]:
+def _describe_event(system: System, record: EventRecord, viewer: str) -> dict[str, Any]:
     """A history line: what happened, in words (rules_engine.event_text), and its dice (if a roll)."""
     payload = record.payload or {}
     said = describe(Words(system), record.kind, payload, record.side or None, viewer)
@@ -28,7 +29,7 @@ def _describe_event(system: Any, record: EventRecord, viewer: str) -> dict[str, 
     }
 
 
-def _creation_choices(system: Any, payload: dict[str, Any]) -> str:
+def _creation_choices(system: System, payload: dict[str, Any]) -> str:
     """The rules a campaign plays by, chosen at its creation: the players' choices (``source: players`` settings) and
     the values lost in the rule text typed then (printed rule values, not secrets)."""
     choices = ""

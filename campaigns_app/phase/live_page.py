@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from campaigns_app import door, engine
 from campaigns_app.campaigns.selectors import ONLINE_WITHIN, seeds_fixed
+from campaigns_app.engine import System
 from campaigns_app.models import Campaign, LiveConnection, Seat
 from campaigns_app.phase.context import phase_context
 from campaigns_app.phase.history import history
@@ -140,7 +141,7 @@ def _idle_still_shown(last_round: dict[str, Any] | None, view: dict[str, Any]) -
                 and last_round["date_index"] < view["date"]["index"])
 
 
-def _round_label(system: Any, revealed: dict[str, Any]) -> str:
+def _round_label(system: System, revealed: dict[str, Any]) -> str:
     """The matrix result as a player reads it; an Idle result says why: "Idle Date — both chose Idle"."""
     label = str(revealed["label"])
     chits = {str(chit) for chit in (revealed.get("chits") or {}).values()}
@@ -177,10 +178,10 @@ def their_words(item: str) -> str:
     return re.sub(r"\byour\b", "its", item)
 
 
-def _early_chits(system: Any, view: SideView, initiative: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+def _early_chits(system: System, view: SideView, initiative: dict[str, Any]) -> tuple[dict[str, Any], bool]:
     """The chit panel where the system seals the chits before the reveal (PHD: chosen at C5.31, revealed at C5.37):
     open at the choosing step, and showing the sealed chit until the reveal. Returns (initiative view, choosing now)."""
-    rule = getattr(system, "initiative", None)
+    rule = system.initiative
     chosen_at = getattr(rule, "chosen_at", None)
     if not chosen_at:
         return initiative, False

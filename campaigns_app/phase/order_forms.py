@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from decimal import Decimal
 from typing import Any
 
+from campaigns_app.engine import System
 from rules_engine.board import repair_thresholds
 from rules_engine.ledger import amount_text, new_ledger
 from rules_engine.purchases import patrol_allowance, side_setting
@@ -17,19 +18,19 @@ from rules_engine.sequence import ORDER_TYPES
 from rules_engine.view import SideView
 
 
-def _int_setting(system: Any, setting_id: str, side: str) -> int | None:
+def _int_setting(system: System, setting_id: str, side: str) -> int | None:
     value = side_setting(system, setting_id, side)
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def _setting_label(system: Any, setting_id: str) -> str:
-    found = next((s for s in getattr(system, "settings", ()) if s.id == setting_id), None)
+def _setting_label(system: System, setting_id: str) -> str:
+    found = next((s for s in system.settings if s.id == setting_id), None)
     return str(found.label) if found is not None else setting_id
 
 
-def attack_option(system: Any, view: SideView, step: Any, currency: str | None) -> dict[str, Any] | None:
+def attack_option(system: System, view: SideView, step: Any, currency: str | None) -> dict[str, Any] | None:
     """PL 2.4: the Attack Option box of the order form (None where this step buys none)."""
-    initiative = getattr(system, "initiative", None)
+    initiative = system.initiative
     if "AttackOptionOrder" not in ORDER_TYPES.get(step.action or "", ()) or initiative is None \
             or initiative.mode != "purchase":
         return None
@@ -50,7 +51,7 @@ def attack_option(system: Any, view: SideView, step: Any, currency: str | None) 
     return {"ref": ref, "initial": False, "cost": cost, "currency": currency, "problem": problem}
 
 
-def patrol_purchase(system: Any, view: SideView, currency: str | None) -> dict[str, Any]:
+def patrol_purchase(system: System, view: SideView, currency: str | None) -> dict[str, Any]:
     """PL 2.31: the Patrol purchase form (how many, at most, at what price)."""
     side = view.side
     ledger = view.ledger or new_ledger(side)
@@ -67,20 +68,21 @@ def patrol_purchase(system: Any, view: SideView, currency: str | None) -> dict[s
             "intensity": str(intensity).capitalize() if intensity else None, "balance": amount_text(balance)}
 
 
-def points_purchase(system: Any, side: str, ledger: Any) -> dict[str, Any] | None:
+def points_purchase(system: System, side: str, ledger: Any) -> dict[str, Any] | None:
     """PL 2.38 / PHD C5.35: the points the fortification step sells for another currency (None when it sells none)."""
-    table = getattr(system, "fortifications", None)
+    table = system.fortifications
     if table is None:
         return None
     target = next((c for c in system.currencies if c.code == table.currency and c.bought_with is not None), None)
-    if target is None:
+    bought = target.bought_with if target is not None else None
+    if target is None or bought is None:
         return None
     # only where a fortification step sells them for that currency (PL 2.38 ``bought_with: CP``, PHD C5.35); RR's
     # FPP come with RG M1 (bought on the RG chart), never by a conversion at 2.520
-    if not any(s.action == "purchase-fortifications" and s.params.get("bought_with") == target.bought_with.currency
+    if not any(s.action == "purchase-fortifications" and s.params.get("bought_with") == bought.currency
                for s in system.steps):
         return None
-    code, paid_with = target.code, target.bought_with.currency
+    code, paid_with = target.code, bought.currency
     ledger = ledger or new_ledger(side)
     balance = ledger.balance(paid_with)
     price_id = f"{code.casefold()}_price"
@@ -96,7 +98,7 @@ def points_purchase(system: Any, side: str, ledger: Any) -> dict[str, Any] | Non
             "balance": amount_text(balance), "max_now": max_now, "problem": problem}
 
 
-def resolution_choice(system: Any, view: SideView) -> dict[str, Any] | None:
+def resolution_choice(system: System, view: SideView) -> dict[str, Any] | None:
     """PL 2.74: both sides resolve at this step and the order is not chosen yet — who chooses, and the choices."""
     found = view.resolution
     if found is None:
@@ -106,7 +108,7 @@ def resolution_choice(system: Any, view: SideView) -> dict[str, Any] | None:
             "sides": [{"id": s, "name": system.side(s).name, "you": s == side} for s in found.sides]}
 
 
-def chosen_option(system: Any, step: Any) -> dict[str, Any] | None:
+def chosen_option(system: System, step: Any) -> dict[str, Any] | None:
     """The players' choice a step plays by (``params.setting`` with ``params.describe``: PL 3.2 / 2.5 / 3.34 the
     Redeployment Option), in words."""
     if step is None:
@@ -120,7 +122,7 @@ def chosen_option(system: Any, step: Any) -> dict[str, Any] | None:
     return {"label": _setting_label(system, setting_id), "value": str(value), "text": words.get(str(value)) or ""}
 
 
-def repair_rows(system: Any, step: Any) -> list[dict[str, Any]]:
+def repair_rows(system: System, step: Any) -> list[dict[str, Any]]:
     """PL 3.46 / 3.461: what a repair roll may be for at this step, by the ``repair`` rule's thresholds."""
     return [{"id": str(t.get("id")), "item": str(t.get("item")), "most": t.get("success_max"),
              "as_written": str(t.get("as_written") or ""), "drm": [str(d) for d in _items(t.get("drm"))],

@@ -61,7 +61,7 @@ def _points_orders(request: HttpRequest, seat: Seat, problems: list[str]) -> lis
 
 def _fort_orders(request: HttpRequest, seat: Seat, problems: list[str]) -> list[dict[str, Any]]:
     system = engine.system_for(seat.campaign)
-    table = getattr(system, "fortifications", None)
+    table = system.fortifications
     orders: list[dict[str, Any]] = []
     if table is None:
         return orders

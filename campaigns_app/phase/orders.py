@@ -4,6 +4,7 @@ from __future__ import annotations
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from campaigns_app.engine import System
 from campaigns_app.phase.steps import side_list
 from rules_engine import purchases
 from rules_engine.fortification_purchase import formula_words
@@ -14,7 +15,7 @@ from rules_engine.view import SideView
 SETUP_MODE_LABELS = {"entry": "Enters", "on-map": "On map", "reserve": "In Reserve"}
 
 
-def rg_rows(system: Any, side: str, ledger: Any, date_id: str, date_index: int, *, initial: bool = False,
+def rg_rows(system: System, side: str, ledger: Any, date_id: str, date_index: int, *, initial: bool = False,
              chit: Any = None) -> list[dict[str, Any]]:
     """The side's RG chart as the order form lists it (cost per set-up mode, #P, remaining, availability)."""
     try:
@@ -60,7 +61,7 @@ def rg_rows(system: Any, side: str, ledger: Any, date_id: str, date_index: int, 
     return rows
 
 
-def _objective_hex_ref(system: Any, rg_id: str) -> str | None:
+def _objective_hex_ref(system: System, rg_id: str) -> str | None:
     """KGP 8.2/8.6198: the rule's ref when this RG allows its side to secretly designate an Objective Hex."""
     found = objective_hex_prefixes(system)
     return found[1] if found is not None and rg_id.startswith(found[0]) else None
@@ -82,8 +83,8 @@ def _short(message: str, rg_id: str) -> str:
     return message
 
 
-def fort_rows(system: Any, side: str, initial: bool) -> list[dict[str, Any]]:
-    table = getattr(system, "fortifications", None)
+def fort_rows(system: System, side: str, initial: bool) -> list[dict[str, Any]]:
+    table = system.fortifications
     if table is None:
         return []
     rows = []
@@ -128,7 +129,7 @@ def nothing_to_buy(rows: list[dict[str, Any]], ledger: Any, currency: str | None
     return True
 
 
-def recon_context(system: Any, view: SideView, step: Any, currency: str | None) -> dict[str, Any]:
+def recon_context(system: System, view: SideView, step: Any, currency: str | None) -> dict[str, Any]:
     """The recon form (RR 2.521, PHD C5.36): its cost, extra points and — when the rule text lost the cost and no CG
     Card supplies it — the engine's own message saying so (the form then offers only "No Recon")."""
     params = step.params
@@ -151,7 +152,7 @@ def balance(ledger: Any, currency: str | None) -> str:
     return amount_text(ledger.balance(currency))
 
 
-def has_chart(system: Any, side: str) -> bool:
+def has_chart(system: System, side: str) -> bool:
     try:
         system.rg_chart(side)
     except Exception:

@@ -4,10 +4,11 @@ from __future__ import annotations
 from typing import Any
 
 from campaigns_app import engine
+from campaigns_app.engine import System
 from rules_engine.event_text import RESULT_LABELS, result_summary
 
 
-def differ_rows(system: Any, side: str, results: dict[str, Any]) -> list[dict[str, Any]]:
+def differ_rows(system: System, side: str, results: dict[str, Any]) -> list[dict[str, Any]]:
     """The fields in which the two entries differ, each with what each side entered (view_for gives both entries
     only once both are in)."""
     entries = results.get("entries") or {}
@@ -20,7 +21,7 @@ def differ_rows(system: Any, side: str, results: dict[str, Any]) -> list[dict[st
     ]
 
 
-def results_rows(system: Any, side: str, own: Any, lvp_sides: Any) -> list[dict[str, Any]]:
+def results_rows(system: System, side: str, own: Any, lvp_sides: Any) -> list[dict[str, Any]]:
     """The results form's fields per side, filled with the side's own entry (if any)."""
     return [
         {"id": s, "name": engine.side_name(system, s), "you": s == side,
@@ -34,7 +35,7 @@ def results_rows(system: Any, side: str, own: Any, lvp_sides: Any) -> list[dict[
     ]
 
 
-def group_results_form(system: Any, side: str, group: dict[str, Any], lvp_sides: Any) -> dict[str, Any]:
+def group_results_form(system: System, side: str, group: dict[str, Any], lvp_sides: Any) -> dict[str, Any]:
     """KGP 8.2: one Map Group's results form — the side's own entry, the differences once both are in, or the
     agreed results (view_for gives the opponent's entry only once both are in)."""
     own = group.get("own")
@@ -45,10 +46,10 @@ def group_results_form(system: Any, side: str, group: dict[str, Any], lvp_sides:
             "agreed_text": result_summary(system, agreed) if agreed else ""}
 
 
-def lvp_recorders(system: Any) -> tuple[tuple[str, ...] | None, str | None]:
+def lvp_recorders(system: System) -> tuple[tuple[str, ...] | None, str | None]:
     """Which sides record LVP, from the data: the ``record-lvp`` step's ``recorder`` (a side id, or ``each-side``),
     and that step's ref (RR 2.503: the Canadian only, 2.5032). (None, None) when the data say nothing."""
-    for step in getattr(system, "steps", ()) or ():
+    for step in system.steps:
         if step.action != "record-lvp":
             continue
         recorder = step.params.get("recorder")
@@ -59,7 +60,7 @@ def lvp_recorders(system: Any) -> tuple[tuple[str, ...] | None, str | None]:
     return None, None
 
 
-def _result_text(system: Any, name: str, value: Any) -> str:
+def _result_text(system: System, name: str, value: Any) -> str:
     if name == "winner":
         return engine.side_name(system, value) if value else "none"
     if isinstance(value, dict):

@@ -4,12 +4,13 @@ from __future__ import annotations
 from typing import Any
 
 from campaigns_app import engine
+from campaigns_app.engine import System
 from rules_engine.event_text import Words, record_words
 from rules_engine.events import EventKind
 from rules_engine.view import ReconTurn
 
 
-def recon_turn(system: Any, turn: ReconTurn | None) -> dict[str, Any] | None:
+def recon_turn(system: System, turn: ReconTurn | None) -> dict[str, Any] | None:
     """RR 2.524 / PHD C5.40: whose turn it is to declare, and this side's own count (never the opponent's)."""
     if turn is None:
         return None
@@ -17,7 +18,7 @@ def recon_turn(system: Any, turn: ReconTurn | None) -> dict[str, Any] | None:
             "turn_name": engine.side_name(system, turn.turn) if turn.turn else None}
 
 
-def recon_inspection(system: Any, date_id: str, step: Any, ledger: Any) -> dict[str, Any] | None:
+def recon_inspection(system: System, date_id: str, step: Any, ledger: Any) -> dict[str, Any] | None:
     """RR 2.524 Recon Inspection: the number of Locations the viewer may reconnoiter — its own Recon Final dr, recorded
     in the Recon column of its CG Roster line at the step that buys Recon (2.521) and used at the step that step names
     as its reveal. None when the viewer bought no Recon for this date (nothing is shown: the opponent's page is the same
@@ -32,7 +33,7 @@ def recon_inspection(system: Any, date_id: str, step: Any, ledger: Any) -> dict[
     return {"count": line.recon, "ref": bought_at.ref, "step_ref": step.ref}
 
 
-def describe_record(system: Any, event: dict[str, Any], side: str) -> dict[str, Any] | None:
+def describe_record(system: System, event: dict[str, Any], side: str) -> dict[str, Any] | None:
     """One step result of this date as the viewer may see it (view_for already dropped what it may not); its title
     and text from rules_engine.event_text, a roll's breakdown here."""
     payload = event.get("payload") or {}

@@ -4,11 +4,12 @@ from __future__ import annotations
 from typing import Any
 
 from campaigns_app import engine
+from campaigns_app.engine import System
 from rules_engine.event_text import STEP_LABELS
 from rules_engine.step_kinds import INITIATIVE_ACTIONS
 
 
-def step_label(system: Any, view: dict[str, Any]) -> str:
+def step_label(system: System, view: dict[str, Any]) -> str:
     """The current step as a player reads it ("Initiative Determination (2.522)", "Scenario: Dual Attack")."""
     step = view.get("step", "")
     if step == "phase" and view.get("phase"):
@@ -41,7 +42,7 @@ MARK_KIND = {"@results": ("Both enter", "Both players enter the scenario's resul
              "@initial-scenario": ("On the board", "Play the Initial Scenario, then mark it finished.")}
 
 
-def side_list(system: Any, sides: Any) -> str:
+def side_list(system: System, sides: Any) -> str:
     names = [engine.side_name(system, side) for side in sides or []]
     return " then ".join(names)
 
@@ -53,13 +54,13 @@ SECRET_KIND_LABELS = {
 }
 
 
-def step_kind_label(system: Any, entry: dict[str, Any], initial_pass: bool = False) -> tuple[str, str, str]:
+def step_kind_label(system: System, entry: dict[str, Any], initial_pass: bool = False) -> tuple[str, str, str]:
     """(label, help, css kind) of a checklist step, from the data: sequence.step_kind, then what the step's
     ``secret``/``action`` and the system's initiative say (a sealed chit is a secret simultaneous choice, never
     "on the board"; an initiative resolved from what was bought is done by the app)."""
     kind = str(entry.get("kind") or "")
-    step = next((s for s in getattr(system, "steps", ()) or () if s.ref == entry.get("ref")), None)
-    initiative = getattr(system, "initiative", None)
+    step = next((s for s in system.steps if s.ref == entry.get("ref")), None)
+    initiative = system.initiative
     chits = initiative is not None and initiative.mode == "chit"
     secret = str(entry.get("secret") or (step.secret if step is not None else "") or "none")
     if initial_pass and step is not None and step.action in INITIATIVE_ACTIONS:
@@ -87,7 +88,7 @@ def step_kind_label(system: Any, entry: dict[str, Any], initial_pass: bool = Fal
     return label, help_text, kind
 
 
-def checklist(system: Any, view: dict[str, Any], side: str) -> list[dict[str, Any]]:
+def checklist(system: System, view: dict[str, Any], side: str) -> list[dict[str, Any]]:
     items = []
     results_pending = any(item["ref"] == "@results" and item.get("status") != "done" for item in view["phase"]["checklist"])
     for item in view["phase"]["checklist"]:
@@ -96,7 +97,7 @@ def checklist(system: Any, view: dict[str, Any], side: str) -> list[dict[str, An
             label, help_text = MARK_KIND.get(entry["ref"], ("", ""))
             entry.update(number="", kind_label=label, kind_help=help_text, kind_class="mark")
             if entry["ref"] in ("@scenario", "@initial-scenario"):  # steps played during it (PL 2.8, 2.9)
-                during = [f"{s.ref} {s.name}" for s in getattr(system, "steps", ()) or () if s.in_scenario]
+                during = [f"{s.ref} {s.name}" for s in system.steps if s.in_scenario]
                 entry["order_text"] = f"During it: {', '.join(during)}" if during else ""
             if entry.get("map_group"):  # KGP 8.2: this Map Group's scenario (or its results), with its own status
                 entry["number"] = str(entry["map_group"])

@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections.abc import Collection
 
 from campaigns_app import engine
+from campaigns_app.engine import System
 from campaigns_app.models import Campaign, EventRecord
 from campaigns_app.records import projection as records
 from rules_engine.dice import EXPORT_FORMAT, PUBLIC_STREAM, Verification, verify_export
 from rules_engine.event_words import cg_ended_text
 from rules_engine.events import Event
-from rules_engine.model import System
 from rules_engine.record_view import (
     DiceRow,
     EndStatus,

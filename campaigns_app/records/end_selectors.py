@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from campaigns_app import engine
+from campaigns_app.engine import System
 from campaigns_app.models import Campaign
 from campaigns_app.records import door as record_door
 
@@ -27,7 +28,7 @@ def cg_end_message(campaign: Campaign, action: str) -> str:
     return CG_END_DONE.get(action, "Recorded.").format(other=other)
 
 
-def proposal_moves(system: Any, view: dict[str, Any], side: str, mine: list[str], theirs: list[str]
+def proposal_moves(system: System, view: dict[str, Any], side: str, mine: list[str], theirs: list[str]
                         ) -> tuple[dict[str, Any] | None, list[str], list[str]]:
     """PL 1.3 CG End by mutual agreement (or CG objectives met): a proposal the side must answer is its move (Agree /
     Decline); the proposer waits for the answer. The proposal itself is public (both pages list it)."""

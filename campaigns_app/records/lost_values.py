@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from campaigns_app import engine
+from campaigns_app.engine import System
 from campaigns_app.models import Campaign
 from rules_engine.lost_values import LABEL, split_key
 
@@ -29,7 +30,7 @@ def _value_text(value: Any) -> str:
     return ", ".join(str(v) for v in value) if isinstance(value, (list, tuple)) else str(value)
 
 
-def lost_value_fields(system: Any, submitted: Mapping[str, Any] | None = None,
+def lost_value_fields(system: System | None, submitted: Mapping[str, Any] | None = None,
                       problems: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
     """One create-page field per value the CG Card leaves lost: label (rule number, chart, row, column), what a value
     looks like (the column's printed values), what was typed, and its problem."""
@@ -60,7 +61,7 @@ def lost_values_from_post(data: Mapping[str, Any]) -> dict[str, str]:
     return out
 
 
-def value_rows(system: Any, values: Mapping[str, Any], source: str) -> list[dict[str, str]]:
+def value_rows(system: System, values: Mapping[str, Any], source: str) -> list[dict[str, str]]:
     """Settled lost values as shown: rule number and chart, row, column, the value as printed, where it comes from."""
     rows = []
     for key, value in values.items():

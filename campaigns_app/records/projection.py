@@ -19,6 +19,7 @@ from django.db import models
 from django.db.models import Case, F, Value, When
 
 from campaigns_app import engine
+from campaigns_app.engine import System
 from campaigns_app.models import Campaign, PurchaseRecordLine, RosterLine
 from rules_engine.ledger import amount_text
 
@@ -51,9 +52,9 @@ class Projected:
 # ------------------------------------------------------------------------------------------------------- projection
 
 
-def _positions(system: Any, state: Any) -> dict[str, int]:
+def _positions(system: System, state: Any) -> dict[str, int]:
     """Each known date's play-order index: the system's calendar, then dates met only in the history (no calendar)."""
-    order = [entry.id for entry in (getattr(system, "calendar", ()) or ())]
+    order = [entry.id for entry in (system.calendar)]
     for record in getattr(state, "history", ()):
         if record.date_id not in order:
             order.append(record.date_id)
@@ -150,7 +151,7 @@ def _sync[M: (RosterLine, PurchaseRecordLine)](
     return len(changed), len(gone)
 
 
-def project(campaign: Campaign, state: Any, system: Any | None = None) -> Projected:
+def project(campaign: Campaign, state: Any, system: System | None = None) -> Projected:
     """Write the state's ledgers into the record tables (call inside the transaction that saves the state).
 
     ``state`` is a CampaignState or its JSON. Only new and changed lines are written; lines no longer in a ledger are
