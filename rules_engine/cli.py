@@ -9,7 +9,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from rules_engine.dice import verify_export
+from rules_engine.dice import roll_from_json, verify_export
+from rules_engine.dice.stats import Scope, figures_text, samples_of_rolls, statistics
 from rules_engine.errors import DefinitionError, DefinitionErrors, MissingValueError, RulesError, UnknownNameError
 from rules_engine.loader import definition_kind, parse_card, parse_system
 from rules_engine.model import VERIFY_NOTE, Setting, System
@@ -145,11 +146,24 @@ def _cmd_verify_dice(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     result = verify_export(data)
     if result.ok:
         print(f"all {result.checked} rolls verified", file=out)
+        if args.stats:
+            _print_stats(data, out)
         return EXIT_OK
     for failure in result.failures:
         print(failure, file=out)
     print(f"verification FAILED: {len(result.failures)} problem(s) in {result.checked} rolls checked", file=err)
     return EXIT_REFUSED
+
+
+def _print_stats(data: dict[str, object], out: TextIO) -> None:
+    """The dice statistics of a verified export, per roller and both together (the same figures as the page)."""
+    raw = data.get("rolls")
+    rolls = [roll_from_json(item) for item in raw if isinstance(item, dict)] if isinstance(raw, list) else []
+    rollers = sorted({str(roll.roller) for roll in rolls})
+    for scope in Scope:
+        print(f"\n{scope.value} rolls", file=out)
+        for line in figures_text(statistics(samples_of_rolls(rolls), rollers, scope)):
+            print(line, file=out)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -177,6 +191,8 @@ def _parser() -> argparse.ArgumentParser:
     p.set_defaults(run=_cmd_check)
     p = sub.add_parser("verify-dice", help="recompute every roll of a refit-dice/1 JSON export")
     p.add_argument("file")
+    p.add_argument("--stats", action="store_true",
+                   help="after a successful verification, print the dice statistics per side (DR, dice, dr; chi-square)")
     p.set_defaults(run=_cmd_verify_dice)
     return parser
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rules_engine.record_view.build import record_view_for
+from rules_engine.record_view.dice import dice_samples
 from rules_engine.record_view.end import end_status
 from rules_engine.record_view.model import (
     Book,
@@ -57,6 +58,7 @@ __all__ = [
     "SuppliedValue",
     "TotalsRow",
     "VictoryRule",
+    "dice_samples",
     "end_status",
     "opponent_roster_fields",
     "purchase_sides",

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from rules_engine.dice import PUBLIC_STREAM
+from rules_engine.dice.stats import Sample
 from rules_engine.event_words import side_name
 from rules_engine.events import JSON, Event
 from rules_engine.model import System
@@ -18,8 +19,9 @@ from rules_engine.record_view.model import (
 )
 from rules_engine.record_view.text import text
 from rules_engine.record_view.visibility import visible_events
-from rules_engine.vocabulary import SideId, Visibility
+from rules_engine.vocabulary import DiceKind, SideId, Visibility
 
+DICE_KINDS = frozenset(kind.value for kind in DiceKind)
 DATE_KINDS = ("campaign-started", "date-advanced")  # public events that move the log to a CG Date
 
 
@@ -149,3 +151,10 @@ def dice_log(system: System, events: Sequence[Event], viewer: SideId, ended: boo
         made[key] = len(rows)
         rows.append(roll_row(system, event, follower, date, viewer))
     return DiceLog(tuple(rows))
+
+
+def dice_samples(log: DiceLog) -> tuple[Sample, ...]:
+    """The rolls of a side's dice log as statistics samples (only what the log lets the side see; a public roll is
+    not secret, an own or revealed one is)."""
+    return tuple(Sample(row.roller, DiceKind(row.kind), row.dice, row.visibility != "public", row.date)
+                 for row in log.rows if row.kind in DICE_KINDS)

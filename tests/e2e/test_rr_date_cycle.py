@@ -322,6 +322,17 @@ def test_two_players_play_a_full_rr_cg_date_cycle(
         assert_no_sideways_scroll(player.page, f"28-phone-page-top-{player.side}")
         player.page.set_viewport_size(DESKTOP)  # type: ignore[attr-defined]
 
+    # The dice statistics page: public rolls and the viewer's own secret rolls, charts at 1280 and 390 px
+    for player in players:
+        player.page.goto(f"{campaign_path}dice/statistics/?scope=secret")  # type: ignore[attr-defined]
+        expect(player.page.locator("h1")).to_have_text("Dice statistics")  # type: ignore[attr-defined]
+        expect(player.page.locator("svg.stats-svg").first).to_be_visible()  # type: ignore[attr-defined]
+        shot(player, "29-dice-statistics")
+    # the German rolled in secret at 2.513 and 2.519; the Canadian counts none of those rolls
+    expect(cdn.page.locator("h2", has_text="German")).to_have_text(re.compile(r"German\s+0 rolls"))  # type: ignore[attr-defined]
+    expect(ger.page.locator("h2", has_text="Canadian")).to_have_text(re.compile(r"Canadian\s+0 rolls"))  # type: ignore[attr-defined]
+    expect(ger.page.locator("h2", has_text="German")).to_have_text(re.compile(r"German\s+[1-9]\d* rolls?"))  # type: ignore[attr-defined]
+
     # Nothing either side bought or rolled in secret ever reached the other's page
     assert_hidden_from(cdn, GERMAN_ONLY)
     assert_hidden_from(ger, CANADIAN_ONLY)

@@ -19,7 +19,7 @@ RECORD_PAGES = ["records_roster", "records_purchases", "records_dice", "campaign
 RECORD_CSVS = ["records_roster_csv", "records_purchases_csv", "records_dice_csv"]
 ALL_RECORD_URLS = [
     "records_roster", "records_roster_csv", "records_purchases", "records_purchases_csv", "records_dice",
-    "records_dice_csv", "records_cg_end", "records_verify", "records_dice_export",
+    "records_dice_csv", "records_dice_stats", "records_cg_end", "records_verify", "records_dice_export",
 ]
 POSTS = ["records_cg_end_propose", "records_cg_end_withdraw", "records_cg_end_concede"]
 # RR CG Roster (2.518) columns the fixture marks visibility: both — the only ones an opponent sees before CG end.
