@@ -17,6 +17,7 @@ campaign_patterns: list[URLPattern | URLResolver] = [
     # record, dice log, CG end, verification) live in their own URL modules so they can grow independently.
     path("", include("campaigns_app.phase.urls")),
     path("", include("campaigns_app.records.urls")),
+    path("", include("campaigns_app.notes.urls")),
     # The rules in use (system + the CG Card copied into the campaign), for both seated players (card_views).
     path("rules/", include("campaigns_app.cards.campaign_urls")),
 ]

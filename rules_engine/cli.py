@@ -14,6 +14,7 @@ from rules_engine.dice.stats import Scope, figures_text, samples_of_rolls, stati
 from rules_engine.errors import DefinitionError, DefinitionErrors, MissingValueError, RulesError, UnknownNameError
 from rules_engine.loader import definition_kind, parse_card, parse_system
 from rules_engine.model import VERIFY_NOTE, Setting, System
+from rules_engine.notes import verify_notes
 
 EXIT_OK = 0
 EXIT_REFUSED = 1  # a lookup into a lost value, an invalid definition, a failed dice verification
@@ -155,6 +156,31 @@ def _cmd_verify_dice(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return EXIT_REFUSED
 
 
+def _cmd_verify_notes(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    path = Path(args.file)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        print(f"cannot read {path}: {exc.strerror}", file=err)
+        return EXIT_USAGE
+    except json.JSONDecodeError as exc:
+        print(f"{path} is not JSON: {exc}", file=err)
+        return EXIT_REFUSED
+    found = data.get("notes") if isinstance(data, dict) else data
+    if not isinstance(found, list) or not all(isinstance(note, dict) for note in found):
+        print(f"{path}: expected a list of notes, or an object with \"notes\" (a campaign archive)", file=err)
+        return EXIT_REFUSED
+    lines = verify_notes(found)
+    for line in lines:
+        print(line, file=out)
+    failed = sum(1 for line in lines if "FAILED" in line)
+    if failed:
+        print(f"verification FAILED: {failed} of {len(lines)} notes", file=err)
+        return EXIT_REFUSED
+    print(f"all {len(lines)} notes match their commitments", file=out)
+    return EXIT_OK
+
+
 def _print_stats(data: dict[str, object], out: TextIO) -> None:
     """The dice statistics of a verified export, per roller and both together (the same figures as the page)."""
     raw = data.get("rolls")
@@ -194,6 +220,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--stats", action="store_true",
                    help="after a successful verification, print the dice statistics per side (DR, dice, dr; chi-square)")
     p.set_defaults(run=_cmd_verify_dice)
+    p = sub.add_parser("verify-notes", help="check revealed sealed notes (text, salt) against their SHA-256 commitments")
+    p.add_argument("file")
+    p.set_defaults(run=_cmd_verify_notes)
     return parser
 
 

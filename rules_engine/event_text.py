@@ -212,6 +212,12 @@ def _announced_record(s: Seen, w: Words) -> tuple[str, str]:
     return "Announced", "; ".join(parts) or "Each side announces its SAN."
 
 
+def _note_place(s: Seen, w: Words) -> str:
+    """Where a note was sealed: "19 PM, 2.518 RG Purchase" (before the CG starts: "before the CG began")."""
+    date, step = s.p.get("date"), s.p.get("step")
+    return f"{date}, {w.step(step)}" if date and step else "before the CG began"
+
+
 def _titled(title: str, text: Text) -> Record:
     return lambda s, w: (title, text(s, w))
 
@@ -231,6 +237,16 @@ EVENT_SPECS: Mapping[EventKind, EventSpec] = {
                                                   f"an Initiative chit for {s.p.get('date')}.",
                              hidden_by=K.CHIT_CHOSEN),
     K.CHITS_REVEALED: EventSpec(PUBLIC, _revealed, _revealed_order),
+    K.NOTE_WRITTEN: EventSpec(CG_END, lambda s, w: f"{w.who(s.owner, s.viewer, 'You', '')} sealed note "
+                                                   f"#{s.p.get('note')} ({_note_place(s, w)}): “{s.p.get('text')}”",
+                              lambda s, w: f"Commitment (SHA-256): {s.p.get('commitment')}"),
+    K.NOTE_SEALED: EventSpec(PUBLIC, lambda s, w: f"{w.who(s.owner, s.viewer, 'You', '')} sealed note "
+                                                  f"#{s.p.get('note')} ({_note_place(s, w)}).",
+                             lambda s, w: f"Commitment (SHA-256): {s.p.get('commitment')}", hidden_by=K.NOTE_WRITTEN),
+    K.NOTE_REVEALED: EventSpec(PUBLIC, lambda s, w: f"{w.who(s.owner, s.viewer, 'You', '')} revealed note "
+                                                    f"#{s.p.get('note')} (sealed {_note_place(s, w)}): "
+                                                    f"“{s.p.get('text')}”",
+                               lambda s, w: f"Commitment (SHA-256): {s.p.get('commitment')}"),
     K.ROLL: EventSpec(ALL, _roll, lambda s, w: "Verify this result against your printed chart." if s.p.get("verify")
                       else "", record=lambda s, w: (str(s.p.get("purpose") or "Roll"), "")),
     K.STEP_DONE: EventSpec(PUBLIC, _step_done),

@@ -48,6 +48,8 @@ def test_every_campaign_url_is_covered_by_this_test() -> None:
         # added this session, each checked by the tests below (404 for a stranger, every method)
         "phase_declare", "phase_first", "phase_losses", "phase_recon_location", "phase_repair",
         "records_cg_end_decline",
+        # issue 13: dice statistics and sealed notes
+        "records_dice_stats", "campaign_notes", "campaign_note_seal", "campaign_note_reveal",
     }
 
 

@@ -1,0 +1,55 @@
+"""The notes page and its two actions (``@seated``: 404 for anyone without a seat)."""
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from campaigns_app import services
+from campaigns_app.models import Seat
+from campaigns_app.notes.selectors import notes_context
+from campaigns_app.web import player, seated
+
+MAX_FIELD = 20_000  # characters read from the text field at most (the rule's bound is checked by the service)
+
+
+def _page(request: HttpRequest, seat: Seat, status: int = 200, **extra: object) -> HttpResponse:
+    context = notes_context(seat)
+    context.update(extra)
+    response = render(request, "campaigns/notes.html", context, status=status)
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+@seated
+@require_GET
+def notes_page(request: HttpRequest, seat: Seat) -> HttpResponse:
+    return _page(request, seat)
+
+
+@seated
+@require_POST
+def note_seal(request: HttpRequest, seat: Seat) -> HttpResponse:
+    text = request.POST.get("text", "")
+    if len(text) > MAX_FIELD:
+        return _page(request, seat, 400, error="A note is at most 4,000 characters.", text="")
+    try:
+        number = services.note_seal(public_id=seat.campaign.public_id, user=player(request), text=text,
+                                    form_id=request.POST.get("form_id", ""))
+    except services.ServiceError as error:
+        return _page(request, seat, 400, error=str(error), text=text)
+    messages.success(request, f"Note #{number} is sealed. Your opponent sees that you sealed it, never its text.")
+    return redirect("campaign_notes", seat.campaign.public_id)
+
+
+@seated
+@require_POST
+def note_reveal(request: HttpRequest, seat: Seat, number: int) -> HttpResponse:
+    try:
+        revealed = services.note_reveal(public_id=seat.campaign.public_id, user=player(request), number=number)
+    except services.ServiceError as error:
+        return _page(request, seat, 400, error=str(error))
+    messages.success(request, f"Note #{number} is revealed to both sides." if revealed
+                     else f"Note #{number} was already revealed.")
+    return redirect("campaign_notes", seat.campaign.public_id)

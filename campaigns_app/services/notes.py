@@ -1,0 +1,69 @@
+"""Sealed notes (issue 13): seal a note (its text for the writer, its commitment for both), reveal it. Each call locks
+the campaign row like every other write, appends the events (rules_engine.notes makes them) and refreshes both live
+pages after commit."""
+from __future__ import annotations
+
+import re
+import secrets
+
+from django.contrib.auth.models import User
+from django.db import transaction
+
+from campaigns_app import engine
+from campaigns_app.models import Campaign, EventRecord
+from campaigns_app.services.core import after_commit, append_events, locked, seat_of, seats_of
+from campaigns_app.services.errors import ServiceError
+from campaigns_app.services.tokens import current_step_ref
+from rules_engine import notes
+from rules_engine.events import EventKind
+
+MAX_NOTES = 200  # per side and campaign
+FORM_ID = re.compile(r"[0-9a-f]{32}")
+
+
+def _written(campaign: Campaign, side: str) -> list[EventRecord]:
+    return list(EventRecord.objects.filter(campaign=campaign, kind=EventKind.NOTE_WRITTEN, side=side).order_by("seq"))
+
+
+@transaction.atomic
+def note_seal(*, public_id: str, user: User, text: str, form_id: str) -> int:
+    """Seal a note of the user's side; its number. A form sent twice (same ``form_id``) seals it once."""
+    campaign = locked(public_id)
+    seat = seat_of(seats_of(campaign), user)
+    if not FORM_ID.fullmatch(form_id):
+        raise ServiceError("This form has expired: open the notes page again and write the note there.")
+    state = engine.load_state(campaign.state)
+    if state.ended:
+        raise ServiceError("The CG has ended: every note is revealed and no new note can be sealed.")
+    written = _written(campaign, seat.side)
+    for record in written:
+        if (record.payload or {}).get("form") == form_id:
+            return int(record.payload["note"])
+    if len(written) >= MAX_NOTES:
+        raise ServiceError(f"A side can seal at most {MAX_NOTES} notes in a campaign.")
+    waiting = engine.waiting(state)
+    date, step = ("", "") if waiting else (state.date_id, current_step_ref(state))
+    number = len(written) + 1
+    try:
+        events = notes.seal(seat.side, number, text, secrets.token_hex(16), date, step, form_id)
+    except notes.NoteError as error:
+        raise ServiceError(str(error)) from None
+    append_events(campaign, events)
+    after_commit(campaign, engine.system_for(campaign), {})
+    return number
+
+
+@transaction.atomic
+def note_reveal(*, public_id: str, user: User, number: int) -> bool:
+    """Reveal the user's side's note ``number`` to both sides; False when it was already revealed."""
+    campaign = locked(public_id)
+    seat = seat_of(seats_of(campaign), user)
+    found = [r for r in _written(campaign, seat.side) if (r.payload or {}).get("note") == number]
+    if not found:
+        raise ServiceError(f"Your side has no note #{number}.")
+    if EventRecord.objects.filter(campaign=campaign, kind=EventKind.NOTE_REVEALED, side=seat.side,
+                                  payload__note=number).exists():
+        return False
+    append_events(campaign, (notes.reveal(found[0].payload, seat.side),))
+    after_commit(campaign, engine.system_for(campaign), {})
+    return True
