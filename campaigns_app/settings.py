@@ -128,6 +128,7 @@ if _pool_max and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresq
     }
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
+REDIS_PREFIX = os.environ.get("CHANNEL_PREFIX", "refit")  # of Refit's Redis keys: the channel layer's, the presence store's
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
@@ -142,7 +143,7 @@ if REDIS_URL:
                         "socket_timeout": 15,
                     }
                 ],
-                "prefix": os.environ.get("CHANNEL_PREFIX", "refit"),
+                "prefix": REDIS_PREFIX,
             },
         }
     }

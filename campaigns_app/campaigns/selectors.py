@@ -2,23 +2,18 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.utils import timezone
 
 from campaigns_app import door, engine
 from campaigns_app.engine import System
-from campaigns_app.models import Campaign, CgSystem, LiveConnection, Seat
+from campaigns_app.live import presence_store
+from campaigns_app.models import Campaign, CgSystem, Seat
 from campaigns_app.phase.steps import step_label
 from rules_engine.view import ChitFacts
 from rules_engine.vocabulary import Chit
-
-HEARTBEAT_SECONDS = 25
-
-
-ONLINE_WITHIN = timedelta(seconds=HEARTBEAT_SECONDS * 3)
 
 
 def seat_for(public_id: str, user: AbstractBaseUser | Any) -> Seat | None:
@@ -44,10 +39,9 @@ def seeds_fixed(campaign: Campaign, seats_count: int) -> bool:
     return seats_count >= 2 or any(int(n or 0) > 0 for n in (campaign.dice_counters or {}).values())
 
 
-def seat_online(seat: Seat, at: datetime | None = None) -> bool:
-    """Whether the seat has a live page open right now (a connection with a recent heartbeat)."""
-    moment = at or timezone.now()
-    return LiveConnection.objects.filter(seat=seat, last_beat__gte=moment - ONLINE_WITHIN).exists()
+def seat_online(public_id: str, side: str) -> bool:
+    """Whether the seat has a live page open right now (a socket with a recent heartbeat, in the presence store)."""
+    return side in presence_store.online(public_id)
 
 
 def systems_for_create() -> list[dict[str, Any]]:

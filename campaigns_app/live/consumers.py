@@ -36,6 +36,7 @@ logger = logging.getLogger(__name__)
 class CampaignConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     group: str | None = None
     seat_id: int | None = None
+    side = ""
 
     async def connect(self) -> None:
         self.public_id = str(self.scope["url_route"]["kwargs"]["public_id"])
@@ -50,7 +51,7 @@ class CampaignConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         if seat is None:
             await self.close()
             return
-        self.seat_id = seat.pk
+        self.seat_id, self.side = seat.pk, seat.side
         self.group = group_name(self.public_id, seat.side)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
@@ -79,11 +80,12 @@ class CampaignConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         try:
             await self.channel_layer.group_discard(group, self.channel_name)
         finally:
-            await database_sync_to_async(services.presence_close)(public_id=self.public_id,
+            await database_sync_to_async(services.presence_close)(public_id=self.public_id, side=self.side,
                                                                   channel_name=self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        """The page's messages: its heartbeat (every 25 s: keep the seat online, refresh presence) and "resync"."""
+        """The page's messages: its heartbeat (every 25 s: keep the seat online; no database write, and nothing is pushed
+        unless presence changed — then the group refresh pushes) and "resync"."""
         if self.group is None or text_data is None or len(text_data) > MAX_MESSAGE:
             return
         try:
@@ -93,8 +95,8 @@ class CampaignConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         if not isinstance(message, dict):
             return
         if "heartbeat" in message:
-            await database_sync_to_async(services.presence_beat)(channel_name=self.channel_name, seat_id=self.seat_id)
-            await self.push()
+            await database_sync_to_async(services.presence_beat)(public_id=self.public_id, side=self.side,
+                                                                 channel_name=self.channel_name)
         elif "resync" in message:
             self.sent = {}
             await self.push()

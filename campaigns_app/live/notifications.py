@@ -57,7 +57,7 @@ def email_action_due(public_id: str, side: str, reason: str) -> bool:
     seat = Seat.objects.filter(campaign__public_id=public_id, side=side).select_related("user").first()
     if seat is None or not seat.user.email:
         return False
-    if campaign_selectors.seat_online(seat):
+    if campaign_selectors.seat_online(public_id, side):
         return False
     seat = (Seat.objects.select_related("user", "campaign", "campaign__system")
             .defer("campaign__system__definition").get(pk=seat.pk))

@@ -12,7 +12,6 @@ from campaigns_app.models.campaigns import (
     CgSystem,
     EventRecord,
     Invitation,
-    LiveConnection,
     LiveView,
     Seat,
     new_card_id,
@@ -24,6 +23,6 @@ from campaigns_app.models.campaigns import (
 from campaigns_app.models.records import PurchaseRecordLine, RosterLine
 
 __all__ = [
-    "Campaign", "CgCard", "CgSystem", "EventRecord", "Invitation", "LiveConnection", "LiveView", "PurchaseRecordLine",
+    "Campaign", "CgCard", "CgSystem", "EventRecord", "Invitation", "LiveView", "PurchaseRecordLine",
     "RosterLine", "Seat", "new_card_id", "new_invitation_token", "new_player_seed", "new_public_id", "now",
 ]

@@ -250,21 +250,6 @@ class EventRecord(models.Model):
         return f"{self.kind} ({self.visibility})"
 
 
-class LiveConnection(models.Model):
-    """One open websocket of a seat's live page; a seat is online while it has a fresh one (heartbeat)."""
-
-    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="connections")
-    channel_name = models.CharField(max_length=200, unique=True)
-    opened = models.DateTimeField(default=now)
-    last_beat = models.DateTimeField(default=now)
-
-    class Meta:
-        indexes = [models.Index(fields=["seat", "last_beat"])]
-
-    def __str__(self) -> str:
-        return f"{self.seat} via {self.channel_name}"
-
-
 class LiveView(models.Model):
     """One seat's live fragments as rendered at a campaign revision (campaigns_app.live.pages), shared by every socket and
     htmx response of the seat. ``version`` is what the page sees (``data-live-version``): it moves only when this

@@ -4,12 +4,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from django.utils import timezone
-
 from campaigns_app import door, engine
-from campaigns_app.campaigns.selectors import ONLINE_WITHIN, seeds_fixed
+from campaigns_app.campaigns.selectors import seeds_fixed
 from campaigns_app.engine import System
-from campaigns_app.models import Campaign, LiveConnection, Seat
+from campaigns_app.live import presence_store
+from campaigns_app.models import Campaign, Seat
 from campaigns_app.phase.context import phase_context
 from campaigns_app.phase.history import history
 from campaigns_app.phase.steps import step_label
@@ -34,12 +33,7 @@ def live_context(seat: Seat) -> dict[str, Any]:
     side_view = door.side_view(campaign, seat.side)
     view: Any = side_view.json  # the JSON view (rules_engine.view.view_json), read key by key
     seats = {s.side: s for s in Seat.objects.filter(campaign=campaign).select_related("user")}
-    moment = timezone.now()
-    online = set(
-        LiveConnection.objects.filter(seat__campaign=campaign, last_beat__gte=moment - ONLINE_WITHIN).values_list(
-            "seat__side", flat=True
-        )
-    )
+    online = presence_store.online(campaign.public_id)
     sides = engine.side_ids(system)
     players = []
     for side in sides:

@@ -61,11 +61,11 @@ from campaigns_app.services.phase import (
     step_mark_done,
     value_supply,
 )
-from campaigns_app.services.presence import ONLINE_WITHIN, presence_beat, presence_close, presence_open
+from campaigns_app.services.presence import presence_beat, presence_close, presence_open
 from campaigns_app.services.tokens import FORM_NOT_VALID, current_step_ref, form_token, require_genuine
 
 __all__ = [
-    "END_REASONS", "FORM_NOT_VALID", "ONLINE_WITHIN", "PLAYER_SEED_MAX", "CampaignFull", "FormNotValid",
+    "END_REASONS", "FORM_NOT_VALID", "PLAYER_SEED_MAX", "CampaignFull", "FormNotValid",
     "InvitationNotFound", "LostValuesInvalid", "Move", "NotSeated", "PlayerSettingsInvalid", "RefusedOrder",
     "ServiceError", "act", "after_commit", "append_events", "assisted_roll_submit", "board_roll_submit",
     "campaign_create", "campaign_join", "cg_end_concede", "cg_end_decline", "cg_end_propose", "cg_end_withdraw",

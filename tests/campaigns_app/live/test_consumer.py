@@ -12,8 +12,10 @@ from django.test import Client
 
 from campaigns_app import services
 from campaigns_app.asgi import application
-from campaigns_app.models import LiveConnection
+from campaigns_app.live import pages as live
+from campaigns_app.live import presence_store
 from tests.campaigns_app.conftest import load_rr, make_user, new_campaign
+from tests.campaigns_app.live.conftest import PresenceClock
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -140,7 +142,8 @@ async def test_a_third_users_anonymous_and_foreign_origin_sockets_are_refused() 
         await communicator.wait()
     unknown, connected = await open_socket(german, "A" * 22)
     assert connected is False
-    assert await database_sync_to_async(LiveConnection.objects.count)() == 0
+    assert presence_store.store().entries(campaign.public_id) == {}
+    assert presence_store.store().entries("A" * 22) == {}
 
 
 async def test_presence_shows_on_the_other_page_and_a_reconnect_resyncs_from_the_database() -> None:
@@ -167,14 +170,45 @@ async def test_presence_shows_on_the_other_page_and_a_reconnect_resyncs_from_the
     await german_socket.disconnect()
 
 
-async def test_a_heartbeat_keeps_the_seat_online() -> None:
+async def beat_and_wait(socket: WebsocketCommunicator) -> list[str]:
+    """Send the page's heartbeat, then a resync: its frames come after the beat was handled (in order)."""
+    await socket.send_to(text_data='{"heartbeat": 1, "HEADERS": {}}')
+    await socket.send_to(text_data='{"resync": 1}')
+    return await drain(socket, until='id="players"')
+
+
+async def test_a_heartbeat_keeps_the_seat_online(presence_clock: PresenceClock) -> None:
     campaign, german, _, _ = await setup_campaign()
     german_socket, _ = await open_socket(german, campaign.public_id)
     await drain(german_socket)
-    before = await database_sync_to_async(lambda: LiveConnection.objects.get().last_beat)()
-    await german_socket.send_to(text_data='{"heartbeat": 1, "HEADERS": {}}')
-    await drain(german_socket)
-    after = await database_sync_to_async(lambda: LiveConnection.objects.get().last_beat)()
-    assert after > before
+    presence_clock.advance(presence_store.ONLINE_WITHIN_SECONDS - 5)
+    await beat_and_wait(german_socket)
+    presence_clock.advance(10)  # the page opened longer ago than ONLINE_WITHIN, but beat 10 s ago
+
+    assert presence_store.online(campaign.public_id) == {"german"}
     await german_socket.disconnect()
-    assert await database_sync_to_async(LiveConnection.objects.count)() == 0
+    assert presence_store.store().entries(campaign.public_id) == {}
+
+
+async def test_a_heartbeat_that_changes_no_presence_pushes_nothing_and_renders_nothing(monkeypatch: Any) -> None:
+    campaign, german, canadian, _ = await setup_campaign()
+    german_socket, _ = await open_socket(german, campaign.public_id)
+    canadian_socket, _ = await open_socket(canadian, campaign.public_id)
+    await drain(german_socket, until="presence-online")
+    await drain(canadian_socket, until="presence-online")
+    await drain(german_socket)
+    reads: list[Any] = []
+    published = live.published
+
+    def counted(seat_id: Any) -> Any:
+        reads.append(seat_id)
+        return published(seat_id)
+
+    monkeypatch.setattr(live, "published", counted)
+    frames = await beat_and_wait(german_socket)
+
+    assert len(reads) == 1, "only the resync read the seat's view: the heartbeat read nothing"
+    assert len(frames) == 1  # the resync's frame, nothing before it
+    assert await canadian_socket.receive_nothing(timeout=0.5)
+    await german_socket.disconnect()
+    await canadian_socket.disconnect()

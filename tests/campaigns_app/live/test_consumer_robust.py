@@ -10,15 +10,15 @@ from channels.testing import WebsocketCommunicator
 
 from campaigns_app.asgi import application
 from campaigns_app.live import pages as live
+from campaigns_app.live import presence_store
 from campaigns_app.live.consumers import CLOSE_ERROR
-from campaigns_app.models import LiveConnection
 from tests.campaigns_app.live.test_consumer import ORIGIN, drain, fresh_channel_layer, open_socket, setup_campaign  # noqa: F401
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def online_rows() -> int:
-    return LiveConnection.objects.count()
+def online_sockets(public_id: str) -> int:
+    return len(presence_store.store().entries(public_id))
 
 
 BAD_MESSAGES = ["[" * 2000, "{" * 3000, "not json", "[1, 2]", '"text"', "null", "\ufffd" * 10,
@@ -36,9 +36,9 @@ async def test_a_bad_message_is_ignored_and_the_socket_stays_open_and_online() -
     await socket.send_to(text_data='{"resync": 1}')
     frames = "".join(await drain(socket))
     assert 'id="players"' in frames, "the socket still answers after the bad messages"
-    assert await database_sync_to_async(online_rows)() == 1
+    assert online_sockets(campaign.public_id) == 1
     await socket.disconnect()
-    assert await database_sync_to_async(online_rows)() == 0
+    assert online_sockets(campaign.public_id) == 0
 
 
 async def test_binary_frames_are_ignored() -> None:
@@ -59,7 +59,7 @@ async def test_an_error_while_handling_a_message_closes_the_socket_cleanly_and_c
     canadian_socket, _ = await open_socket(canadian, campaign.public_id)
     await drain(canadian_socket)
     await drain(german_socket)
-    assert await database_sync_to_async(online_rows)() == 2
+    assert online_sockets(campaign.public_id) == 2
 
     canadian_seat = await database_sync_to_async(lambda: campaign.seats.get(side="canadian").pk)()
     published = live.published
@@ -73,7 +73,7 @@ async def test_an_error_while_handling_a_message_closes_the_socket_cleanly_and_c
     await canadian_socket.send_to(text_data='{"resync": 1}')
     closed = await canadian_socket.receive_output(timeout=3)
     assert closed == {"type": "websocket.close", "code": CLOSE_ERROR}
-    assert await database_sync_to_async(online_rows)() == 1, "the closed socket's presence is cleared at once"
+    assert online_sockets(campaign.public_id) == 1, "the closed socket's presence is cleared at once"
     players = "".join(await drain(german_socket))
     assert players.count("presence-online") == 1 and "presence-offline" in players
     await german_socket.disconnect()

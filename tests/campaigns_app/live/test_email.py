@@ -6,7 +6,7 @@ from typing import Any
 from django.core import mail
 
 from campaigns_app import services
-from campaigns_app.models import LiveConnection, Seat
+from campaigns_app.live import presence_store
 from tests.campaigns_app.lost_test_values import RR as RR_LOST
 
 
@@ -55,7 +55,7 @@ def test_no_email_goes_to_a_player_who_is_on_the_live_page(
     campaign_factory: Any, users: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
     campaign = campaign_factory(users["gerd"], users["cana"])
-    LiveConnection.objects.create(seat=Seat.objects.get(campaign=campaign, side="canadian"), channel_name="test.live!1")
+    presence_store.store().beat(campaign.public_id, "canadian", "test.live!1", presence_store.clock())
     mail.outbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
         services.chit_submit(user=users["gerd"], public_id=campaign.public_id, side="german", chit="idle")

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -14,11 +13,12 @@ from channels.layers import channel_layers
 from django.urls import reverse
 
 from campaigns_app import services
-from campaigns_app.live import fragments
+from campaigns_app.live import fragments, presence_store
 from campaigns_app.live import pages as live
-from campaigns_app.models import Campaign, LiveConnection, Seat
+from campaigns_app.models import Campaign, Seat
 from campaigns_app.phase import history as phase_history
 from tests.campaigns_app.conftest import client_for, drive
+from tests.campaigns_app.live.conftest import PresenceClock
 from tests.campaigns_app.live.test_consumer import drain, open_socket, setup_campaign
 from tests.campaigns_app.phase.test_phase_flow import players, started
 
@@ -201,15 +201,14 @@ async def test_a_second_page_of_a_side_already_online_sends_the_opponent_nothing
 
 @pytest_async
 async def test_a_page_that_stopped_beating_shows_offline_on_the_other_page_at_its_next_heartbeat(
-    fresh_channel_layer: Any,
+    fresh_channel_layer: Any, presence_clock: PresenceClock,
 ) -> None:
     pages = await both_pages_open()
+    presence_clock.advance(presence_store.ONLINE_WITHIN_SECONDS - 5)
+    await pages.canadian_socket.send_to(text_data='{"heartbeat": 1}')
+    assert await drain(pages.canadian_socket) == []  # both pages fresh: nothing changed
 
-    def lose_the_germans_network() -> None:  # its page went away without closing: no more heartbeats
-        stale = services.now() - services.ONLINE_WITHIN - timedelta(seconds=1)
-        LiveConnection.objects.filter(seat__side="german").update(last_beat=stale)
-
-    await database_sync_to_async(lose_the_germans_network)()
+    presence_clock.advance(10)  # the German's page went away without closing 5 s past ONLINE_WITHIN ago
     await pages.canadian_socket.send_to(text_data='{"heartbeat": 1}')
     seen = "".join(await drain(pages.canadian_socket, until="presence-offline"))
 
@@ -218,14 +217,15 @@ async def test_a_page_that_stopped_beating_shows_offline_on_the_other_page_at_it
 
 
 @pytest_async
-async def test_a_page_forgotten_while_it_was_away_is_online_again_at_its_next_heartbeat(fresh_channel_layer: Any) -> None:
+async def test_a_page_forgotten_while_it_was_away_is_online_again_at_its_next_heartbeat(
+    fresh_channel_layer: Any, presence_clock: PresenceClock,
+) -> None:
     pages = await both_pages_open()
+    presence_clock.advance(presence_store.ONLINE_WITHIN_SECONDS - 5)
+    await pages.german_socket.send_to(text_data='{"heartbeat": 1}')
+    assert await drain(pages.german_socket) == []
+    presence_clock.advance(10)  # the Canadian's laptop slept: no heartbeat for longer than ONLINE_WITHIN, socket open
 
-    def the_canadians_laptop_sleeps() -> None:  # no heartbeat for longer than ONLINE_WITHIN, the socket still open
-        stale = services.now() - services.ONLINE_WITHIN - timedelta(seconds=1)
-        LiveConnection.objects.filter(seat__side="canadian").update(last_beat=stale)
-
-    await database_sync_to_async(the_canadians_laptop_sleeps)()
     await pages.german_socket.send_to(text_data='{"heartbeat": 1}')  # his beat forgets the Canadian's page
     assert "presence-offline" in "".join(await drain(pages.german_socket, until="presence-offline"))
 

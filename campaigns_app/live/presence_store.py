@@ -1,0 +1,160 @@
+"""Who has a live page open: each open socket's last heartbeat, kept out of the database.
+
+Every live page beats every HEARTBEAT_SECONDS; a socket whose last beat is older than ONLINE_WITHIN is expired (its
+page went away without closing: a lost network, a sleeping laptop) and its side is offline unless another of its pages
+is fresh. A campaign's entries are one set, keyed by its public id; an entry is ``<side> <channel name>`` (a channel
+name holds no space) with its last beat. With REDIS_URL set it is a Redis sorted set scored by the time of the beat
+(shared by every worker process; one pipeline of four commands per beat, run as one MULTI, and the key expires when
+every page of the campaign has stopped beating), else a dictionary in this process (the embedded run: one process).
+
+A beat, an open or a close says whether what the pages show changed: the set of online sides, or an expired page was
+forgotten (its side may have been shown online since). Only then does the caller write anything (services.presence).
+Who is online is public to both seats; an entry holds nothing else.
+"""
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections.abc import Mapping
+from functools import cache
+from typing import Protocol
+
+import redis
+from django.conf import settings
+
+HEARTBEAT_SECONDS = 25  # static/refit.js sends {"heartbeat": 1} this often
+ONLINE_WITHIN_SECONDS = HEARTBEAT_SECONDS * 3  # two lost beats are forgiven
+
+
+def clock() -> float:
+    """Seconds since the epoch (a module function so tests can move time on)."""
+    return time.time()
+
+
+def member(side: str, channel_name: str) -> str:
+    """A socket's entry: its side and its channel name."""
+    return f"{side} {channel_name}"
+
+
+def side_of(entry: str) -> str:
+    return entry.rpartition(" ")[0]
+
+
+def fresh_sides(entries: Mapping[str, float], at: float) -> frozenset[str]:
+    """The sides with a page that beat within ONLINE_WITHIN_SECONDS of ``at``."""
+    return frozenset(side_of(entry) for entry, beat in entries.items() if beat >= at - ONLINE_WITHIN_SECONDS)
+
+
+def shown_changed(before: Mapping[str, float], entry: str, at: float, *, opened: bool) -> bool:
+    """Whether the pages show something else after ``entry`` beat (``opened``) or closed at ``at``, the entries being
+    ``before``: an expired page was forgotten (its side may have been shown online since), or the online sides moved."""
+    cutoff = at - ONLINE_WITHIN_SECONDS
+    if any(beat < cutoff for beat in before.values()):
+        return True
+    after = {e: beat for e, beat in before.items() if e != entry}
+    if opened:
+        after[entry] = at
+    return fresh_sides(before, at) != fresh_sides(after, at)
+
+
+class PresenceStore(Protocol):
+    def beat(self, public_id: str, side: str, channel_name: str, at: float) -> bool:
+        """Record the socket's beat (its page opened or is still open); whether what the pages show changed."""
+
+    def close(self, public_id: str, side: str, channel_name: str, at: float) -> bool:
+        """Forget the socket (its page closed); whether what the pages show changed."""
+
+    def entries(self, public_id: str) -> dict[str, float]:
+        """Every socket entry of the campaign with its last beat, expired ones included until a beat forgets them."""
+
+
+class InProcessStore:
+    """The entries in this process's memory (the embedded run: one process, the in-memory channel layer)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.campaigns: dict[str, dict[str, float]] = {}
+
+    def beat(self, public_id: str, side: str, channel_name: str, at: float) -> bool:
+        return self.change(public_id, member(side, channel_name), at, opened=True)
+
+    def close(self, public_id: str, side: str, channel_name: str, at: float) -> bool:
+        return self.change(public_id, member(side, channel_name), at, opened=False)
+
+    def change(self, public_id: str, entry: str, at: float, *, opened: bool) -> bool:
+        with self.lock:
+            before = self.campaigns.get(public_id, {})
+            after = {e: b for e, b in before.items() if e != entry and b >= at - ONLINE_WITHIN_SECONDS}
+            if opened:
+                after[entry] = at
+            if after:
+                self.campaigns[public_id] = after
+            else:
+                self.campaigns.pop(public_id, None)
+            return shown_changed(before, entry, at, opened=opened)
+
+    def entries(self, public_id: str) -> dict[str, float]:
+        with self.lock:
+            return dict(self.campaigns.get(public_id, {}))
+
+
+class RedisStore:
+    """The entries in Redis, shared by every worker: a sorted set per campaign (member: entry, score: last beat)."""
+
+    def __init__(self, url: str, prefix: str) -> None:
+        self.client = redis.Redis.from_url(url, socket_timeout=15)
+        self.prefix = prefix
+
+    def key(self, public_id: str) -> str:
+        return f"{self.prefix}:presence:{public_id}"
+
+    def beat(self, public_id: str, side: str, channel_name: str, at: float) -> bool:
+        return self.change(public_id, member(side, channel_name), at, opened=True)
+
+    def close(self, public_id: str, side: str, channel_name: str, at: float) -> bool:
+        return self.change(public_id, member(side, channel_name), at, opened=False)
+
+    def change(self, public_id: str, entry: str, at: float, *, opened: bool) -> bool:
+        """One MULTI: read the entries, drop the expired ones, add or remove this one, keep the key while it beats."""
+        key = self.key(public_id)
+        pipe = self.client.pipeline(transaction=True)
+        pipe.zrange(key, 0, -1, withscores=True)
+        pipe.zremrangebyscore(key, "-inf", f"({at - ONLINE_WITHIN_SECONDS!r}")
+        if opened:
+            pipe.zadd(key, {entry: at})
+            pipe.expire(key, math.ceil(ONLINE_WITHIN_SECONDS * 2))
+        else:
+            pipe.zrem(key, entry)
+        results = pipe.execute()
+        return shown_changed(self.decoded(results[0]), entry, at, opened=opened)
+
+    def entries(self, public_id: str) -> dict[str, float]:
+        return self.decoded(self.client.zrange(self.key(public_id), 0, -1, withscores=True))
+
+    @staticmethod
+    def decoded(rows: object) -> dict[str, float]:
+        """The entries of a ZRANGE … WITHSCORES reply (pairs of member bytes and score)."""
+        if not isinstance(rows, list):
+            raise TypeError(f"a ZRANGE reply is a list, not {type(rows).__name__}")
+        return {bytes(entry).decode(): float(beat) for entry, beat in rows}
+
+
+IN_PROCESS = InProcessStore()
+
+
+@cache
+def redis_store(url: str, prefix: str) -> RedisStore:
+    """One client (and its connection pool) per process and URL."""
+    return RedisStore(url, prefix)
+
+
+def store() -> PresenceStore:
+    """Redis when REDIS_URL is set (every worker shares it), else this process's memory."""
+    url = str(settings.REDIS_URL)
+    return redis_store(url, str(settings.REDIS_PREFIX)) if url else IN_PROCESS
+
+
+def online(public_id: str, at: float | None = None) -> frozenset[str]:
+    """The sides of the campaign with a live page open (a fresh beat)."""
+    return fresh_sides(store().entries(public_id), clock() if at is None else at)
