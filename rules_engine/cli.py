@@ -141,8 +141,10 @@ def _cmd_verify_dice(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     except json.JSONDecodeError as exc:
         print(f"{path} is not JSON: {exc}", file=err)
         return EXIT_REFUSED
+    if isinstance(data, dict) and str(data.get("format", "")).startswith("refit-archive/"):
+        data = data.get("dice")  # a campaign's archive holds its dice export
     if not isinstance(data, dict):
-        print(f"{path}: expected a JSON object (a refit-dice/1 export)", file=err)
+        print(f"{path}: expected a JSON object (a refit-dice/1 export or a refit-archive/1)", file=err)
         return EXIT_REFUSED
     result = verify_export(data)
     if result.ok:
