@@ -14,6 +14,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from campaigns_app.campaigns import selectors as campaign_selectors
 from campaigns_app.live import fragments
 from campaigns_app.live import pages as live
+from campaigns_app.messages.selectors import message_form_id
 from campaigns_app.models import Seat
 from campaigns_app.phase import form_numbers
 
@@ -57,6 +58,7 @@ def safe_next(request: HttpRequest, fallback: str) -> str:
 
 def page(request: HttpRequest, seat: Seat, status: int = 200, **extra: Any) -> HttpResponse:
     """The whole live page (with CSRF fields: its forms also post without JavaScript)."""
+    extra.setdefault("message_form_id", message_form_id(seat.campaign, seat.side))
     return live.render(seat, lambda context: render(request, "campaigns/detail.html", context, status=status), **extra)
 
 

@@ -237,6 +237,7 @@ EVENT_SPECS: Mapping[EventKind, EventSpec] = {
                                                   f"an Initiative chit for {s.p.get('date')}.",
                              hidden_by=K.CHIT_CHOSEN),
     K.CHITS_REVEALED: EventSpec(PUBLIC, _revealed, _revealed_order),
+    K.MESSAGE: EventSpec(PUBLIC, lambda s, w: f"{w.who(s.owner, s.viewer, 'You', '')} wrote: “{s.p.get('text')}”"),
     K.NOTE_WRITTEN: EventSpec(CG_END, lambda s, w: f"{w.who(s.owner, s.viewer, 'You', '')} sealed note "
                                                    f"#{s.p.get('note')} ({_note_place(s, w)}): “{s.p.get('text')}”",
                               lambda s, w: f"Commitment (SHA-256): {s.p.get('commitment')}"),

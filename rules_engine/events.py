@@ -39,6 +39,7 @@ class EventKind(StrEnum):
     LOSSES_RECORDED = "losses-recorded"
     LVP_RECORDED = "lvp-recorded"
     MAP_GROUP_RESULTS_CONFIRMED = "map-group-results-confirmed"
+    MESSAGE = "message"
     MOVE_ORDER = "move-order"
     NIGHT_ELR = "night-elr"
     NOTE_REVEALED = "note-revealed"

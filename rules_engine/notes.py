@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import hashlib
 import re
-import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from rules_engine.errors import RulesError
 from rules_engine.event_text import may_see
 from rules_engine.events import JSON, Event, EventKind
+from rules_engine.plain_text import TextError, plain_text
 from rules_engine.vocabulary import SideId, Visibility
 
 NOTE_FORMAT = "refit-note/1"
@@ -25,8 +24,7 @@ SALT = re.compile(r"[0-9a-f]{32}")
 HEX64 = re.compile(r"[0-9a-f]{64}")
 
 
-class NoteError(RulesError):
-    """A note that cannot be sealed or revealed (the message says what is allowed)."""
+NoteError = TextError  # a note that cannot be sealed (the message says what is allowed)
 
 
 def commitment(text: str, salt: str) -> str:
@@ -41,14 +39,7 @@ def matches(text: str, salt: str, sealed: str) -> bool:
 
 def checked_text(text: str) -> str:
     """The note as it will be sealed (line ends normalised, ends trimmed), or NoteError saying what is wrong."""
-    cleaned = text.replace("\r\n", "\n").replace("\r", "\n").strip()
-    if not cleaned:
-        raise NoteError("A note needs some text.")
-    if len(cleaned) > MAX_NOTE:
-        raise NoteError(f"A note is at most {MAX_NOTE:,} characters (this one has {len(cleaned):,}).")
-    if any(unicodedata.category(ch) == "Cc" and ch not in "\n\t" for ch in cleaned):
-        raise NoteError("A note is plain text: control characters are not allowed.")
-    return cleaned
+    return plain_text(text, MAX_NOTE, "A note")
 
 
 def seal(side: SideId, number: int, text: str, salt: str, date: str, step: str, form: str = "") -> tuple[Event, Event]:

@@ -94,6 +94,11 @@
     received[target.id] = content;
     if (!inFrame) resyncSoon();
   });
+  // a message sent: empty the form for the next one (the conversation itself arrives as a fragment)
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var form = event.detail.elt;
+    if (form && form.id === "message-form" && event.detail.xhr && event.detail.xhr.status === 200) form.reset();
+  });
   document.addEventListener("htmx:beforeSwap", function (event) {
     // a response aimed at one live fragment (hx-target="#chit-panel", "#owes")
     var detail = event.detail;

@@ -25,6 +25,7 @@ FRAGMENTS = {
     "ledger-summary": f"{PHASE}#ledger_summary",
     "players": "players",
     "history-latest": "history_latest",
+    "messages": "messages",
     "dice-card": "dice_card",  # the seed form becomes the fixed seed when the opponent joins
 }
 

@@ -8,6 +8,7 @@ from campaigns_app import door, engine
 from campaigns_app.campaigns.selectors import seeds_fixed
 from campaigns_app.engine import System
 from campaigns_app.live import presence_store
+from campaigns_app.messages.selectors import conversation
 from campaigns_app.models import Campaign, Seat
 from campaigns_app.phase.context import phase_context
 from campaigns_app.phase.history import history
@@ -122,6 +123,7 @@ def live_context(seat: Seat) -> dict[str, Any]:
         "cg_end_text": cg_ended_text(system, view["cg_end"]) if view.get("ended") and view.get("cg_end") else "",
         "can_mark_done": len(seats) == 2 and side_view.can_mark_done,
         "history_latest": history(campaign, seat, latest=HISTORY_LATEST, view=side_view),
+        "messages": conversation(campaign, system, seat.side),
         "ended": view.get("ended", False),
         "phase": phase_context(campaign, seat, system, side_view, len(seats) == 2),
         "phase_oob": ",".join(f"#{fragment_id}" for fragment_id in PHASE_FRAGMENT_IDS),

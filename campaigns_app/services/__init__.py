@@ -38,6 +38,7 @@ from campaigns_app.services.errors import (
     RefusedOrder,
     ServiceError,
 )
+from campaigns_app.services.messages import message_send
 from campaigns_app.services.notes import note_reveal, note_seal
 from campaigns_app.services.phase import (
     END_REASONS,
@@ -70,7 +71,7 @@ __all__ = [
     "ServiceError", "act", "after_commit", "append_events", "assisted_roll_submit", "board_roll_submit",
     "campaign_create", "campaign_join", "cg_end_concede", "cg_end_decline", "cg_end_propose", "cg_end_withdraw",
     "chit_submit", "clean_player_seed", "current_step_ref", "declaration_submit", "engine", "form_tag", "form_token",
-    "locked", "losses_submit", "newly_due", "note_reveal", "note_seal", "now", "order_submit", "owes_all", "phase_mark_done",
+    "locked", "losses_submit", "message_send", "newly_due", "note_reveal", "note_seal", "now", "order_submit", "owes_all", "phase_mark_done",
     "player_seed_problem", "player_seeds", "presence_beat", "presence_close", "presence_open", "recon_declare",
     "recon_submit", "repair_roll_submit", "require_genuine", "resolution_order_submit", "results_submit",
     "save_state", "scenario_roll_submit", "seat_of", "seat_seed_set", "seats_of", "seeds_fixed", "step_mark_done",

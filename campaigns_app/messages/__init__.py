@@ -1,0 +1,1 @@
+"""The players' conversation on the campaign page (public events of kind ``message``, kept with the campaign)."""
