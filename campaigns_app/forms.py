@@ -9,6 +9,7 @@ from django.contrib.auth.forms import UserCreationForm
 
 from campaigns_app.models import CgSystem, new_player_seed
 from campaigns_app.services import player_seed_problem
+from rules_engine.pace import PACES, pace_words
 
 PLAYER_SEED_HELP = ("Bound into every die roll together with the server's secret seed, so the server could not have "
                     "chosen its seed to suit the dice. Keep the random value or type your own (1–64 printable "
@@ -59,6 +60,11 @@ class CampaignCreateForm(forms.Form):
     system = forms.ModelChoiceField(queryset=CgSystem.objects.all(), empty_label=None, to_field_name="id")
     side = forms.CharField(max_length=40, widget=forms.RadioSelect)
     player_seed = player_seed_field()
+    pace = forms.TypedChoiceField(
+        choices=[("", "No time limit"), *((str(h), pace_words(h)) for h in PACES)], coerce=int, empty_value=None,
+        required=False, label="Pace",
+        help_text="The time each player has for each action that falls due. Your opponent sees it on the invitation "
+                  "and accepts it by joining; reminders go out before a deadline, and overdue is shown, never played.")
 
     def clean_player_seed(self) -> str | None:
         if "player_seed" not in self.data:

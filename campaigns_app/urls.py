@@ -20,6 +20,7 @@ campaign_patterns: list[URLPattern | URLResolver] = [
     path("", include("campaigns_app.notes.urls")),
     path("", include("campaigns_app.archive.urls")),
     path("", include("campaigns_app.messages.urls")),
+    path("", include("campaigns_app.pace.urls")),
     # The rules in use (system + the CG Card copied into the campaign), for both seated players (card_views).
     path("rules/", include("campaigns_app.cards.campaign_urls")),
 ]

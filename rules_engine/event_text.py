@@ -238,6 +238,14 @@ EVENT_SPECS: Mapping[EventKind, EventSpec] = {
                              hidden_by=K.CHIT_CHOSEN),
     K.CHITS_REVEALED: EventSpec(PUBLIC, _revealed, _revealed_order),
     K.MESSAGE: EventSpec(PUBLIC, lambda s, w: f"{w.who(s.owner, s.viewer, 'You', '')} wrote: “{s.p.get('text')}”"),
+    K.OVERDUE: EventSpec(PUBLIC, lambda s, w: f"{w.who(s.p.get('side'), s.viewer, 'Your', '’s')} action is overdue "
+                                              f"({s.p.get('owes')}); it was due by {s.p.get('deadline')} UTC."),
+    K.PAUSE_ASKED: EventSpec(PUBLIC, lambda s, w: f"{w.who(s.p.get('side'), s.viewer, 'You', '')} asked for a pause until "
+                                                  f"{s.p.get('until')}."),
+    K.PAUSE_AGREED: EventSpec(PUBLIC, lambda s, w: f"{w.who(s.p.get('side'), s.viewer, 'You', '')} agreed to pause the "
+                                                   f"campaign until {s.p.get('until')}: no deadline runs meanwhile."),
+    K.PAUSE_DECLINED: EventSpec(PUBLIC, lambda s, w: f"{w.who(s.p.get('side'), s.viewer, 'You', '')} declined the pause until "
+                                                     f"{s.p.get('until')}."),
     K.NOTE_WRITTEN: EventSpec(CG_END, lambda s, w: f"{w.who(s.owner, s.viewer, 'You', '')} sealed note "
                                                    f"#{s.p.get('note')} ({_note_place(s, w)}): “{s.p.get('text')}”",
                               lambda s, w: f"Commitment (SHA-256): {s.p.get('commitment')}"),

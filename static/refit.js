@@ -94,6 +94,18 @@
     received[target.id] = content;
     if (!inFrame) resyncSoon();
   });
+  // deadlines in the reader's own time zone (the server writes UTC; the element keeps its ISO moment)
+  function localTimes(root) {
+    [].slice.call((root || document).querySelectorAll("time[data-local]")).forEach(function (el) {
+      var moment = new Date(el.getAttribute("datetime"));
+      if (isNaN(moment.getTime())) return;
+      el.textContent = moment.toLocaleString(undefined, {weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", timeZoneName: "short"});
+    });
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", function () { localTimes(); });
+  else localTimes();
+  document.addEventListener("htmx:afterSettle", function () { localTimes(); });
+  document.addEventListener("htmx:oobAfterSwap", function () { localTimes(); });
   // a message sent: empty the form for the next one (the conversation itself arrives as a fragment)
   document.addEventListener("htmx:afterRequest", function (event) {
     var form = event.detail.elt;

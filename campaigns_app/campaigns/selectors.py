@@ -11,6 +11,7 @@ from campaigns_app import door, engine
 from campaigns_app.engine import System
 from campaigns_app.live import presence_store
 from campaigns_app.models import Campaign, CgSystem, Seat
+from campaigns_app.pace.selectors import deadline_of
 from campaigns_app.phase.steps import step_label
 from rules_engine.view import ChitFacts
 from rules_engine.vocabulary import Chit
@@ -104,10 +105,13 @@ class CampaignRow:
     owes: tuple[str, ...]
     waiting_for_opponent: bool
     updated: datetime
+    deadline: datetime | None = None  # the pace's deadline of the user's due action (None: none running)
+    overdue: bool = False
 
 
 def campaign_rows(user: AbstractBaseUser) -> list[CampaignRow]:
-    """The user's campaigns, most recently active first."""
+    """The user's campaigns: what is due first (soonest deadline first, overdue at the top), then the most recently
+    active."""
     seats = (
         Seat.objects.filter(user_id=user.pk)
         .select_related("campaign", "campaign__system")
@@ -126,6 +130,7 @@ def campaign_rows(user: AbstractBaseUser) -> list[CampaignRow]:
         view: Any = door.side_view(campaign, seat.side).json
         opponent_side = engine.other_side(system, seat.side)
         opponent = opponents.get((campaign.id, opponent_side))
+        deadline, overdue = deadline_of(campaign, seat.side)
         rows.append(
             CampaignRow(
                 public_id=campaign.public_id,
@@ -138,6 +143,14 @@ def campaign_rows(user: AbstractBaseUser) -> list[CampaignRow]:
                 owes=tuple(view["owes"][seat.side]) if opponent else (),
                 waiting_for_opponent=opponent is None,
                 updated=campaign.updated,
+                deadline=deadline,
+                overdue=overdue,
             )
         )
-    return rows
+    return sorted(rows, key=_due_first)
+
+
+def _due_first(row: CampaignRow) -> tuple[int, float]:
+    if row.owes and row.deadline is not None:
+        return (0, row.deadline.timestamp())
+    return (1 if row.owes else 2, -row.updated.timestamp())

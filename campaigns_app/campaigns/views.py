@@ -26,6 +26,7 @@ from campaigns_app.models import Invitation, Seat
 from campaigns_app.phase import history as phase_history
 from campaigns_app.records import lost_values as lost_value_selectors
 from campaigns_app.web import NOT_FOUND, fragments_response, is_htmx, page, panel_response, player, safe_next, seated
+from rules_engine.pace import pace_words
 
 DEFAULT_SYSTEM = "rr"  # preselected on the create page when loaded
 
@@ -93,6 +94,7 @@ def campaign_create(request: HttpRequest) -> HttpResponse:
                     player_seed=form.cleaned_data.get("player_seed"),
                     player_settings=submitted,
                     lost_values=typed_lost,
+                    pace_hours=form.cleaned_data.get("pace"),
                 )
             except services.PlayerSettingsInvalid as error:
                 problems = error.problems
@@ -137,6 +139,7 @@ def campaign_join(request: HttpRequest, token: str) -> HttpResponse:
         "campaign": campaign,
         "creator": campaign.created_by.get_username(),
         "system_name": campaign.system.name,
+        "pace_words": pace_words(campaign.pace_hours),
         "free_side_name": engine.side_name(system, free_side) if free_side else None,
         "creator_side_name": engine.side_name(system, seats[0].side) if seats else None,
         "full": free_side is None,
@@ -178,6 +181,7 @@ def campaign_invite(request: HttpRequest, seat: Seat) -> HttpResponse:
         "campaign": campaign, "seat": seat, "link": link, "opponent": opponent,
         "choices": card_selectors.campaign_choices(campaign),
         "lost_values": lost_value_selectors.campaign_lost_values(campaign),
+        "pace_words": pace_words(campaign.pace_hours),
     })
 
 

@@ -152,6 +152,13 @@ class Campaign(models.Model):
     # opponent before joining (joining accepts them) and on Rules in use; set at creation, never changed afterwards
     # (engine.system_for applies them ``with_cells`` for both sides). Empty for a campaign created before this field.
     supplied_values = models.JSONField(default=dict, blank=True, editable=False)
+    # Pace (issue 13): hours per due action, proposed on the create page and accepted by joining (None: no limit);
+    # pauses both players agreed to, [[start, end] ISO 8601 …]; a pause asked for, {"side", "until"} ({} when none);
+    # each side's due action, {side: {"since": ISO 8601, "reminded": "" | "soon" | "overdue"}} (no key: nothing due).
+    pace_hours = models.PositiveIntegerField(null=True, blank=True)
+    pauses = models.JSONField(default=list, blank=True)
+    pause_request = models.JSONField(default=dict, blank=True)
+    due = models.JSONField(default=dict, blank=True)
     replayed = False  # not stored: set by services.act — a resent or stale form that recorded nothing
 
     class Meta:
@@ -164,6 +171,8 @@ class Campaign(models.Model):
             models.CheckConstraint(condition=Q(dice_seed__regex=r"^[0-9a-f]{64}$"), name="campaign_seed_hex"),
             models.CheckConstraint(condition=Q(seed_commitment__regex=r"^[0-9a-f]{64}$"), name="campaign_commitment_hex"),
             models.CheckConstraint(condition=~Q(name=""), name="campaign_name_not_empty"),
+            models.CheckConstraint(condition=Q(pace_hours__isnull=True) | Q(pace_hours__gte=1, pace_hours__lte=720),
+                                   name="campaign_pace_hours_range"),
             models.CheckConstraint(condition=Q(public_id__regex=r"^[A-Za-z0-9_-]{16,32}$"), name="campaign_public_id_shape"),
         ]
 

@@ -10,6 +10,7 @@ from campaigns_app.engine import System
 from campaigns_app.live import presence_store
 from campaigns_app.messages.selectors import conversation
 from campaigns_app.models import Campaign, Seat
+from campaigns_app.pace.selectors import pace_context
 from campaigns_app.phase.context import phase_context
 from campaigns_app.phase.history import history
 from campaigns_app.phase.steps import step_label
@@ -124,6 +125,7 @@ def live_context(seat: Seat) -> dict[str, Any]:
         "can_mark_done": len(seats) == 2 and side_view.can_mark_done,
         "history_latest": history(campaign, seat, latest=HISTORY_LATEST, view=side_view),
         "messages": conversation(campaign, system, seat.side),
+        "pace": pace_context(campaign, system, seat.side),
         "ended": view.get("ended", False),
         "phase": phase_context(campaign, seat, system, side_view, len(seats) == 2),
         "phase_oob": ",".join(f"#{fragment_id}" for fragment_id in PHASE_FRAGMENT_IDS),

@@ -28,6 +28,7 @@ from campaigns_app.services.errors import (
     PlayerSettingsInvalid,
     ServiceError,
 )
+from rules_engine import pace
 
 PLAYER_SEED_MAX = 64
 FULL = "This campaign is full: both sides are already taken."
@@ -136,13 +137,17 @@ def campaign_card(*, user: User, cg_system: CgSystem, card_id: str | None
 def campaign_create(
     *, user: User, system_id: str, side: str, name: str, card_id: str | None = None,
     player_seed: str | None = None, player_settings: Mapping[str, object] | None = None,
-    lost_values: Mapping[str, object] | None = None,
+    lost_values: Mapping[str, object] | None = None, pace_hours: int | None = None,
 ) -> Campaign:
     """Create a campaign with the creator in ``side``, a committed dice seed and an invitation for the opponent.
     ``player_seed``: the creator's own seed string bound into every roll (None: a random one). ``player_settings``:
     the players' choices of the ``source: players`` settings (KGP 8.31 CG Balance …), stored with the campaign for good.
     ``lost_values``: every value lost in the rule text the card leaves open (``engine.needed_values``), as typed
-    {key: text}; refused (LostValuesInvalid, nothing saved) unless each is given as its chart prints it."""
+    {key: text}; refused (LostValuesInvalid, nothing saved) unless each is given as its chart prints it.
+    ``pace_hours``: hours per due action (None: no limit), shown on the invitation and accepted by joining."""
+    if pace_hours is not None and pace_hours not in pace.PACES:
+        allowed = ", ".join(str(hours) for hours in pace.PACES)
+        raise ServiceError(f"A pace is no time limit or one of {allowed} hours per action.")
     seed_text = clean_player_seed(player_seed)
     name = _campaign_name(name)
     cg_system = _cg_system(system_id)
@@ -163,7 +168,7 @@ def campaign_create(
         system=cg_system, name=name, created_by=user,
         state=started[0] if started else engine.new_state(system),  # no start yet: it rolls, at the join
         dice_seed=seed.hex(), seed_commitment=engine.seed_commitment(seed), dice_counters={},
-        player_settings=chosen, supplied_values=supplied, **card_fields,
+        player_settings=chosen, supplied_values=supplied, pace_hours=pace_hours, **card_fields,
     )
     Seat.objects.create(campaign=campaign, user=user, side=side, player_seed=seed_text)
     Invitation.objects.create(campaign=campaign)
@@ -217,8 +222,11 @@ def campaign_join(*, user: User, token: str, player_seed: str | None = None) -> 
     append_events(campaign, [engine.app_event(EventKind.PLAYER_JOINED, side=side, player=user.get_username())])
     if engine.waiting(engine.load_state(campaign.state)):
         _start_phase(campaign, system)
+    state = engine.load_state(campaign.state)
+    owed = {s: engine.owes(system, state, s) for s in engine.side_ids(system)}
+    campaign.due = pace.next_due({}, {}, owed, now().isoformat())  # the clocks start when both are seated
     campaign.updated = now()
-    campaign.save(update_fields=["updated"])
+    campaign.save(update_fields=["updated", "due"])
     after_commit(campaign, system, {seats[0].side: "joined"})
     return seat
 

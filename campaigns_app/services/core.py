@@ -23,6 +23,7 @@ from campaigns_app.models import Campaign, EventRecord, Seat, now
 from campaigns_app.records import projection as records
 from campaigns_app.services.errors import NotSeated, RefusedOrder, ServiceError
 from campaigns_app.services.tokens import current_step_ref, form_token, require_genuine
+from rules_engine import pace
 
 Owed = dict[SideId, tuple[str, ...]]
 Due = dict[SideId, str]
@@ -104,7 +105,7 @@ def newly_due(before: Owed, after: Owed, actor: SideId) -> Due:
 def save_state(campaign: Campaign, state: CampaignState, counters: dict[str, int] | None = None) -> None:
     """Store the state (and the dice counters) and project the record tables, in the same transaction."""
     campaign.state = state.to_json()
-    fields = ["state", "updated"]
+    fields = ["state", "updated", "due"]
     if counters is not None:
         campaign.dice_counters = counters
         fields.append("dice_counters")
@@ -194,8 +195,10 @@ def act(public_id: str, user: User, move: Move) -> Campaign:
     before = owes_all(system, state)
     dice = engine.committed_dice(campaign, player_seeds(system, seats))
     new_state, events = _run(move, system, state, seat.side, dice)
+    after = owes_all(system, new_state)
+    campaign.due = pace.next_due(campaign.due or {}, before, after, now().isoformat())  # the clock of each due action
     save_state(campaign, new_state, dice.counters)
     append_events(campaign, events)
-    due = newly_due(before, owes_all(system, new_state), seat.side)
+    due = newly_due(before, after, seat.side)
     after_commit(campaign, system, move.more_due(system, new_state, seat.side, events, due))
     return campaign

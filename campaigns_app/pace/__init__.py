@@ -1,0 +1,1 @@
+"""Pace: deadlines per due action, pauses, reminders (issue 13)."""

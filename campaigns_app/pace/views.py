@@ -1,0 +1,54 @@
+"""Asking for a pause and answering (``@seated``): htmx gets the players card; without JavaScript, the page."""
+from __future__ import annotations
+
+from datetime import date
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.views.decorators.http import require_POST
+
+from campaigns_app import services
+from campaigns_app.models import Seat
+from campaigns_app.services import pace as pace_services
+from campaigns_app.web import fragments_response, is_htmx, page, player, seated
+
+
+def _answer(request: HttpRequest, seat: Seat, error: str) -> HttpResponse:
+    if is_htmx(request):
+        return fragments_response(seat, ["players"], 422, pace_error=error) if error else \
+            fragments_response(seat, ["players"])
+    if error:
+        return page(request, seat, 400, pace_error=error)
+    return redirect("campaign_detail", seat.campaign.public_id)
+
+
+@seated
+@require_POST
+def pause_ask(request: HttpRequest, seat: Seat) -> HttpResponse:
+    text = request.POST.get("until", "")[:20]
+    error = ""
+    try:
+        until = date.fromisoformat(text)
+    except ValueError:
+        error = f"{text!r} is not a date: give the pause's last day as YYYY-MM-DD."
+    else:
+        try:
+            pace_services.pause_ask(public_id=seat.campaign.public_id, user=player(request), until=until)
+        except services.ServiceError as refused:
+            error = str(refused)
+    return _answer(request, seat, error)
+
+
+@seated
+@require_POST
+def pause_answer(request: HttpRequest, seat: Seat) -> HttpResponse:
+    answer = request.POST.get("answer", "")
+    error = ""
+    if answer not in ("agree", "decline"):
+        error = "Answer a pause with agree or decline."
+    else:
+        try:
+            pace_services.pause_answer(public_id=seat.campaign.public_id, user=player(request), agree=answer == "agree")
+        except services.ServiceError as refused:
+            error = str(refused)
+    return _answer(request, seat, error)

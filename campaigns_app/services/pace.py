@@ -1,0 +1,104 @@
+"""Pace: asking for a pause and answering it (locked writes like every other), and the reminders a scheduler sends
+(``manage.py send_reminders``): once before a deadline, once when it passes — never to a player whose page is open,
+never while paused. Overdue never plays for anyone: it is recorded in the history and shown on both pages."""
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, time, timedelta
+from functools import partial
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+
+from campaigns_app import engine
+from campaigns_app.campaigns.selectors import seat_online
+from campaigns_app.models import Campaign
+from campaigns_app.pace import mail as pace_mail
+from campaigns_app.services.core import after_commit, append_events, locked, seat_of, seats_of
+from campaigns_app.services.errors import ServiceError
+from rules_engine import pace
+from rules_engine.events import EventKind
+
+
+def _pause_end(until: date) -> datetime:
+    """A pause runs to the end of its last day (UTC)."""
+    return datetime.combine(until + timedelta(days=1), time.min, tzinfo=UTC)
+
+
+@transaction.atomic
+def pause_ask(*, public_id: str, user: User, until: date, moment: datetime | None = None) -> None:
+    """Ask the opponent for a pause until ``until`` (a day after today, at most MAX_PAUSE_DAYS ahead)."""
+    campaign = locked(public_id)
+    seats = seats_of(campaign)
+    seat = seat_of(seats, user)
+    moment = moment or timezone.now()
+    if len(seats) < 2:
+        raise ServiceError("A pause needs both players: your opponent has not joined yet.")
+    if not moment.date() < until <= moment.date() + timedelta(days=pace.MAX_PAUSE_DAYS):
+        raise ServiceError(f"A pause ends after today and at most {pace.MAX_PAUSE_DAYS} days from now.")
+    if pace.paused_at(pace.pauses_of(campaign.pauses), moment) is not None:
+        raise ServiceError("The campaign is already paused.")
+    campaign.pause_request = {"side": seat.side, "until": until.isoformat()}
+    campaign.save(update_fields=["pause_request"])
+    append_events(campaign, [engine.app_event(EventKind.PAUSE_ASKED, side=seat.side, until=until.isoformat())])
+    after_commit(campaign, engine.system_for(campaign), {})
+
+
+@transaction.atomic
+def pause_answer(*, public_id: str, user: User, agree: bool, moment: datetime | None = None) -> None:
+    """Agree to (or decline) the opponent's pause; agreed, no deadline runs until its end."""
+    campaign = locked(public_id)
+    seat = seat_of(seats_of(campaign), user)
+    asked = campaign.pause_request or {}
+    if not asked or asked.get("side") == seat.side:
+        raise ServiceError("There is no pause of your opponent's to answer.")
+    moment = moment or timezone.now()
+    until = str(asked["until"])
+    if agree:
+        campaign.pauses = [*(campaign.pauses or []), [moment.isoformat(), _pause_end(date.fromisoformat(until)).isoformat()]]
+    campaign.pause_request = {}
+    campaign.save(update_fields=["pauses", "pause_request"])
+    kind = EventKind.PAUSE_AGREED if agree else EventKind.PAUSE_DECLINED
+    append_events(campaign, [engine.app_event(kind, side=seat.side, until=until)])
+    after_commit(campaign, engine.system_for(campaign), {})
+
+
+def send_reminders(moment: datetime) -> int:
+    """Every reminder due at ``moment``, each campaign under its row lock; how many went out."""
+    sent = 0
+    ids = Campaign.objects.filter(pace_hours__isnull=False).exclude(due={}).values_list("public_id", flat=True)
+    for public_id in ids:
+        sent += _remind(public_id, moment)
+    return sent
+
+
+@transaction.atomic
+def _remind(public_id: str, moment: datetime) -> int:
+    campaign = locked(public_id)
+    hours = campaign.pace_hours
+    if not hours:
+        return 0
+    pauses = pace.pauses_of(campaign.pauses)
+    due = {side: dict(entry) for side, entry in (campaign.due or {}).items()}
+    system = engine.system_for(campaign)
+    state = engine.load_state(campaign.state)
+    sent = 0
+    for side, entry in due.items():
+        since = datetime.fromisoformat(entry["since"])
+        reminder = pace.reminder_due(since, hours, pauses, moment, pace.Reminder(entry.get("reminded", "")))
+        if reminder is pace.Reminder.NONE or seat_online(public_id, side):
+            continue
+        deadline = pace.deadline(since, hours, pauses, moment)
+        assert deadline is not None
+        entry["reminded"] = reminder.value
+        if reminder is pace.Reminder.OVERDUE:
+            owes = "; ".join(engine.owes(system, state, side)) or "its next step"
+            append_events(campaign, [engine.app_event(EventKind.OVERDUE, side=side, owes=owes,
+                                                      deadline=deadline.strftime("%d %b %Y %H:%M"))])
+        transaction.on_commit(partial(pace_mail.email_reminder, public_id, side, reminder.value, deadline))
+        sent += 1
+    if sent:
+        campaign.due = due
+        campaign.save(update_fields=["due"])
+        after_commit(campaign, system, {})
+    return sent

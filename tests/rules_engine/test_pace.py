@@ -1,0 +1,54 @@
+"""Pace (rules_engine.pace): deadlines, pauses and reminders, with moments typed by hand."""
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from rules_engine.pace import Pause, Reminder, deadline, next_due, pace_words, pauses_of, reminder_due
+
+
+def at(day: int, hour: int = 0, minute: int = 0) -> datetime:
+    return datetime(2026, 11, day, hour, minute, tzinfo=UTC)
+
+
+def test_a_deadline_is_the_due_moment_plus_the_pace() -> None:
+    assert deadline(at(1, 10), 48, (), at(2)) == at(3, 10)
+
+
+def test_a_pause_stops_the_clock_and_moves_the_deadline_by_its_length() -> None:
+    pauses = (Pause(at(2, 10), at(5, 10)),)  # three days
+
+    assert deadline(at(1, 10), 48, pauses, at(3)) is None  # while paused, no deadline runs
+    assert deadline(at(1, 10), 48, pauses, at(6)) == at(6, 10)
+
+
+def test_a_pause_before_the_action_fell_due_moves_nothing() -> None:
+    assert deadline(at(10, 10), 24, (Pause(at(1), at(5)),), at(10, 12)) == at(11, 10)
+
+
+def test_reminders_go_out_once_when_a_quarter_is_left_and_once_when_overdue() -> None:
+    since = at(1, 0)  # 48 h: due by 3rd 00:00, a quarter (12 h) left from the 2nd 12:00
+
+    assert reminder_due(since, 48, (), at(2, 11, 59), Reminder.NONE) is Reminder.NONE
+    assert reminder_due(since, 48, (), at(2, 12), Reminder.NONE) is Reminder.SOON
+    assert reminder_due(since, 48, (), at(2, 13), Reminder.SOON) is Reminder.NONE
+    assert reminder_due(since, 48, (), at(3, 0), Reminder.SOON) is Reminder.OVERDUE
+    assert reminder_due(since, 48, (), at(3, 0), Reminder.NONE) is Reminder.OVERDUE  # late scheduler: straight to it
+    assert reminder_due(since, 48, (), at(9, 0), Reminder.OVERDUE) is Reminder.NONE
+    assert reminder_due(since, 48, (Pause(at(2), at(4)),), at(3, 0), Reminder.NONE) is Reminder.NONE
+
+
+def test_a_side_owing_the_same_keeps_its_clock_and_a_new_debt_restarts_it() -> None:
+    due = {"german": {"since": "a", "reminded": "soon"}, "canadian": {"since": "a", "reminded": ""}}
+    before = {"german": ["2.518 buy"], "canadian": ["2.518 buy"]}
+    after = {"german": ["2.518 buy"], "canadian": ["2.519 roll"], "third": []}
+
+    assert next_due(due, before, after, "b") == {"german": {"since": "a", "reminded": "soon"},
+                                                "canadian": {"since": "b", "reminded": ""}}
+
+
+def test_pace_words_and_stored_pauses() -> None:
+    assert [pace_words(h) for h in (None, 24, 48, 168, 36)] == [
+        "No time limit", "1 day per action", "2 days per action", "1 week per action", "36 hours per action"]
+    assert pauses_of([["2026-11-01T00:00:00+00:00", "2026-11-02T00:00:00+00:00"], ["bad"], "x"]) == (
+        Pause(at(1), at(2)),)
+    assert pauses_of(None) == ()
