@@ -8,7 +8,7 @@ the side's own RG lines and are shown to that side only (``view_for``), and the 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from rules_engine.errors import SubmissionError
 from rules_engine.events import JSON, Event, EventKind
@@ -127,7 +127,7 @@ def answer(system: System, state: CampaignState, step: Step, side: SideId, given
     facts = {s: dict(v) for s, v in state.facts_supplied.items()}
     facts.setdefault(side, {}).update(values)
     event = Event(EventKind.SUPPLIED, Visibility.SIDE, side, {"step": step.ref, "values": dict(values)})
-    return Progress(replace(state, facts_supplied=facts), (event,))
+    return Progress(state.evolve(facts_supplied=facts), (event,))
 
 
 def answers_for(system: System, state: CampaignState, step: Step, side: SideId, line: PurchaseLine

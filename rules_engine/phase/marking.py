@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 
 from rules_engine import map_groups, patrols
 from rules_engine.dice import Dice
@@ -153,7 +152,7 @@ def mark_run_done(system: SystemLike, state: CampaignState, side: str) -> Progre
         raise SubmissionError(f"{what} is not done on the board alone; finish it on its own.", state.phase_ref)
     keys = tuple(k for k in state.run_done.get(side, ()) if k.startswith(f"{state.date_id}|"))
     keys += tuple(run_key(state, step.ref) for step in run[1:])
-    state = replace(state, run_done={**state.run_done, side: keys})
+    state = state.evolve(run_done={**state.run_done, side: keys})
     return finish(system, state, side)
 
 

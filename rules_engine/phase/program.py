@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from rules_engine import board_part
 from rules_engine.errors import RulesError
@@ -18,6 +18,7 @@ from rules_engine.state import (
     SystemLike,
 )
 from rules_engine.step_kinds import INITIATIVE_ACTIONS
+from rules_engine.system_memo import SystemMemo
 from rules_engine.vocabulary import Automation
 
 RESULTS_MARK = "@results"
@@ -118,6 +119,11 @@ def _is_last_date(system: SystemLike, state: CampaignState) -> bool:
 
 def program(system: SystemLike, kind: str, *, last_date: bool = False) -> tuple[str, ...]:
     """The entries of one pass, in order: step refs and marks (``@results``, ``@new-date``, ``@scenario`` …)."""
+    return _PROGRAMS(system, (kind, last_date))
+
+
+def _program(system: SystemLike, key: tuple[str, bool]) -> tuple[str, ...]:
+    kind, last_date = key
     lay = layout(system)
     init = (lay.initiative.ref,) if lay.initiative else ()
     if kind == "initial":
@@ -142,6 +148,9 @@ def program(system: SystemLike, kind: str, *, last_date: bool = False) -> tuple[
     raise RulesError(f"unknown pass {kind!r} (allowed: initial, cycle, scenario, idle)")
 
 
+_PROGRAMS = SystemMemo(_program)
+
+
 def current_program(system: SystemLike, state: CampaignState) -> tuple[str, ...]:
     """The pass the cursor is in."""
     return program(system, state.pass_kind or "initial", last_date=_is_last_date(system, state))
@@ -149,10 +158,20 @@ def current_program(system: SystemLike, state: CampaignState) -> tuple[str, ...]
 
 def find_step(system: SystemLike, ref: str) -> Step:
     """The system's step ``ref`` (RulesError naming the system when unknown)."""
-    for step in system.steps:
-        if step.ref == ref:
-            return step
-    raise RulesError(f"{system.id}: unknown step {ref!r}")
+    step = _STEPS_BY_REF(system.steps, None).get(ref)
+    if step is None:
+        raise RulesError(f"{system.id}: unknown step {ref!r}")
+    return step
+
+
+def _steps_by_ref(steps: tuple[Step, ...], _: None) -> dict[str, Step]:
+    by_ref: dict[str, Step] = {}
+    for step in steps:
+        by_ref.setdefault(step.ref, step)  # the first step with a ref, as a scan finds it
+    return by_ref
+
+
+_STEPS_BY_REF = SystemMemo(_steps_by_ref)
 
 
 def _spine_step(system: SystemLike, state: CampaignState, kind: str, entry: str) -> str:
@@ -170,8 +189,8 @@ def _spine_step(system: SystemLike, state: CampaignState, kind: str, entry: str)
 
 def goto(system: SystemLike, state: CampaignState, kind: str, entry: str) -> CampaignState:
     """The state with the cursor on ``entry`` of pass ``kind``; the step's marks and board log start afresh."""
-    return replace(
-        state, pass_kind=kind, phase_ref=entry, step=_spine_step(system, state, kind, entry), done=frozenset(),
+    return state.evolve(
+        pass_kind=kind, phase_ref=entry, step=_spine_step(system, state, kind, entry), done=frozenset(),
         facts_supplied={}, parts_done=frozenset(), map_done={}, map_results={}, map_agreed={}, board_log=(),
         board_counts={},
     )
