@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
+from types import MappingProxyType
 from typing import Any, TypeAlias, TypedDict, Unpack
 
 from rules_engine.errors import MissingValueError, SubmissionError
@@ -136,14 +137,15 @@ class CampaignState:
 
     def evolve(self, **changes: Unpack[StateChanges]) -> CampaignState:
         """``dataclasses.replace``, freezing only the changed fields: the others are frozen already (same result)."""
-        values: dict[str, object] = dict(self.__dict__)
+        values: dict[str, object] = self.__dict__.copy()
         if "step" in changes or "pass_kind" in changes:
             _check_step(changes.get("step", self.step), changes.get("pass_kind", self.pass_kind))
+        freezers = _FREEZE
         for name, value in changes.items():
             if name not in values:
                 raise TypeError(f"CampaignState has no field {name!r}")
-            freeze = _FREEZE.get(name)
-            values[name] = freeze(value) if freeze is not None else value
+            freeze = freezers.get(name)
+            values[name] = value if freeze is None else freeze(value)
         new = object.__new__(type(self))
         object.__setattr__(new, "__dict__", values)
         return new
@@ -251,20 +253,35 @@ def _check_step(step: object, pass_kind: object) -> None:
         raise ValueError(f"Unknown pass {pass_kind!r} (allowed: {', '.join(PASS_KINDS)})")
 
 
+_EMPTY: Mapping[Any, Any] = MappingProxyType({})  # one read-only empty map: nobody can change it
+
+
+def _map[K, V](mapping: Mapping[K, V]) -> Mapping[K, V]:
+    """``frozen_map``, with every empty map the same read-only one."""
+    if type(mapping) is MappingProxyType:
+        return mapping
+    return MappingProxyType(dict(mapping)) if mapping else _EMPTY
+
+
+def _nested[K, V](mapping: Mapping[K, Mapping[str, V]]) -> Mapping[K, Mapping[str, V]]:
+    """``frozen_nested``, with every empty map the same read-only one."""
+    return frozen_nested(mapping) if mapping else _EMPTY
+
+
 def _frozen_sets(mapping: Mapping[str, frozenset[SideId]]) -> Mapping[str, frozenset[SideId]]:
-    return frozen_map({k: frozenset(v) for k, v in mapping.items()})
+    return frozen_map({k: frozenset(v) for k, v in mapping.items()}) if mapping else _EMPTY
 
 
 def _frozen_tuples(mapping: Mapping[SideId, tuple[str, ...]]) -> Mapping[SideId, tuple[str, ...]]:
-    return frozen_map({k: tuple(v) for k, v in mapping.items()})
+    return frozen_map({k: tuple(v) for k, v in mapping.items()}) if mapping else _EMPTY
 
 
 _FREEZE: Mapping[str, Callable[[Any], object]] = {  # each field's read-only copy, as ``__post_init__`` makes it
-    "sides": tuple, "done": frozenset, "attack_chits_used": frozen_map, "sealed": frozen_map, "results": frozen_map,
-    "history": tuple, "tracks": frozen_nested, "records": tuple, "facts_supplied": frozen_nested,
-    "ledgers": frozen_map, "end_proposals": frozenset, "pending": frozen_map, "parts_done": frozenset,
-    "supplied_cells": frozen_nested, "map_done": _frozen_sets, "run_done": _frozen_tuples,
-    "map_results": frozen_nested, "map_agreed": frozen_map, "board_log": tuple, "board_counts": frozen_map,
+    "sides": tuple, "done": frozenset, "attack_chits_used": _map, "sealed": _map, "results": _map,
+    "history": tuple, "tracks": _nested, "records": tuple, "facts_supplied": _nested,
+    "ledgers": _map, "end_proposals": frozenset, "pending": _map, "parts_done": frozenset,
+    "supplied_cells": _nested, "map_done": _frozen_sets, "run_done": _frozen_tuples,
+    "map_results": _nested, "map_agreed": _map, "board_log": tuple, "board_counts": _map,
 }
 if set(StateChanges.__annotations__) != {f.name for f in fields(CampaignState)}:
     raise TypeError("StateChanges must list every field of CampaignState")  # the two lists drift apart otherwise

@@ -7,6 +7,7 @@ from typing import Protocol
 
 from rules_engine.errors import MissingValueError, RulesError, SubmissionError
 from rules_engine.model import Cell, DiceTable, Modifier, Row, SettingRef, System
+from rules_engine.system_memo import SystemMemo
 from rules_engine.vocabulary import SideId
 
 Fact = int | bool
@@ -59,12 +60,19 @@ def lookup(table: DiceTable, final: int, column: str | None = None) -> Cell:
 
 def side_facts(system: System, side: SideId) -> dict[str, Fact]:
     """The `side_is:` and `nationality_is:` facts for one side of a system."""
+    return dict(_SIDE_FACTS(system, side))
+
+
+def _side_facts(system: System, side: SideId) -> dict[str, Fact]:
     own = system.side(side)
     facts: dict[str, Fact] = {}
     for s in system.sides:
         facts[f"side_is:{s.id}"] = s.id == own.id
         facts[f"nationality_is:{s.nationality}"] = s.nationality == own.nationality
     return facts
+
+
+_SIDE_FACTS = SystemMemo(_side_facts)
 
 
 def needed_facts(table: DiceTable, column: str | None = None) -> tuple[str, ...]:

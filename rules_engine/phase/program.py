@@ -218,11 +218,10 @@ def settled(system: SystemLike, state: CampaignState) -> CampaignState:
 
 def settle(system: SystemLike, state: CampaignState) -> CampaignState:
     """Follow up ``initiative.submit_chit`` (which sets the step SCENARIO after a non-idle reveal): the scenario pass."""
+    if state.step != SCENARIO:
+        return state
     lay = layout(system)
-    if (
-        state.step == SCENARIO and lay.initiative is not None
-        and state.phase_ref == lay.initiative.ref and state.pass_kind in ("cycle", "idle")
-    ):
+    if lay.initiative is not None and state.phase_ref == lay.initiative.ref and state.pass_kind in ("cycle", "idle"):
         return goto(system, state, "scenario", program(system, "scenario")[0])
     return state
 
@@ -230,7 +229,10 @@ def settle(system: SystemLike, state: CampaignState) -> CampaignState:
 def step_kind(system: SystemLike, step: Step) -> str:
     """automatic | input | assisted | on-board: the kind the loader derived (step_kinds); the initiative step runs
     through the initiative flow and, outside it, is a board step (its tie-breaking rolls are made at the board)."""
-    return ON_BOARD if step.automation is Automation.INITIATIVE else step.automation.value
+    return _KIND_OF[step.automation]
+
+
+_KIND_OF = {a: ON_BOARD if a is Automation.INITIATIVE else a.value for a in Automation}
 
 
 def current_kind(system: SystemLike, state: CampaignState, step: Step) -> str:

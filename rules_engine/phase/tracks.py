@@ -37,9 +37,9 @@ def set_track(state: CampaignState, side: str, name: str, value: int, date_id: s
     state = state.evolve(tracks=tracks)
     ledger = state.ledgers.get(side)
     if ledger is not None and name == "san":
-        state = with_ledger(state, side, replace(ledger, san=value))
+        state = with_ledger(state, side, ledger.evolve(san=value))
     if ledger is not None and name == "elr":
-        state = with_ledger(state, side, replace(ledger, elr=value))
+        state = with_ledger(state, side, ledger.evolve(elr=value))
     if name in ROSTER_TRACKS:
         state = roster_update(state, side, date_id or state.date_id, currency, **{ROSTER_TRACKS[name]: value})
     return state
@@ -81,7 +81,7 @@ def fold_san(system: SystemLike, state: CampaignState, side: str) -> CampaignSta
         if line.san_pending else line
         for line in ledger.roster
     )
-    state = with_ledger(state, side, replace(ledger, roster=roster))
+    state = with_ledger(state, side, ledger.evolve(roster=roster))
     return set_track(state, side, "san", san + pending, None, main_currency(system))
 
 
