@@ -77,6 +77,10 @@ _SIDE_FACTS = SystemMemo(_side_facts)
 
 def needed_facts(table: DiceTable, column: str | None = None) -> tuple[str, ...]:
     """The facts the table's automatic modifiers read (for the chosen column), in order, without repeats."""
+    return _NEEDED(table, column)
+
+
+def _needed_facts(table: DiceTable, column: str | None) -> tuple[str, ...]:
     col = table.column(column).id if column is not None or len(table.columns) == 1 else None
     out: list[str] = []
     for modifier in table.modifiers:
@@ -86,6 +90,9 @@ def needed_facts(table: DiceTable, column: str | None = None) -> tuple[str, ...]
             if fact is not None and fact not in out:
                 out.append(fact)
     return tuple(out)
+
+
+_NEEDED = SystemMemo(_needed_facts)
 
 
 def questions(table: DiceTable, column: str | None = None) -> tuple[tuple[int, Modifier], ...]:

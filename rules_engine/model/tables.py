@@ -148,6 +148,10 @@ class DiceTable:
         """The cell for a final roll (MissingValueError naming the value a user must supply)."""
         col = self.column(column)
         row = self.row_for(final)
+        if row.missing is None and row.label_missing is None:
+            cell = row.cells[self.columns.index(col)]
+            if not cell.missing:
+                return cell
         what = f"{self._who}: "
         if len(self.columns) > 1:
             what += f"the {col.label} value for final {self.dice} {final}"

@@ -10,6 +10,7 @@ from rules_engine.state import (
     CampaignState,
     SystemLike,
 )
+from rules_engine.system_memo import SystemMemo
 from rules_engine.tables import Fact, side_facts
 from rules_engine.vocabulary import Chit
 
@@ -25,6 +26,10 @@ def applies(system: SystemLike, step: Step, side: str) -> bool:
 
 def side_settings(system: SystemLike, side: str) -> dict[str, int]:
     """Whole-number settings for ``side`` (per-side values give that side's; defaults where nothing is set)."""
+    return dict(_SIDE_SETTINGS(system, side))
+
+
+def _side_settings(system: SystemLike, side: str) -> dict[str, int]:
     out: dict[str, int] = {}
     for setting in system.settings:
         if isinstance(setting.default, int) and not isinstance(setting.default, bool):
@@ -34,6 +39,9 @@ def side_settings(system: SystemLike, side: str) -> dict[str, int]:
         if isinstance(value, int) and not isinstance(value, bool):
             out[key] = value
     return out
+
+
+_SIDE_SETTINGS = SystemMemo(_side_settings)
 
 
 def setting_value(system: SystemLike, side: str, key: str) -> object:
