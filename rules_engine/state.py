@@ -138,14 +138,14 @@ class CampaignState:
     def evolve(self, **changes: Unpack[StateChanges]) -> CampaignState:
         """``dataclasses.replace``, freezing only the changed fields: the others are frozen already (same result)."""
         values: dict[str, object] = self.__dict__.copy()
-        values.update(changes)
-        if len(values) != len(self.__dict__):
-            unknown = sorted(set(changes) - set(self.__dict__))
-            raise TypeError(f"CampaignState has no field {unknown[0]!r}")
         if "step" in changes or "pass_kind" in changes:
-            _check_step(values["step"], values["pass_kind"])
-        for name in changes.keys() & _FREEZE.keys():
-            values[name] = _FREEZE[name](values[name])
+            _check_step(changes.get("step", self.step), changes.get("pass_kind", self.pass_kind))
+        freezers = _FREEZE
+        for name, value in changes.items():
+            if name not in values:
+                raise TypeError(f"CampaignState has no field {name!r}")
+            freeze = freezers.get(name)
+            values[name] = value if freeze is None else freeze(value)
         new = object.__new__(type(self))
         object.__setattr__(new, "__dict__", values)
         return new
