@@ -97,8 +97,15 @@ _NEEDED = SystemMemo(_needed_facts)
 
 def questions(table: DiceTable, column: str | None = None) -> tuple[tuple[int, Modifier], ...]:
     """The modifiers a player must answer (`ask:` tick/count/value), by index, for the chosen column."""
+    return _QUESTIONS(table, column)
+
+
+def _questions(table: DiceTable, column: str | None) -> tuple[tuple[int, Modifier], ...]:
     col = table.column(column).id if column is not None or len(table.columns) == 1 else None
     return tuple((i, m) for i, m in enumerate(table.modifiers) if m.ask is not None and m.applies_to(col))
+
+
+_QUESTIONS = SystemMemo(_questions)
 
 
 def _fact(table: DiceTable, facts: Mapping[str, Fact], name: str, modifier: Modifier) -> Fact:
