@@ -57,14 +57,14 @@ def finish(system: SystemLike, state: CampaignState, side: str, *private: Event)
     done = state.done | {side}
     ref = state.phase_ref if state.step == PHASE else state.step
     events: list[Event] = [*private, Event(EventKind.STEP_DONE, Visibility.PUBLIC, side, {"date": state.date_id, "step": ref, "side": side})]
-    new = state.evolve(done=done)
-    if done >= set(state.sides):
-        step = step_at(system, new)
-        if step is not None and step.action == "purchase-fortifications":
-            new, more = _forfeit(system, new)
-            events.extend(more)
-        new = move_on(system, new)
-    return Progress(new, tuple(events))
+    if not done >= set(state.sides):
+        return Progress(state.evolve(done=done), tuple(events))
+    new = state  # both have finished: the cursor moves on and the next step's marks start afresh (``goto``)
+    step = step_at(system, new)
+    if step is not None and step.action == "purchase-fortifications":
+        new, more = _forfeit(system, new)
+        events.extend(more)
+    return Progress(move_on(system, new), tuple(events))
 
 
 def _forfeit(system: SystemLike, state: CampaignState) -> Progress:

@@ -82,6 +82,8 @@ def attempt(
 
         events = tuple(keep(events))
         new = new.evolve(records=new.records[:before] + tuple(keep(new.records[before:])))
+    if side not in new.pending:
+        return new, events, True  # nothing of this side's was paused
     rest = {k: v for k, v in new.pending.items() if k != side}
     return new.evolve(pending=rest), events, True
 

@@ -158,20 +158,27 @@ def current_program(system: SystemLike, state: CampaignState) -> tuple[str, ...]
 
 def find_step(system: SystemLike, ref: str) -> Step:
     """The system's step ``ref`` (RulesError naming the system when unknown)."""
-    step = _STEPS_BY_REF(system.steps, None).get(ref)
+    steps = system.steps
+    found = _BY_REF.get(id(steps))
+    if found is None or found[0] is not steps:
+        found = _index_steps(steps)
+    step = found[1].get(ref)
     if step is None:
         raise RulesError(f"{system.id}: unknown step {ref!r}")
     return step
 
 
-def _steps_by_ref(steps: tuple[Step, ...], _: None) -> dict[str, Step]:
+def _index_steps(steps: tuple[Step, ...]) -> tuple[tuple[Step, ...], dict[str, Step]]:
     by_ref: dict[str, Step] = {}
     for step in steps:
         by_ref.setdefault(step.ref, step)  # the first step with a ref, as a scan finds it
-    return by_ref
+    if len(_BY_REF) > 256:
+        _BY_REF.clear()
+    found = _BY_REF[id(steps)] = (steps, by_ref)  # the key object is kept alive with its entry (as in ``layout``)
+    return found
 
 
-_STEPS_BY_REF = SystemMemo(_steps_by_ref)
+_BY_REF: dict[int, tuple[tuple[Step, ...], dict[str, Step]]] = {}
 
 
 def _spine_step(system: SystemLike, state: CampaignState, kind: str, entry: str) -> str:
