@@ -245,7 +245,9 @@ _KIND_OF = {a: ON_BOARD if a is Automation.INITIATIVE else a.value for a in Auto
 def current_kind(system: SystemLike, state: CampaignState, step: Step) -> str:
     """The kind of ``step`` now: an automatic step whose app part is done and whose board part is left to the players
     (RR 2.5031, PHD C5.25 Booby Traps; rules_engine.board_part) is a board step until both mark it finished."""
-    return ON_BOARD if board_part.is_open(state, step) else step_kind(system, step)
+    if "board_part" in step.params and board_part.is_open(state, step):  # only such a step has a board part
+        return ON_BOARD
+    return _KIND_OF[step.automation]  # step_kind
 
 
 def step_at(system: SystemLike, state: CampaignState) -> Step | None:
