@@ -150,6 +150,17 @@ class CampaignState:
         object.__setattr__(new, "__dict__", values)
         return new
 
+    def moved_to(self, pass_kind: str, phase_ref: str, step: str) -> CampaignState:
+        """The state with the cursor on a new entry, its marks, facts, Map Group entries and board log afresh (the
+        same as ``evolve`` with those fields emptied: ``rules_engine.phase.program.goto``)."""
+        _check_step(step, pass_kind)
+        values: dict[str, object] = self.__dict__.copy()
+        values.update(_FRESH_ENTRY)
+        values["pass_kind"], values["phase_ref"], values["step"] = pass_kind, phase_ref, step
+        new = object.__new__(type(self))
+        object.__setattr__(new, "__dict__", values)
+        return new
+
     def other(self, side: SideId) -> SideId:
         """The opposing side."""
         return self.sides[1] if side == self.sides[0] else self.sides[0]
@@ -282,6 +293,10 @@ _FREEZE: Mapping[str, Callable[[Any], object]] = {  # each field's read-only cop
     "ledgers": _map, "end_proposals": frozenset, "pending": _map, "parts_done": frozenset,
     "supplied_cells": _nested, "map_done": _frozen_sets, "run_done": _frozen_tuples,
     "map_results": _nested, "map_agreed": _map, "board_log": tuple, "board_counts": _map,
+}
+_FRESH_ENTRY: Mapping[str, object] = {  # what a new entry starts with (read-only values: shared safely)
+    "done": frozenset(), "facts_supplied": _EMPTY, "parts_done": frozenset(), "map_done": _EMPTY, "map_results": _EMPTY,
+    "map_agreed": _EMPTY, "board_log": (), "board_counts": _EMPTY,
 }
 if set(StateChanges.__annotations__) != {f.name for f in fields(CampaignState)}:
     raise TypeError("StateChanges must list every field of CampaignState")  # the two lists drift apart otherwise

@@ -196,11 +196,7 @@ def _spine_step(system: SystemLike, state: CampaignState, kind: str, entry: str)
 
 def goto(system: SystemLike, state: CampaignState, kind: str, entry: str) -> CampaignState:
     """The state with the cursor on ``entry`` of pass ``kind``; the step's marks and board log start afresh."""
-    return state.evolve(
-        pass_kind=kind, phase_ref=entry, step=_spine_step(system, state, kind, entry), done=frozenset(),
-        facts_supplied={}, parts_done=frozenset(), map_done={}, map_results={}, map_agreed={}, board_log=(),
-        board_counts={},
-    )
+    return state.moved_to(kind, entry, _spine_step(system, state, kind, entry))
 
 
 def _chit_mode(system: SystemLike) -> bool:
