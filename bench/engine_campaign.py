@@ -175,7 +175,7 @@ class Driver:
                 raise Stuck(f"advance does not move past {state.phase_ref} at {state.date_id}")
             return new
         step = self.steps[state.phase_ref]
-        kind = sequence.step_kind(system, step)
+        kind = sequence.current_kind(system, state, step)
         moved = False
         for side in self.shuffled(state.sides):
             wanted = self.call(sequence.needs, system, state, side)

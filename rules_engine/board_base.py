@@ -3,7 +3,6 @@ a roll is for (KGP 8.2), a player's purpose text and the log of rolls kept with 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 
 from rules_engine.errors import SubmissionError
 from rules_engine.events import JSON, Event
@@ -152,7 +151,7 @@ def logged(state: CampaignState, side: str, events: Events) -> CampaignState:
     """The state with ``events`` kept in the board log and counted for ``side``."""
     counts = dict(state.board_counts)
     counts[side] = counts.get(side, 0) + len(events)
-    return replace(state, board_log=trimmed(state.board_log + events), board_counts=counts)
+    return state.evolve(board_log=trimmed(state.board_log + events), board_counts=counts)
 
 
 def log_json(state: CampaignState) -> list[JSON]:

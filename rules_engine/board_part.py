@@ -5,8 +5,6 @@ its automatic part: the step stays current as a board step until both sides mark
 """
 from __future__ import annotations
 
-from dataclasses import replace
-
 from rules_engine.events import Event, EventKind
 from rules_engine.model import Step
 from rules_engine.state import CampaignState
@@ -33,4 +31,4 @@ def begin(state: CampaignState, step: Step) -> tuple[CampaignState, Event]:
     """The app's part of ``step`` is done: record that its board part is now the players' ("2.5031 …")."""
     event = Event(KIND, Visibility.PUBLIC, None, {"date": state.date_id, "step": step.ref,
                                                   "text": f"{step.ref}: now on the board — {text(step)}"})
-    return replace(state, records=state.records + (event,)), event
+    return state.evolve(records=state.records + (event,)), event

@@ -9,8 +9,6 @@ declaration is a public event.
 """
 from __future__ import annotations
 
-from dataclasses import replace
-
 from rules_engine.board_base import scenario_group
 from rules_engine.errors import SubmissionError
 from rules_engine.events import JSON, Event, EventKind
@@ -106,11 +104,11 @@ def declare(system: SystemLike, state: CampaignState, side: str, rule_id: object
     mine[_scenario_key(rule, state, group)] = 1
     most = allowed(system, rule)
     payload: dict[str, JSON] = {"date": state.date_id, "side": side, "rule": rule.id, "ref": rule.ref,
-                                "name": rule.name, "count": used(replace(state, tracks=tracks), side, rule), "of": most}
+                                "name": rule.name, "count": used(state.evolve(tracks=tracks), side, rule), "of": most}
     if group is not None:
         payload["map_group"] = group
     event = Event(EventKind.DECLARED, Visibility.PUBLIC, None, payload)
-    return Progress(replace(state, tracks=tracks, records=state.records + (event,)), (event,))
+    return Progress(state.evolve(tracks=tracks, records=state.records + (event,)), (event,))
 
 
 def for_view(system: System, state: CampaignState, side: str) -> list[dict[str, JSON]]:

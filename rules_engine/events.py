@@ -87,7 +87,7 @@ class Event:
     def __init__(self, kind: EventKind, visibility: Visibility, side: SideId | None = None,
                  payload: Mapping[str, JSON] | None = None) -> None:
         """An event of ``kind`` (a stored string read back becomes its EventKind; ValueError for an unknown kind)."""
-        object.__setattr__(self, "kind", EventKind(kind))
+        object.__setattr__(self, "kind", kind if type(kind) is EventKind else EventKind(kind))
         object.__setattr__(self, "visibility", visibility)
         object.__setattr__(self, "side", side)
         object.__setattr__(self, "payload", payload if payload is not None else {})

@@ -328,7 +328,7 @@ def apply_fortifications(
         cost = fortification_cost(system, order)
         line = FortificationLine(ledger.next_fortification_line, date_id, row.type, order.quantity, cost,
                                  table.currency, order.describe(), markers_note(system, row.type, order.quantity))
-        ledger = replace(ledger, fortifications=(*ledger.fortifications, line)).adjust(table.currency, -cost)
+        ledger = ledger.evolve(fortifications=(*ledger.fortifications, line)).adjust(table.currency, -cost)
         roster = ledger.roster_line(date_id)
         if roster is not None:
             label = row.type if order.quantity == 1 else f"{row.type} ×{order.quantity}"

@@ -1,8 +1,6 @@
 """2.522 Initiative Determination: sealed Attack/Idle chits, revealed together and cross-indexed on the matrix."""
 from __future__ import annotations
 
-from dataclasses import replace
-
 from rules_engine.dice import PUBLIC_STREAM, Dice
 from rules_engine.errors import RulesError, SubmissionError
 from rules_engine.events import JSON, Event, EventKind, roll_event
@@ -128,8 +126,8 @@ def submit_chit(
         Event(EventKind.CHIT_SEALED, Visibility.PUBLIC, side, {"date": state.date_id, "side": side}),
     ]
     if set(sealed) < set(state.sides) or state.step != INITIATIVE:
-        return Progress(replace(state, sealed=sealed), tuple(events))  # chosen early (PHD C5.31): revealed at the initiative step
-    return Progress(replace(state, sealed=sealed), tuple(events)).then(lambda new: reveal(system, new, dice))
+        return Progress(state.evolve(sealed=sealed), tuple(events))  # chosen early (PHD C5.31): revealed at the initiative step
+    return Progress(state.evolve(sealed=sealed), tuple(events)).then(lambda new: reveal(system, new, dice))
 
 
 def reveal(system: SystemLike, state: CampaignState, dice: Dice) -> Progress:
@@ -178,7 +176,7 @@ def reveal(system: SystemLike, state: CampaignState, dice: Dice) -> Progress:
     }
     events.append(Event(EventKind.CHITS_REVEALED, Visibility.PUBLIC, None, payload))
     events.extend(roll_events)
-    new = replace(state, sealed={}, attack_chits_used=used, last_round=revealed, done=frozenset())
+    new = state.evolve(sealed={}, attack_chits_used=used, last_round=revealed, done=frozenset())
     if cell.result == IDLE:
         return Progress(new, tuple(events)).then(lambda idle: enter_idle(system, idle))
-    return Progress(replace(new, step=SCENARIO), tuple(events))
+    return Progress(new.evolve(step=SCENARIO), tuple(events))

@@ -11,7 +11,6 @@ it Generated, once chosen).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 
 from rules_engine.errors import SubmissionError
 from rules_engine.lost_values import Need
@@ -73,7 +72,7 @@ def start(state: CampaignState, step: Step) -> CampaignState:
         mine[MOST] = most
         if lost is not None and lost <= 1:
             mine[NEED] = 0
-    return replace(state, facts_supplied=facts)
+    return state.evolve(facts_supplied=facts)
 
 
 def need(state: CampaignState, step: Step, side: str) -> Need | None:
@@ -111,4 +110,4 @@ def recorded(state: CampaignState, side: str, count: int) -> CampaignState:
     """The side has Generated ``count`` leaders."""
     facts = {s: dict(v) for s, v in state.facts_supplied.items()}
     facts.setdefault(side, {})[NEED] = count
-    return replace(state, facts_supplied=facts)
+    return state.evolve(facts_supplied=facts)

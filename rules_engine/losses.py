@@ -73,7 +73,7 @@ def record(system: SystemLike, state: CampaignState, side: str, cvp: object,
         leaders_map[side] += leaders
     new_result = replace(result, cvp=cvp_map, leaders_lost=leaders_map)
     history = (*state.history[:index], replace(record_, result=new_result), *state.history[index + 1:])
-    new = replace(state, history=history)
+    new = state.evolve(history=history)
     for s in state.sides:
         new = roster_update(new, s, record_.date_id, main_currency(system), cvp_amassed=new_result.cvp.get(s),
                             cvp_suffered=new_result.cvp.get(state.other(s)))
@@ -83,7 +83,7 @@ def record(system: SystemLike, state: CampaignState, side: str, cvp: object,
     event = Event(EventKind.LOSSES_RECORDED, Visibility.PUBLIC, None, {
         "date": state.date_id, "step": step.ref, "side": side, "cvp": cvp, "leaders": leaders, "counted_for": record_.date_id,
         "text": text})
-    return Progress(replace(new, records=new.records + (event,)), (event,))
+    return Progress(new.evolve(records=new.records + (event,)), (event,))
 
 
 def _shown(value: object) -> str:

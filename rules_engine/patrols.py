@@ -11,8 +11,6 @@ Pure functions over CampaignState; rules_engine.sequence calls them (this module
 """
 from __future__ import annotations
 
-from dataclasses import replace
-
 from rules_engine.errors import SubmissionError
 from rules_engine.events import JSON, Event, EventKind
 from rules_engine.model import Step
@@ -57,7 +55,7 @@ def skip_non_buyers(system: SystemLike, state: CampaignState, step: Step) -> Pro
             "text": f"{step.ref} {step.name}: {side_name(system, side)} has no {item}s to resolve"}))
     if not events:
         return Progress(state, ())
-    return Progress(replace(state, done=frozenset(done)), tuple(events))
+    return Progress(state.evolve(done=frozenset(done)), tuple(events))
 
 
 def needs_choice(state: CampaignState, step: Step) -> bool:
@@ -111,7 +109,7 @@ def choose_first(system: SystemLike, state: CampaignState, step: Step, side: str
     payload: dict[str, JSON] = {
         "date": state.date_id, "step": ref, "side": side, "first": first,
         "text": f"{ref}: {side_name(system, side)} chose that {side_name(system, first)} resolves its Patrols first"}
-    return Progress(replace(state, facts_supplied=facts), (Event(EventKind.RESOLUTION_ORDER, Visibility.PUBLIC, side, payload),))
+    return Progress(state.evolve(facts_supplied=facts), (Event(EventKind.RESOLUTION_ORDER, Visibility.PUBLIC, side, payload),))
 
 
 def lost_on_idle(system: SystemLike, state: CampaignState) -> tuple[Event, ...]:

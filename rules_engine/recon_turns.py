@@ -10,7 +10,6 @@ that side only.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
 from rules_engine.errors import SubmissionError
 from rules_engine.events import Event, EventKind
@@ -77,10 +76,10 @@ def declare(system: SystemLike, state: CampaignState, step: Step, side: str, loc
     event = Event(KIND, Visibility.PUBLIC, None, {
         "date": state.date_id, "step": step.ref, "side": side, "location": text, "number": number,
         "text": f"{step.ref}: the {side_name(system, side)} reconnoitres {text} (Location {number})"})
-    new = replace(state, records=state.records + (event,))
+    new = state.evolve(records=state.records + (event,))
     events: list[Event] = [event]
     if number >= allowed(state, side):
-        new = replace(new, done=new.done | {side})
+        new = new.evolve(done=new.done | {side})
         events.append(Event(EventKind.STEP_DONE, Visibility.PUBLIC, side, {"date": state.date_id, "step": step.ref, "side": side}))
     if new.done >= set(state.sides):
         new = move_on(system, new)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from rules_engine.errors import UnknownNameError
 from rules_engine.ledger import SideLedger
 from rules_engine.model import RG_QUALITIES, RgChart, RgRow, System
+from rules_engine.system_memo import SystemMemo
 
 PLATOON_WORDS = ("platoon", "pltn")
 
@@ -28,17 +29,29 @@ def is_infantry_platoon(chart: RgChart, row: RgRow) -> bool:
 def platoons_purchased(system: System, ledger: SideLedger, side: str, date_id: str) -> dict[str, int]:
     """Each quality's count of infantry platoons bought (not OB-given) on ``date_id``; empty when one of them has no
     quality on its chart line (then the players are asked)."""
+    platoons = _PLATOONS(system, side)
+    if platoons is None:
+        return {}
+    counts = {quality: 0 for quality in RG_QUALITIES}
+    for line in ledger.purchases:
+        if line.date_id != date_id or line.initial_ob or line.rg_id not in platoons:
+            continue
+        quality = platoons[line.rg_id]
+        if quality is None:
+            return {}
+        counts[quality] += 1
+    return {_FACT_NAMES[quality]: count for quality, count in counts.items()}
+
+
+def _platoons(system: System, side: str) -> dict[str, str | None] | None:
+    """The side's infantry platoon RG (chart line id → its quality), None without an RG chart."""
     try:
         chart = system.rg_chart(side)
     except UnknownNameError:
-        return {}
+        return None
     rows = {row.id: row for row in chart.rows}
-    counts = {quality: 0 for quality in RG_QUALITIES}
-    for line in ledger.purchases:
-        row = rows.get(line.rg_id)
-        if line.date_id != date_id or line.initial_ob or row is None or not is_infantry_platoon(chart, row):
-            continue
-        if row.quality is None:
-            return {}
-        counts[row.quality] += 1
-    return {fact_name(quality): count for quality, count in counts.items()}
+    return {rg_id: row.quality for rg_id, row in rows.items() if is_infantry_platoon(chart, row)}
+
+
+_PLATOONS = SystemMemo(_platoons)
+_FACT_NAMES = {quality: fact_name(quality) for quality in RG_QUALITIES}

@@ -9,7 +9,6 @@ recording side(s); the CG-LVP Total is kept by the 2.503 step (2.5033: current +
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 
 from rules_engine.errors import SubmissionError
 from rules_engine.events import JSON, Event, EventKind
@@ -120,13 +119,13 @@ def submit_results(
     where: dict[str, JSON] = {"date": state.date_id}
     results = {**state.results, side: entry}
     events = _entry_events(side, entry, where)
-    new = replace(state, results=results)
+    new = state.evolve(results=results)
     if len(results) < 2:
         return Progress(new, tuple(events))
     differ = _differ_event(results, where)
     if differ is not None:
         return Progress(new, (*events, differ))
-    new, confirmed = _close_date(system, state, replace(new, results={}), _record(state, entry))
+    new, confirmed = _close_date(system, state, new.evolve(results={}), _record(state, entry))
     return Progress(new, (*events, confirmed))
 
 
@@ -154,7 +153,7 @@ def _close_date(
     amassed/suffered and its Initiative, and the phase moves on."""
     result = record.result
     assert result is not None
-    new = replace(new, history=state.history + (record,))
+    new = new.evolve(history=state.history + (record,))
     tracks = {s: dict(v) for s, v in new.tracks.items()}
     # the Initial Scenario has no Initiative chit (its roles come from the scenario): the roster column stays empty
     chosen = {} if record.kind == "initial" and record.label == "initial" else dict(record.choices)
@@ -165,7 +164,7 @@ def _close_date(
                             cvp_suffered=result.cvp.get(state.other(s)), initiative=chosen.get(s), **more)
         if lvp is not None:  # the LVP typed in the results: the side's Current-LVP Total (a 2.5032-style step may add)
             tracks.setdefault(s, {})["lvp"] = lvp
-    new = replace(new, tracks=tracks) if tracks != {s: dict(v) for s, v in new.tracks.items()} else new
+    new = new.evolve(tracks=tracks) if tracks != {s: dict(v) for s, v in new.tracks.items()} else new
     event = Event(EventKind.RESULTS_CONFIRMED, Visibility.PUBLIC, None, {
         "date": state.date_id, "kind": record.kind, "result": result.to_json(), **extra})
     return move_on(system, new), event
@@ -185,20 +184,20 @@ def _submit_map_group(
     entries = {**state.map_results.get(group.id, {}), side: entry}
     where: dict[str, JSON] = {"date": state.date_id, "map_group": group.id, "sections": group.sections}
     events = _entry_events(side, entry, where)
-    new = replace(state, map_results={**state.map_results, group.id: entries})
+    new = state.evolve(map_results={**state.map_results, group.id: entries})
     if len(entries) < 2:
         return Progress(new, tuple(events))
     differ = _differ_event(entries, where)
     if differ is not None:
         return Progress(new, (*events, differ))
     agreed = {**state.map_agreed, group.id: entry}
-    new = replace(new, map_agreed=agreed)
+    new = new.evolve(map_agreed=agreed)
     events.append(Event(EventKind.MAP_GROUP_RESULTS_CONFIRMED, Visibility.PUBLIC, None, {**where, "result": entry.to_json()}))
     if any(g.id not in agreed for g in groups):
         return Progress(new, tuple(events))
     combined, lvp_tracks = combine(groups, agreed, state.sides, state.tracks)
     by_group = {g.id: agreed[g.id] for g in groups}
     tracks = {s: {**state.tracks.get(s, {}), **lvp_tracks.get(s, {})} for s in state.sides}
-    new, confirmed = _close_date(system, state, replace(new, tracks=tracks), _record(state, combined, by_group),
+    new, confirmed = _close_date(system, state, new.evolve(tracks=tracks), _record(state, combined, by_group),
                                  map_results=[{"map_group": g, "result": r.to_json()} for g, r in by_group.items()])
     return Progress(new, (*events, confirmed))

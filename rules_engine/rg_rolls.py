@@ -14,6 +14,7 @@ from rules_engine.events import JSON, Event, roll_event
 from rules_engine.ledger import PurchaseLine, SideLedger
 from rules_engine.model import DiceTable, RgChart, RgNote, RgRow, System, UnitCount
 from rules_engine.purchases import int_settings, side_setting
+from rules_engine.system_memo import SystemMemo
 from rules_engine.tables import Fact, MissingFactError, TableResult, needed_facts, questions, resolve, side_facts
 from rules_engine.vocabulary import SideId, Visibility
 
@@ -203,9 +204,14 @@ def _prior_initial_leaders(system: System, ledger: SideLedger | None, line: Purc
 
 def _oba_table(system: System, side: SideId, row: RgRow) -> DiceTable | None:
     """The OBA ammunition table for an RG of one of the step's ``rg_types`` (PL 2.35, PHD C5.34)."""
+    return _OBA_TABLES(system, (side, row.type))
+
+
+def _find_oba_table(system: System, key: tuple[SideId, str]) -> DiceTable | None:
+    side, rg_type = key
     for step in system.steps:
         params = step.params
-        if str(params.get("per", "")).casefold() != "oba module" or row.type not in _type_list(params.get("rg_types")):
+        if str(params.get("per", "")).casefold() != "oba module" or rg_type not in _type_list(params.get("rg_types")):
             continue
         by_side = params.get("table_by_side")
         if isinstance(by_side, Mapping) and side in by_side:
@@ -213,6 +219,9 @@ def _oba_table(system: System, side: SideId, row: RgRow) -> DiceTable | None:
         if isinstance(params.get("table"), str):
             return system.table(str(params["table"]))
     return None
+
+
+_OBA_TABLES = SystemMemo(_find_oba_table)
 
 
 def roll_for_purchase(

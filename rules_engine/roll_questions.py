@@ -8,7 +8,7 @@ the side's own RG lines and are shown to that side only (``view_for``), and the 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from rules_engine.errors import SubmissionError
 from rules_engine.events import JSON, Event, EventKind
@@ -18,6 +18,7 @@ from rules_engine.model import Step, System
 from rules_engine.progress import Progress
 from rules_engine.rg_rolls import line_questions
 from rules_engine.state import CampaignState
+from rules_engine.system_memo import SystemMemo
 from rules_engine.tables import questions as table_questions
 from rules_engine.vocabulary import SideId, Visibility
 
@@ -59,12 +60,19 @@ def _step_tables(system: System, step: Step) -> tuple[str, ...]:
 def asks(system: System, step: Step) -> bool:
     """True at the first per-purchase roll step (it rolls every line bought: C5.33 also rolls C5.34's OBA DR) when a
     table any such step or RG note rolls on has an ``ask:`` modifier. Static: never depends on what was bought."""
+    return _ASKS(system, step.ref)
+
+
+def _asks(system: System, ref: str) -> bool:
     rolling = [s for s in system.steps if s.action in ACTIONS]
-    if not rolling or step.ref != rolling[0].ref:
+    if not rolling or ref != rolling[0].ref:
         return False
     names = {t for s in rolling for t in _step_tables(system, s)}
     names |= {n.leader_table for c in system.rg_charts for n in c.notes.values() if n.leader_table}
     return any(table_questions(system.table(t)) for t in names if t in system.tables)
+
+
+_ASKS = SystemMemo(_asks)
 
 
 def _lines(state: CampaignState, side: SideId) -> tuple[PurchaseLine, ...]:
@@ -127,7 +135,7 @@ def answer(system: System, state: CampaignState, step: Step, side: SideId, given
     facts = {s: dict(v) for s, v in state.facts_supplied.items()}
     facts.setdefault(side, {}).update(values)
     event = Event(EventKind.SUPPLIED, Visibility.SIDE, side, {"step": step.ref, "values": dict(values)})
-    return Progress(replace(state, facts_supplied=facts), (event,))
+    return Progress(state.evolve(facts_supplied=facts), (event,))
 
 
 def answers_for(system: System, state: CampaignState, step: Step, side: SideId, line: PurchaseLine

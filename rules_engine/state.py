@@ -7,9 +7,10 @@ between-scenario phase from there (``rules_engine.phase``: ``phase_ref`` names t
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import TypeAlias
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, fields
+from types import MappingProxyType
+from typing import Any, TypeAlias, TypedDict, Unpack
 
 from rules_engine.errors import MissingValueError, SubmissionError
 from rules_engine.events import JSON, Event
@@ -48,6 +49,43 @@ __all__ = [
     "SCENARIO", "STEPS", "WAITING", "CampaignState", "CgEnd", "DateRecord", "RevealedRound", "ScenarioResult", "SystemLike",
     "check_side", "new_campaign", "side_ids", "side_name", "uses_chits",
 ]
+
+
+class StateChanges(TypedDict, total=False):
+    """The fields ``CampaignState.evolve`` may change (every field, with its type)."""
+
+    system_id: str
+    sides: tuple[SideId, SideId]
+    date_index: int
+    date_id: str
+    step: str
+    initial: bool
+    done: frozenset[SideId]
+    attack_chits_used: Mapping[SideId, int]
+    sealed: Mapping[SideId, Chit]
+    last_round: RevealedRound | None
+    ended: bool
+    pass_kind: str | None
+    phase_ref: str | None
+    results: Mapping[SideId, ScenarioResult]
+    history: tuple[DateRecord, ...]
+    tracks: Mapping[SideId, Mapping[str, int]]
+    records: tuple[Event, ...]
+    facts_supplied: Mapping[SideId, Mapping[str, int | bool]]
+    ledgers: Mapping[SideId, SideLedger]
+    cg_end: CgEnd | None
+    end_proposals: frozenset[SideId]
+    end_reason: str | None
+    end_claimant: SideId | None
+    pending: Mapping[SideId, Mapping[str, JSON]]
+    parts_done: frozenset[SideId]
+    supplied_cells: Mapping[SideId, Mapping[str, JSON]]
+    map_done: Mapping[str, frozenset[SideId]]
+    map_results: Mapping[str, Mapping[SideId, ScenarioResult]]
+    map_agreed: Mapping[str, ScenarioResult]
+    board_log: tuple[Event, ...]
+    board_counts: Mapping[SideId, int]
+    run_done: Mapping[SideId, tuple[str, ...]]
 
 
 @dataclass(frozen=True)
@@ -93,30 +131,35 @@ class CampaignState:
     run_done: Mapping[SideId, tuple[str, ...]] = field(default_factory=dict)  # side → "date|pass|ref" it finished
 
     def __post_init__(self) -> None:
-        if self.step not in STEPS:
-            raise ValueError(f"Unknown step {self.step!r} (allowed: {', '.join(STEPS)})")
-        if self.pass_kind is not None and self.pass_kind not in PASS_KINDS:
-            raise ValueError(f"Unknown pass {self.pass_kind!r} (allowed: {', '.join(PASS_KINDS)})")
-        object.__setattr__(self, "sides", tuple(self.sides))
-        object.__setattr__(self, "done", frozenset(self.done))
-        object.__setattr__(self, "attack_chits_used", frozen_map(self.attack_chits_used))
-        object.__setattr__(self, "sealed", frozen_map(self.sealed))
-        object.__setattr__(self, "results", frozen_map(self.results))
-        object.__setattr__(self, "history", tuple(self.history))
-        object.__setattr__(self, "tracks", frozen_nested(self.tracks))
-        object.__setattr__(self, "records", tuple(self.records))
-        object.__setattr__(self, "facts_supplied", frozen_nested(self.facts_supplied))
-        object.__setattr__(self, "ledgers", frozen_map(self.ledgers))
-        object.__setattr__(self, "end_proposals", frozenset(self.end_proposals))
-        object.__setattr__(self, "pending", frozen_map(self.pending))
-        object.__setattr__(self, "parts_done", frozenset(self.parts_done))
-        object.__setattr__(self, "supplied_cells", frozen_nested(self.supplied_cells))
-        object.__setattr__(self, "map_done", frozen_map({k: frozenset(v) for k, v in self.map_done.items()}))
-        object.__setattr__(self, "run_done", frozen_map({k: tuple(v) for k, v in self.run_done.items()}))
-        object.__setattr__(self, "map_results", frozen_nested(self.map_results))
-        object.__setattr__(self, "map_agreed", frozen_map(self.map_agreed))
-        object.__setattr__(self, "board_log", tuple(self.board_log))
-        object.__setattr__(self, "board_counts", frozen_map(self.board_counts))
+        _check_step(self.step, self.pass_kind)
+        for name, freeze in _FREEZE.items():
+            object.__setattr__(self, name, freeze(getattr(self, name)))
+
+    def evolve(self, **changes: Unpack[StateChanges]) -> CampaignState:
+        """``dataclasses.replace``, freezing only the changed fields: the others are frozen already (same result)."""
+        values: dict[str, object] = self.__dict__.copy()
+        if "step" in changes or "pass_kind" in changes:
+            _check_step(changes.get("step", self.step), changes.get("pass_kind", self.pass_kind))
+        freezers = _FREEZE
+        for name, value in changes.items():
+            if name not in values:
+                raise TypeError(f"CampaignState has no field {name!r}")
+            freeze = freezers.get(name)
+            values[name] = value if freeze is None else freeze(value)
+        new = object.__new__(type(self))
+        object.__setattr__(new, "__dict__", values)
+        return new
+
+    def moved_to(self, pass_kind: str, phase_ref: str, step: str) -> CampaignState:
+        """The state with the cursor on a new entry, its marks, facts, Map Group entries and board log afresh (the
+        same as ``evolve`` with those fields emptied: ``rules_engine.phase.program.goto``)."""
+        _check_step(step, pass_kind)
+        values: dict[str, object] = self.__dict__.copy()
+        values.update(_FRESH_ENTRY)
+        values["pass_kind"], values["phase_ref"], values["step"] = pass_kind, phase_ref, step
+        new = object.__new__(type(self))
+        object.__setattr__(new, "__dict__", values)
+        return new
 
     def other(self, side: SideId) -> SideId:
         """The opposing side."""
@@ -213,6 +256,50 @@ class CampaignState:
                       for k in _mapping(data, "run_done")},
         )
 
+
+def _check_step(step: object, pass_kind: object) -> None:
+    if step not in STEPS:
+        raise ValueError(f"Unknown step {step!r} (allowed: {', '.join(STEPS)})")
+    if pass_kind is not None and pass_kind not in PASS_KINDS:
+        raise ValueError(f"Unknown pass {pass_kind!r} (allowed: {', '.join(PASS_KINDS)})")
+
+
+_EMPTY: Mapping[Any, Any] = MappingProxyType({})  # one read-only empty map: nobody can change it
+
+
+def _map[K, V](mapping: Mapping[K, V]) -> Mapping[K, V]:
+    """``frozen_map``, with every empty map the same read-only one."""
+    if type(mapping) is MappingProxyType:
+        return mapping
+    return MappingProxyType(dict(mapping)) if mapping else _EMPTY
+
+
+def _nested[K, V](mapping: Mapping[K, Mapping[str, V]]) -> Mapping[K, Mapping[str, V]]:
+    """``frozen_nested``, with every empty map the same read-only one."""
+    return frozen_nested(mapping) if mapping else _EMPTY
+
+
+def _frozen_sets(mapping: Mapping[str, frozenset[SideId]]) -> Mapping[str, frozenset[SideId]]:
+    return frozen_map({k: frozenset(v) for k, v in mapping.items()}) if mapping else _EMPTY
+
+
+def _frozen_tuples(mapping: Mapping[SideId, tuple[str, ...]]) -> Mapping[SideId, tuple[str, ...]]:
+    return frozen_map({k: tuple(v) for k, v in mapping.items()}) if mapping else _EMPTY
+
+
+_FREEZE: Mapping[str, Callable[[Any], object]] = {  # each field's read-only copy, as ``__post_init__`` makes it
+    "sides": tuple, "done": frozenset, "attack_chits_used": _map, "sealed": _map, "results": _map,
+    "history": tuple, "tracks": _nested, "records": tuple, "facts_supplied": _nested,
+    "ledgers": _map, "end_proposals": frozenset, "pending": _map, "parts_done": frozenset,
+    "supplied_cells": _nested, "map_done": _frozen_sets, "run_done": _frozen_tuples,
+    "map_results": _nested, "map_agreed": _map, "board_log": tuple, "board_counts": _map,
+}
+_FRESH_ENTRY: Mapping[str, object] = {  # what a new entry starts with (read-only values: shared safely)
+    "done": frozenset(), "facts_supplied": _EMPTY, "parts_done": frozenset(), "map_done": _EMPTY, "map_results": _EMPTY,
+    "map_agreed": _EMPTY, "board_log": (), "board_counts": _EMPTY,
+}
+if set(StateChanges.__annotations__) != {f.name for f in fields(CampaignState)}:
+    raise TypeError("StateChanges must list every field of CampaignState")  # the two lists drift apart otherwise
 
 
 _READ = JsonReader("campaign state")

@@ -7,6 +7,7 @@ from typing import Protocol
 
 from rules_engine.errors import MissingValueError, RulesError, SubmissionError
 from rules_engine.model import Cell, DiceTable, Modifier, Row, SettingRef, System
+from rules_engine.system_memo import SystemMemo
 from rules_engine.vocabulary import SideId
 
 Fact = int | bool
@@ -59,6 +60,10 @@ def lookup(table: DiceTable, final: int, column: str | None = None) -> Cell:
 
 def side_facts(system: System, side: SideId) -> dict[str, Fact]:
     """The `side_is:` and `nationality_is:` facts for one side of a system."""
+    return dict(_SIDE_FACTS(system, side))
+
+
+def _side_facts(system: System, side: SideId) -> dict[str, Fact]:
     own = system.side(side)
     facts: dict[str, Fact] = {}
     for s in system.sides:
@@ -67,8 +72,15 @@ def side_facts(system: System, side: SideId) -> dict[str, Fact]:
     return facts
 
 
+_SIDE_FACTS = SystemMemo(_side_facts)
+
+
 def needed_facts(table: DiceTable, column: str | None = None) -> tuple[str, ...]:
     """The facts the table's automatic modifiers read (for the chosen column), in order, without repeats."""
+    return _NEEDED(table, column)
+
+
+def _needed_facts(table: DiceTable, column: str | None) -> tuple[str, ...]:
     col = table.column(column).id if column is not None or len(table.columns) == 1 else None
     out: list[str] = []
     for modifier in table.modifiers:
@@ -80,10 +92,20 @@ def needed_facts(table: DiceTable, column: str | None = None) -> tuple[str, ...]
     return tuple(out)
 
 
+_NEEDED = SystemMemo(_needed_facts)
+
+
 def questions(table: DiceTable, column: str | None = None) -> tuple[tuple[int, Modifier], ...]:
     """The modifiers a player must answer (`ask:` tick/count/value), by index, for the chosen column."""
+    return _QUESTIONS(table, column)
+
+
+def _questions(table: DiceTable, column: str | None) -> tuple[tuple[int, Modifier], ...]:
     col = table.column(column).id if column is not None or len(table.columns) == 1 else None
     return tuple((i, m) for i, m in enumerate(table.modifiers) if m.ask is not None and m.applies_to(col))
+
+
+_QUESTIONS = SystemMemo(_questions)
 
 
 def _fact(table: DiceTable, facts: Mapping[str, Fact], name: str, modifier: Modifier) -> Fact:

@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields
 from decimal import Decimal
+from typing import TypedDict, Unpack
 
 from rules_engine.events import JSON
 from rules_engine.ledger.amounts import Amount, amount_text, frozen_mapping, to_decimal
@@ -16,6 +17,26 @@ _map = READ.mapping
 _list = READ.list
 _opt_int = READ.opt_whole
 _str = READ.text
+
+
+class LedgerChanges(TypedDict, total=False):
+    """The fields ``SideLedger.evolve`` may change (every field, with its type)."""
+
+    side: SideId
+    points: Mapping[str, Decimal]
+    purchases: tuple[PurchaseLine, ...]
+    fortifications: tuple[FortificationLine, ...]
+    roster: tuple[RosterLine, ...]
+    elr: int | None
+    san: int | None
+    items: tuple[ItemLine, ...]
+
+
+_TUPLES = frozenset({"purchases", "fortifications", "roster", "items"})
+
+
+def _frozen_points(points: Mapping[str, Amount]) -> Mapping[str, Decimal]:
+    return frozen_mapping({str(k): to_decimal(v) for k, v in points.items()})
 
 
 @dataclass(frozen=True)
@@ -32,9 +53,24 @@ class SideLedger:
     items: tuple[ItemLine, ...] = ()
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "points", frozen_mapping({str(k): to_decimal(v) for k, v in self.points.items()}))
+        object.__setattr__(self, "points", _frozen_points(self.points))
         for name in ("purchases", "fortifications", "roster", "items"):
             object.__setattr__(self, name, tuple(getattr(self, name)))
+
+    def evolve(self, **changes: Unpack[LedgerChanges]) -> SideLedger:
+        """``dataclasses.replace``, freezing only the changed fields: the others are frozen already (same result)."""
+        values: dict[str, object] = self.__dict__.copy()
+        for name, value in changes.items():
+            if name not in values:
+                raise TypeError(f"SideLedger has no field {name!r}")
+            if name == "points":
+                value = _frozen_points(value)  # type: ignore[arg-type]
+            elif name in _TUPLES:
+                value = tuple(value)  # type: ignore[arg-type]
+            values[name] = value
+        new = object.__new__(type(self))
+        object.__setattr__(new, "__dict__", values)
+        return new
 
     # -- reading -----------------------------------------------------------------------------------------------------
     def balance(self, currency: str) -> Decimal:
@@ -92,7 +128,7 @@ class SideLedger:
         """The ledger with a currency set to an amount."""
         points = dict(self.points)
         points[currency] = to_decimal(amount)
-        return replace(self, points=points)
+        return self.evolve(points=points)
 
     def adjust(self, currency: str, delta: Amount) -> SideLedger:
         """The ledger with a currency changed by delta."""
@@ -102,14 +138,14 @@ class SideLedger:
         """The ledger with a date's roster line replaced (or appended)."""
         rows = [r for r in self.roster if r.date_id != line.date_id]
         if len(rows) == len(self.roster):
-            return replace(self, roster=(*self.roster, line))
-        return replace(self, roster=tuple(line if r.date_id == line.date_id else r for r in self.roster))
+            return self.evolve(roster=(*self.roster, line))
+        return self.evolve(roster=tuple(line if r.date_id == line.date_id else r for r in self.roster))
 
     def with_purchase(self, line: PurchaseLine) -> SideLedger:
         """The ledger with one RG Purchase Record line replaced (same number) or appended."""
         if any(p.line == line.line for p in self.purchases):
-            return replace(self, purchases=tuple(line if p.line == line.line else p for p in self.purchases))
-        return replace(self, purchases=(*self.purchases, line))
+            return self.evolve(purchases=tuple(line if p.line == line.line else p for p in self.purchases))
+        return self.evolve(purchases=(*self.purchases, line))
 
     # -- JSON --------------------------------------------------------------------------------------------------------
     def to_json(self) -> dict[str, JSON]:
@@ -146,3 +182,7 @@ def new_ledger(
 ) -> SideLedger:
     """A side's empty books with its starting points (e.g. the Initial Scenario's CPP)."""
     return SideLedger(side=side, points={k: to_decimal(v) for k, v in (points or {}).items()}, elr=elr, san=san)
+
+
+if set(LedgerChanges.__annotations__) != {f.name for f in fields(SideLedger)}:
+    raise TypeError("LedgerChanges must list every field of SideLedger")  # the two lists drift apart otherwise

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from rules_engine.errors import LostCellError, UnknownNameError
 from rules_engine.model.values import Cell
+from rules_engine.system_memo import SystemMemo
 from rules_engine.vocabulary import DiceKind
 
 
@@ -128,10 +129,9 @@ class DiceTable:
             raise UnknownNameError(
                 f"{self._who}: this table has several columns; choose one (allowed: {self._column_list})"
             )
-        wanted = name.strip().casefold()
-        for column in self.columns:
-            if column.id.casefold() == wanted or column.label.casefold() == wanted:
-                return column
+        found = _NAMED_COLUMN(self, name)
+        if found is not None:
+            return found
         raise UnknownNameError(f"{self._who}: unknown column {name!r} (allowed: {self._column_list})")
 
     def row_for(self, final: int) -> Row:
@@ -148,6 +148,10 @@ class DiceTable:
         """The cell for a final roll (MissingValueError naming the value a user must supply)."""
         col = self.column(column)
         row = self.row_for(final)
+        if row.missing is None and row.label_missing is None:
+            cell = row.cells[self.columns.index(col)]
+            if not cell.missing:
+                return cell
         what = f"{self._who}: "
         if len(self.columns) > 1:
             what += f"the {col.label} value for final {self.dice} {final}"
@@ -179,3 +183,15 @@ class DiceTable:
     @property
     def _column_list(self) -> str:
         return ", ".join(column.id for column in self.columns)
+
+
+def _named_column(table: DiceTable, name: str) -> Column | None:
+    """The first column whose id or label is ``name`` (case-insensitive), None without one."""
+    wanted = name.strip().casefold()
+    for column in table.columns:
+        if column.id.casefold() == wanted or column.label.casefold() == wanted:
+            return column
+    return None
+
+
+_NAMED_COLUMN = SystemMemo(_named_column)  # per table object (frozen) and name

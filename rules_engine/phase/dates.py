@@ -1,8 +1,6 @@
 """The date changes of the phase: an Idle Date's loop, the next CG Date (RR 2.5121), the CG end (PL 1.3)."""
 from __future__ import annotations
 
-from dataclasses import replace
-
 from rules_engine import patrols
 from rules_engine.events import JSON, Event, EventKind
 from rules_engine.phase.program import goto, move_on, program
@@ -19,7 +17,7 @@ def enter_idle(system: SystemLike, state: CampaignState) -> Progress:
         state.date_index, state.date_id, "idle", last.label if last else "idle",
         {s: str(c) for s, c in last.chits.items()} if last else {},
     )
-    new = replace(state, history=state.history + (record,), sealed={})
+    new = state.evolve(history=state.history + (record,), sealed={})
     entries = program(system, "idle")
     new = goto(system, new, "idle", entries[0])
     idle = system.idle
@@ -36,7 +34,7 @@ def new_date(system: SystemLike, state: CampaignState) -> Progress:
     if index >= len(system.calendar):
         return end_cg(system, state, "last-date")
     date_id = system.calendar[index].id
-    new = replace(state, date_index=index, date_id=date_id, initial=False, sealed={}, records=(), run_done={})
+    new = state.evolve(date_index=index, date_id=date_id, initial=False, sealed={}, records=(), run_done={})
     new = move_on(system, new)
     return Progress(new, (Event(EventKind.DATE_ADVANCED, Visibility.PUBLIC, None, {"date": date_id, "date_index": index, "step": new.step}),))
 
@@ -45,7 +43,7 @@ def end_cg(system: SystemLike, state: CampaignState, reason: str, side: str | No
            victor: str | None = None) -> Progress:
     """CG end (last date, objectives, concession, mutual agreement): everything is revealed from now on."""
     end = CgEnd(reason, state.date_id, side, victor)
-    new = replace(state, step=ENDED, ended=True, done=frozenset(), sealed={}, cg_end=end, phase_ref=None,
+    new = state.evolve(step=ENDED, ended=True, done=frozenset(), sealed={}, cg_end=end, phase_ref=None,
                   end_proposals=frozenset(), end_reason=None, end_claimant=None)
     payload: dict[str, JSON] = {"date": state.date_id, **end.to_json(),
                                 "tracks": {s: dict(v) for s, v in state.tracks.items()}}

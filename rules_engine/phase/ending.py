@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 
 from rules_engine import initiative
 from rules_engine.board_base import clean_purpose
@@ -106,8 +105,8 @@ def propose_end(
             new, more = end_cg(system, state, "objectives", claimant, claimant)
         else:
             new, more = end_cg(system, state, "mutual-agreement")
-        return Progress(replace(new, end_reason=None, end_claimant=None), (event,) + more)
-    return Progress(replace(state, end_proposals=proposals, end_reason=reason, end_claimant=claimant), (event,))
+        return Progress(new.evolve(end_reason=None, end_claimant=None), (event,) + more)
+    return Progress(state.evolve(end_proposals=proposals, end_reason=reason, end_claimant=claimant), (event,))
 
 
 def _end_words(system: SystemLike, reason: str, claimant: str | None) -> str:
@@ -123,7 +122,7 @@ def withdraw_end(system: SystemLike, state: CampaignState, side: str) -> Progres
     if state.end_reason == "objectives" and side == state.end_claimant:
         proposals = frozenset()
     reason, claimant = (state.end_reason, state.end_claimant) if proposals else (None, None)
-    return Progress(replace(state, end_proposals=proposals, end_reason=reason, end_claimant=claimant), (
+    return Progress(state.evolve(end_proposals=proposals, end_reason=reason, end_claimant=claimant), (
         Event(EventKind.END_WITHDRAWN, Visibility.PUBLIC, side, {"side": side}),))
 
 
@@ -137,7 +136,7 @@ def decline_end(system: SystemLike, state: CampaignState, side: str) -> Progress
     payload: dict[str, JSON] = {"side": side, "reason": state.end_reason or "mutual-agreement"}
     if state.end_claimant is not None:
         payload["claimant"] = state.end_claimant
-    return Progress(replace(state, end_proposals=frozenset(), end_reason=None, end_claimant=None), (
+    return Progress(state.evolve(end_proposals=frozenset(), end_reason=None, end_claimant=None), (
         Event(EventKind.END_DECLINED, Visibility.PUBLIC, side, payload),))
 
 

@@ -4,14 +4,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from rules_engine.model import Step
-from rules_engine.phase.order import played_dates
 from rules_engine.record_facts import platoons_purchased
 from rules_engine.state import (
     CampaignState,
     SystemLike,
 )
+from rules_engine.system_memo import SystemMemo
 from rules_engine.tables import Fact, side_facts
 from rules_engine.vocabulary import Chit
+
+_ATTACK = str(Chit.ATTACK)
 
 
 def applies(system: SystemLike, step: Step, side: str) -> bool:
@@ -25,6 +27,10 @@ def applies(system: SystemLike, step: Step, side: str) -> bool:
 
 def side_settings(system: SystemLike, side: str) -> dict[str, int]:
     """Whole-number settings for ``side`` (per-side values give that side's; defaults where nothing is set)."""
+    return dict(_SIDE_SETTINGS(system, side))
+
+
+def _side_settings(system: SystemLike, side: str) -> dict[str, int]:
     out: dict[str, int] = {}
     for setting in system.settings:
         if isinstance(setting.default, int) and not isinstance(setting.default, bool):
@@ -34,6 +40,9 @@ def side_settings(system: SystemLike, side: str) -> dict[str, int]:
         if isinstance(value, int) and not isinstance(value, bool):
             out[key] = value
     return out
+
+
+_SIDE_SETTINGS = SystemMemo(_side_settings)
 
 
 def setting_value(system: SystemLike, side: str, key: str) -> object:
@@ -54,7 +63,7 @@ def facts_for(system: SystemLike, state: CampaignState, side: str) -> dict[str, 
     other = state.other(side)
     last = state.history[-1] if state.history else None
     result = last.result if last is not None else None
-    facts["own_attack_previous"] = last is not None and last.choices.get(side) == str(Chit.ATTACK)
+    facts["own_attack_previous"] = last is not None and last.choices.get(side) == _ATTACK
     # RR 2.521 "-1 Attacked in the previous CG Scenario": the last scenario played (an Idle Date has none)
     played = next((r.result for r in reversed(state.history) if r.kind != "idle" and r.result is not None), None)
     facts["own_attacked_previous_scenario"] = bool(played and played.attacked.get(side))
@@ -64,7 +73,7 @@ def facts_for(system: SystemLike, state: CampaignState, side: str) -> dict[str, 
     facts["cvp_amassed_this"] = result.cvp.get(side, 0) if result else 0
     facts["cvp_suffered_previous"] = result.cvp.get(other, 0) if result else 0
     idle_seen = any(r.kind == "idle" for r in state.history)
-    facts["firefights_without_idle"] = 0 if idle_seen else len(played_dates(state))
+    facts["firefights_without_idle"] = 0 if idle_seen else len(state.history)  # every date played: none was Idle
     if 0 <= state.date_index < len(system.calendar):
         facts["night"] = system.calendar[state.date_index].night
     own = state.sealed.get(side)

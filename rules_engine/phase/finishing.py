@@ -36,7 +36,7 @@ def auto_run(system: SystemLike, state: CampaignState, step: Step) -> Progress:
         return Progress(state, ())
     events = tuple(Event(EventKind.STEP_DONE, Visibility.PUBLIC, s, {"date": state.date_id, "step": step.ref, "side": s,
                                                             "run": True}) for s in finished)
-    return Progress(replace(state, done=state.done | frozenset(finished)), events)
+    return Progress(state.evolve(done=state.done | frozenset(finished)), events)
 
 
 def finish_group(system: SystemLike, state: CampaignState, side: str, groups: Sequence[MapGroup], group: MapGroup
@@ -46,7 +46,7 @@ def finish_group(system: SystemLike, state: CampaignState, side: str, groups: Se
     done = state.done | ({side} if all(side in marked.get(g.id, ()) for g in groups) else set())
     event = Event(EventKind.STEP_DONE, Visibility.PUBLIC, side, {"date": state.date_id, "step": state.step, "side": side,
                                                         "map_group": group.id, "sections": group.sections})
-    new = replace(state, map_done=marked, done=frozenset(done))
+    new = state.evolve(map_done=marked, done=frozenset(done))
     if new.done >= set(state.sides):
         new = move_on(system, new)
     return Progress(new, (event,))
@@ -57,14 +57,14 @@ def finish(system: SystemLike, state: CampaignState, side: str, *private: Event)
     done = state.done | {side}
     ref = state.phase_ref if state.step == PHASE else state.step
     events: list[Event] = [*private, Event(EventKind.STEP_DONE, Visibility.PUBLIC, side, {"date": state.date_id, "step": ref, "side": side})]
-    new = replace(state, done=done)
-    if done >= set(state.sides):
-        step = step_at(system, new)
-        if step is not None and step.action == "purchase-fortifications":
-            new, more = _forfeit(system, new)
-            events.extend(more)
-        new = move_on(system, new)
-    return Progress(new, tuple(events))
+    if not done >= set(state.sides):
+        return Progress(state.evolve(done=done), tuple(events))
+    new = state  # both have finished: the cursor moves on and the next step's marks start afresh (``goto``)
+    step = step_at(system, new)
+    if step is not None and step.action == "purchase-fortifications":
+        new, more = _forfeit(system, new)
+        events.extend(more)
+    return Progress(move_on(system, new), tuple(events))
 
 
 def _forfeit(system: SystemLike, state: CampaignState) -> Progress:

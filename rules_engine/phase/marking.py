@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 
 from rules_engine import map_groups, patrols
 from rules_engine.dice import Dice
@@ -30,7 +29,7 @@ from rules_engine.phase.program import (
 )
 from rules_engine.phase.tracks import ledger_of, with_ledger, with_records
 from rules_engine.progress import Progress
-from rules_engine.purchases import apply_order, validate_order
+from rules_engine.purchases import record_order, validate_order
 from rules_engine.state import (
     ENDED,
     INITIAL_SCENARIO,
@@ -153,7 +152,7 @@ def mark_run_done(system: SystemLike, state: CampaignState, side: str) -> Progre
         raise SubmissionError(f"{what} is not done on the board alone; finish it on its own.", state.phase_ref)
     keys = tuple(k for k in state.run_done.get(side, ()) if k.startswith(f"{state.date_id}|"))
     keys += tuple(run_key(state, step.ref) for step in run[1:])
-    state = replace(state, run_done={**state.run_done, side: keys})
+    state = state.evolve(run_done={**state.run_done, side: keys})
     return finish(system, state, side)
 
 
@@ -188,7 +187,7 @@ def submit_order(system: SystemLike, state: CampaignState, side: str, orders: Se
         error = SubmissionError("; ".join(v.message for v in violations), violations[0].ref or step.ref)
         error.violations = violations  # type: ignore[attr-defined]
         raise error
-    ledger = apply_order(system, ledger, side, state.date_id, orders, initial=initial, chit=chit)  # type: ignore[arg-type]
+    ledger = record_order(system, ledger, side, state.date_id, orders, initial=initial)  # type: ignore[arg-type]  # validated above
     state = with_ledger(state, side, ledger)
     recorded = Event(EventKind.ORDER_RECORDED, Visibility.CG_END, side, {
         "date": state.date_id, "step": step.ref, "side": side, "orders": [repr(o) for o in orders]})

@@ -69,11 +69,14 @@ def _missing_facts(system: SystemLike, state: CampaignState, step: Step, side: s
         column = table_column(system, step, table, side)
     except SubmissionError:
         return ()
-    known = facts_for(system, state, side)
+    system.side(side)  # an unknown side is refused first, as the facts would refuse it
     ignored = step.params.get("ignore_facts")
     skip = set(ignored) if isinstance(ignored, list) else set()
-    return tuple(f for f in needed_facts(table, column) if f not in known and f not in skip
-                 and not f.startswith(("side_is:", "nationality_is:")))
+    wanted = [f for f in needed_facts(table, column) if f not in skip and not f.startswith(("side_is:", "nationality_is:"))]
+    if not wanted:
+        return ()  # nothing to look up in the records
+    known = facts_for(system, state, side)
+    return tuple(f for f in wanted if f not in known)
 
 
 def _missing_tracks(system: SystemLike, state: CampaignState, step: Step, side: str) -> tuple[str, ...]:

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
 
 from rules_engine.dice import PUBLIC_STREAM, Dice, roll_from_json, roll_to_json
 from rules_engine.errors import MissingValueError, RulesError
@@ -82,9 +81,11 @@ def attempt(
             return out
 
         events = tuple(keep(events))
-        new = replace(new, records=new.records[:before] + tuple(keep(new.records[before:])))
+        new = new.evolve(records=new.records[:before] + tuple(keep(new.records[before:])))
+    if side not in new.pending:
+        return new, events, True  # nothing of this side's was paused
     rest = {k: v for k, v in new.pending.items() if k != side}
-    return replace(new, pending=rest), events, True
+    return new.evolve(pending=rest), events, True
 
 
 def _json_list(data: Mapping[str, JSON] | None, key: str) -> list[JSON]:
@@ -116,7 +117,7 @@ def _pause(
         "rolls": [roll_to_json(r) for r in recorder.made],
         "lost_rolls": [list(k) for k in sorted(lost_before | {(hit.stream, hit.number)})],
     }
-    new = replace(state, pending={**state.pending, side: pending})
+    new = state.evolve(pending={**state.pending, side: pending})
     need = table_need(system, new, side, pending)
     visibility = Visibility.PUBLIC if public else Visibility.CG_END
     paused = Event(EventKind.VALUE_NEEDED, visibility, None if public else side, {
@@ -139,7 +140,7 @@ def run_parts(system: SystemLike, state: CampaignState, step: Step, part: Part, 
         state, more, finished = attempt(system, state, side, step.ref, "step", {}, work, dice)
         events.extend(more)
         if finished:
-            state = replace(state, parts_done=state.parts_done | {side})
+            state = state.evolve(parts_done=state.parts_done | {side})
     return state, tuple(events), state.parts_done >= set(side_ids(system))
 
 
@@ -163,7 +164,7 @@ def resume_all(system: SystemLike, state: CampaignState, dice: Dice | None) -> P
 
             state, more, finished = attempt(system, state, side, step.ref, op, args, work, dice)
             if finished:
-                state = replace(state, parts_done=state.parts_done | {side})
+                state = state.evolve(parts_done=state.parts_done | {side})
         elif op == "assisted":
             table_id, column = str(args.get("table")), args.get("column")
             raw = args.get("answers")

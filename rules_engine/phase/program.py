@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from rules_engine import board_part
 from rules_engine.errors import RulesError
@@ -18,6 +18,7 @@ from rules_engine.state import (
     SystemLike,
 )
 from rules_engine.step_kinds import INITIATIVE_ACTIONS
+from rules_engine.system_memo import SystemMemo
 from rules_engine.vocabulary import Automation
 
 RESULTS_MARK = "@results"
@@ -118,6 +119,11 @@ def _is_last_date(system: SystemLike, state: CampaignState) -> bool:
 
 def program(system: SystemLike, kind: str, *, last_date: bool = False) -> tuple[str, ...]:
     """The entries of one pass, in order: step refs and marks (``@results``, ``@new-date``, ``@scenario`` …)."""
+    return _PROGRAMS(system, (kind, last_date))
+
+
+def _program(system: SystemLike, key: tuple[str, bool]) -> tuple[str, ...]:
+    kind, last_date = key
     lay = layout(system)
     init = (lay.initiative.ref,) if lay.initiative else ()
     if kind == "initial":
@@ -142,6 +148,9 @@ def program(system: SystemLike, kind: str, *, last_date: bool = False) -> tuple[
     raise RulesError(f"unknown pass {kind!r} (allowed: initial, cycle, scenario, idle)")
 
 
+_PROGRAMS = SystemMemo(_program)
+
+
 def current_program(system: SystemLike, state: CampaignState) -> tuple[str, ...]:
     """The pass the cursor is in."""
     return program(system, state.pass_kind or "initial", last_date=_is_last_date(system, state))
@@ -149,10 +158,27 @@ def current_program(system: SystemLike, state: CampaignState) -> tuple[str, ...]
 
 def find_step(system: SystemLike, ref: str) -> Step:
     """The system's step ``ref`` (RulesError naming the system when unknown)."""
-    for step in system.steps:
-        if step.ref == ref:
-            return step
-    raise RulesError(f"{system.id}: unknown step {ref!r}")
+    steps = system.steps
+    found = _BY_REF.get(id(steps))
+    if found is None or found[0] is not steps:
+        found = _index_steps(steps)
+    step = found[1].get(ref)
+    if step is None:
+        raise RulesError(f"{system.id}: unknown step {ref!r}")
+    return step
+
+
+def _index_steps(steps: tuple[Step, ...]) -> tuple[tuple[Step, ...], dict[str, Step]]:
+    by_ref: dict[str, Step] = {}
+    for step in steps:
+        by_ref.setdefault(step.ref, step)  # the first step with a ref, as a scan finds it
+    if len(_BY_REF) > 256:
+        _BY_REF.clear()
+    found = _BY_REF[id(steps)] = (steps, by_ref)  # the key object is kept alive with its entry (as in ``layout``)
+    return found
+
+
+_BY_REF: dict[int, tuple[tuple[Step, ...], dict[str, Step]]] = {}
 
 
 def _spine_step(system: SystemLike, state: CampaignState, kind: str, entry: str) -> str:
@@ -170,11 +196,7 @@ def _spine_step(system: SystemLike, state: CampaignState, kind: str, entry: str)
 
 def goto(system: SystemLike, state: CampaignState, kind: str, entry: str) -> CampaignState:
     """The state with the cursor on ``entry`` of pass ``kind``; the step's marks and board log start afresh."""
-    return replace(
-        state, pass_kind=kind, phase_ref=entry, step=_spine_step(system, state, kind, entry), done=frozenset(),
-        facts_supplied={}, parts_done=frozenset(), map_done={}, map_results={}, map_agreed={}, board_log=(),
-        board_counts={},
-    )
+    return state.moved_to(kind, entry, _spine_step(system, state, kind, entry))
 
 
 def _chit_mode(system: SystemLike) -> bool:
@@ -199,11 +221,10 @@ def settled(system: SystemLike, state: CampaignState) -> CampaignState:
 
 def settle(system: SystemLike, state: CampaignState) -> CampaignState:
     """Follow up ``initiative.submit_chit`` (which sets the step SCENARIO after a non-idle reveal): the scenario pass."""
+    if state.step != SCENARIO:
+        return state
     lay = layout(system)
-    if (
-        state.step == SCENARIO and lay.initiative is not None
-        and state.phase_ref == lay.initiative.ref and state.pass_kind in ("cycle", "idle")
-    ):
+    if lay.initiative is not None and state.phase_ref == lay.initiative.ref and state.pass_kind in ("cycle", "idle"):
         return goto(system, state, "scenario", program(system, "scenario")[0])
     return state
 
@@ -211,13 +232,18 @@ def settle(system: SystemLike, state: CampaignState) -> CampaignState:
 def step_kind(system: SystemLike, step: Step) -> str:
     """automatic | input | assisted | on-board: the kind the loader derived (step_kinds); the initiative step runs
     through the initiative flow and, outside it, is a board step (its tie-breaking rolls are made at the board)."""
-    return ON_BOARD if step.automation is Automation.INITIATIVE else step.automation.value
+    return _KIND_OF[step.automation]
+
+
+_KIND_OF = {a: ON_BOARD if a is Automation.INITIATIVE else a.value for a in Automation}
 
 
 def current_kind(system: SystemLike, state: CampaignState, step: Step) -> str:
     """The kind of ``step`` now: an automatic step whose app part is done and whose board part is left to the players
     (RR 2.5031, PHD C5.25 Booby Traps; rules_engine.board_part) is a board step until both mark it finished."""
-    return ON_BOARD if board_part.is_open(state, step) else step_kind(system, step)
+    if "board_part" in step.params and board_part.is_open(state, step):  # only such a step has a board part
+        return ON_BOARD
+    return _KIND_OF[step.automation]  # step_kind
 
 
 def step_at(system: SystemLike, state: CampaignState) -> Step | None:

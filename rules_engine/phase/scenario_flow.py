@@ -61,7 +61,7 @@ def resolve_initiative(system: SystemLike, state: CampaignState, step: Step, dic
     events.insert(0, Event(EventKind.CHITS_REVEALED, Visibility.PUBLIC, None, {
         "date": state.date_id, "chits": {s: str(c) for s, c in chits.items()}, "result": cell.result,
         "label": cell.label, "setup_first": setup_first, "moves_first": cell.moves_first}))
-    state = replace(state, last_round=revealed)
+    state = state.evolve(last_round=revealed)
     if cell.result == IDLE:
         return Progress(state, tuple(events)).then(lambda new: enter_idle(system, new))
     return Progress(goto(system, state, "scenario", program(system, "scenario")[0]), tuple(events))
@@ -125,7 +125,7 @@ def move_order(system: SystemLike, state: CampaignState, dice: Dice) -> Progress
     roll = dice.roll(move.dice, f"{move.ref} Dual Attack move-order {move.dice}", move.roller, PUBLIC_STREAM)
     row = move.winner(roll.total)
     revealed = replace(last, moves_first=row.result, rolls=last.rolls + (roll,))
-    return Progress(replace(state, last_round=revealed), (
+    return Progress(state.evolve(last_round=revealed), (
         roll_event(roll, Visibility.PUBLIC, None, result=row.result, label=row.label, verify=row.verify),
         Event(EventKind.MOVE_ORDER, Visibility.PUBLIC, None, {"date": state.date_id, "moves_first": row.result, "verify": row.verify}),
     ))

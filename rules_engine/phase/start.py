@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from decimal import Decimal
 
 from rules_engine.dice import Dice
@@ -100,7 +99,7 @@ def start(
         books[side] = book
         if ob_event is not None:
             events.append(ob_event)
-    state = replace(base, tracks=known, last_round=last, ledgers=books)
+    state = base.evolve(tracks=known, last_round=last, ledgers=books)
     state = with_records(state, *events[1:])
     state = goto(system, state, "initial", program(system, "initial")[0])
     return Progress(state, tuple(events)).then(lambda new: advance(system, new, dice))

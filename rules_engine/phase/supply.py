@@ -88,7 +88,7 @@ def supply(
             new = set_track(new, side, key, int(given), None, main_currency(system))
         else:
             facts.setdefault(side, {})[key] = given
-    new = replace(new, facts_supplied=facts)
+    new = new.evolve(facts_supplied=facts)
     public = {k: v for k, v in plain.items() if k in TRACKS and k != "lvp"}
     events: list[Event] = [Event(EventKind.SUPPLIED, Visibility.SIDE, side, {"step": state.phase_ref, "values": dict(plain)})]
     if public:
@@ -147,7 +147,7 @@ def _supply_cell(
     key = str(pending["cell"])
     value = parse_value(need.shape, raw, f"{need.table_ref} {need.table_name}")
     cells = {**state.supplied_cells.get(side, {}), key: value_json(value)}
-    state = replace(state, supplied_cells={**state.supplied_cells, side: cells})
+    state = state.evolve(supplied_cells={**state.supplied_cells, side: cells})
     visibility = Visibility.PUBLIC if need.public else Visibility.CG_END
     shown = ", ".join(value) if isinstance(value, tuple) else str(value)
     event = Event(EventKind.VALUE_SUPPLIED, visibility, None if need.public else side, {

@@ -15,7 +15,7 @@ from rules_engine.state import (
 
 def with_records(state: CampaignState, *events: Event) -> CampaignState:
     """The state with ``events`` added to this date's records."""
-    return replace(state, records=state.records + tuple(events))
+    return state.evolve(records=state.records + tuple(events))
 
 
 ROSTER_TRACKS = {"san": "san", "elr": "elr", "lvp": "lvp_current", "cg_lvp": "lvp_cg"}
@@ -34,12 +34,12 @@ def set_track(state: CampaignState, side: str, name: str, value: int, date_id: s
     """A side's track (SAN, ELR, LVP …) set, on its ledger and its CG Roster line too."""
     tracks = {s: dict(v) for s, v in state.tracks.items()}
     tracks.setdefault(side, {})[name] = value
-    state = replace(state, tracks=tracks)
+    state = state.evolve(tracks=tracks)
     ledger = state.ledgers.get(side)
     if ledger is not None and name == "san":
-        state = with_ledger(state, side, replace(ledger, san=value))
+        state = with_ledger(state, side, ledger.evolve(san=value))
     if ledger is not None and name == "elr":
-        state = with_ledger(state, side, replace(ledger, elr=value))
+        state = with_ledger(state, side, ledger.evolve(elr=value))
     if name in ROSTER_TRACKS:
         state = roster_update(state, side, date_id or state.date_id, currency, **{ROSTER_TRACKS[name]: value})
     return state
@@ -53,7 +53,7 @@ def ledger_of(system: SystemLike, state: CampaignState, side: str) -> SideLedger
 
 def with_ledger(state: CampaignState, side: str, ledger: SideLedger) -> CampaignState:
     """The state with ``side``'s ledger replaced."""
-    return replace(state, ledgers={**state.ledgers, side: ledger})
+    return state.evolve(ledgers={**state.ledgers, side: ledger})
 
 
 def roster_update(state: CampaignState, side: str, date_id: str, currency: str | None = None, **values: object) -> CampaignState:
@@ -81,7 +81,7 @@ def fold_san(system: SystemLike, state: CampaignState, side: str) -> CampaignSta
         if line.san_pending else line
         for line in ledger.roster
     )
-    state = with_ledger(state, side, replace(ledger, roster=roster))
+    state = with_ledger(state, side, ledger.evolve(roster=roster))
     return set_track(state, side, "san", san + pending, None, main_currency(system))
 
 

@@ -28,7 +28,7 @@ from rules_engine.purchases.orders import (
 )
 from rules_engine.purchases.patrols_recon import PatrolAllowance, patrol_allowance, recon_row, recon_step
 from rules_engine.purchases.record_lines import record_initial_ob
-from rules_engine.purchases.resolution import apply_order
+from rules_engine.purchases.resolution import apply_order, record_order
 from rules_engine.purchases.validation import missing_value_violation, validate_order
 
 __all__ = [
@@ -48,6 +48,7 @@ __all__ = [
     "patrol_allowance",
     "purchase_currency",
     "purchase_ref",
+    "record_order",
     "recon_row",
     "recon_step",
     "record_initial_ob",

@@ -91,5 +91,5 @@ def record_initial_ob(
                     cost=Decimal(0), initial_ob=True, rolled=True,
                     notes=f"Initial Scenario OB; no rolls made: {why} (supply the chart in a CG Card)",
                 )
-            ledger = replace(ledger, purchases=(*ledger.purchases, line))
+            ledger = ledger.evolve(purchases=(*ledger.purchases, line))
     return ledger

@@ -1,4 +1,5 @@
-"""``apply_order``: a valid batch of orders recorded in the side's books (points, record lines, roster)."""
+"""``apply_order``: a valid batch of orders recorded in the side's books (points, record lines, roster); ``record_order``
+the same for a batch just validated."""
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -35,6 +36,13 @@ def apply_order(
         error = SubmissionError("; ".join(v.message for v in violations))
         error.ref = violations[0].ref or None
         raise error
+    return record_order(system, ledger, side, date_id, orders, initial=initial)
+
+
+def record_order(
+    system: System, ledger: SideLedger, side: SideId, date_id: str, orders: Sequence[Order], *, initial: bool,
+) -> SideLedger:
+    """``apply_order`` for orders ``validate_order`` has just accepted with the same ledger (not checked again)."""
     currency = purchase_currency(system)
     forts: list[FortOrder] = []
     for order in orders:
@@ -43,7 +51,7 @@ def apply_order(
             cost, _ = rg_order_cost(system, side, order)
             assert cost is not None
             line = new_purchase_line(system, ledger, side, date_id, order, cost, initial_ob=False)
-            ledger = replace(ledger, purchases=(*ledger.purchases, line)).adjust(currency, -cost)
+            ledger = ledger.evolve(purchases=(*ledger.purchases, line)).adjust(currency, -cost)
             row = system.rg_chart(side).row(order.rg_id)
             for code, cell in row.gives.items():
                 if any(c.code == code for c in system.currencies) and not cell.missing:
@@ -55,7 +63,7 @@ def apply_order(
             continue
         else:
             item = _item_line(system, ledger, side, date_id, order, currency)
-            ledger = replace(ledger, items=(*ledger.items, item)).adjust(currency, -item.cost)
+            ledger = ledger.evolve(items=(*ledger.items, item)).adjust(currency, -item.cost)
             for code, amount in item.gives.items():
                 ledger = ledger.adjust(code, amount)
             roster = replace(roster, spent=roster.spent + item.cost)
