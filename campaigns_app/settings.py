@@ -105,10 +105,12 @@ TEMPLATES = [
     },
 ]
 
+DB_POOL_DEFAULT_MAX_SIZE = 4  # per worker: its sync code runs on one thread, a few connections cover bursts
+_conn_max_age = int(os.environ.get("DB_CONN_MAX_AGE", "0") or "0")
 DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
-        conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "0")),
+        conn_max_age=_conn_max_age,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -116,15 +118,19 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {})["transaction_mode"] = "IMMEDIATE"
     DATABASES["default"]["OPTIONS"]["timeout"] = 20
 
-# PostgreSQL connection pool (Django's psycopg pool, docs/deploy.md): DB_POOL_MAX_SIZE connections at most per worker
-# process, so N workers × DB_POOL_MAX_SIZE stays below PostgreSQL's max_connections. Off when unset (tests, SQLite).
-_pool_max = int(os.environ.get("DB_POOL_MAX_SIZE", "0") or "0")
-if _pool_max and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps the connections; Django must not
+# PostgreSQL connection pool (Django's psycopg pool, docs/deploy.md), on by default: no request, and no websocket
+# database call (Channels closes the connection after each one: the pool takes it back), opens a connection. At most
+# DB_POOL_MAX_SIZE connections per worker process, so N workers × DB_POOL_MAX_SIZE stays below PostgreSQL's
+# max_connections; DB_POOL_MAX_SIZE=0 turns the pool off (then DB_CONN_MAX_AGE may keep connections instead).
+DB_POOL_MAX_SIZE = int(os.environ.get("DB_POOL_MAX_SIZE") or DB_POOL_DEFAULT_MAX_SIZE)  # unset or empty: the default
+if DB_POOL_MAX_SIZE > 0 and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    if _conn_max_age:  # Django refuses persistent connections with a pool: say which setting to change
+        raise RuntimeError("DB_CONN_MAX_AGE cannot be combined with the connection pool: unset DB_CONN_MAX_AGE, or "
+                           "turn the pool off with DB_POOL_MAX_SIZE=0 (docs/deploy.md).")
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
-        "min_size": int(os.environ.get("DB_POOL_MIN_SIZE", "2")),
-        "max_size": _pool_max,
-        "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "10")),  # seconds a request waits for a free connection
+        "min_size": min(int(os.environ.get("DB_POOL_MIN_SIZE") or "2"), DB_POOL_MAX_SIZE),
+        "max_size": DB_POOL_MAX_SIZE,
+        "timeout": float(os.environ.get("DB_POOL_TIMEOUT") or "10"),  # seconds a request waits for a free connection
     }
 
 REDIS_URL = os.environ.get("REDIS_URL", "")

@@ -86,7 +86,7 @@ def chit_problem(system: System, chits: ChitFacts, seat: Seat, seats_count: int,
 
 def seat_chit_problem(seat: Seat, side: str, chit: str) -> str | None:
     """chit_problem for a seat, read fresh (the confirm step; the service re-checks under the row lock)."""
-    campaign = Campaign.objects.select_related("system").get(pk=seat.campaign_id)
+    campaign = Campaign.objects.select_related("system").defer("system__definition").get(pk=seat.campaign_id)
     return chit_problem(door.system_of(campaign), door.campaign_chit_facts(campaign, seat.side), seat,
                         Seat.objects.filter(campaign=campaign).count(), side, chit)
 

@@ -214,8 +214,8 @@ def campaign_history(request: HttpRequest, seat: Seat) -> HttpResponse:
     })
 
 
-def _chit_fields(request: HttpRequest, seat: Seat) -> tuple[str, str, str | None]:
-    """The posted side and chit, and the first problem with them (form shape, then the rules)."""
+def _chit_fields(request: HttpRequest) -> tuple[str, str, str | None]:
+    """The posted side and chit, and the first problem with the form's shape (the rules' answer comes after)."""
     form = ChitForm(request.POST)
     side = str(request.POST.get("side", ""))
     if len(request.POST.getlist("chit")) > 1 or len(request.POST.getlist("side")) > 1:
@@ -226,14 +226,13 @@ def _chit_fields(request: HttpRequest, seat: Seat) -> tuple[str, str, str | None
             return side, chit, "Choose Attack or Idle."
         problems = [str(error) for errors in form.errors.values() for error in errors]
         return side, chit, " ".join(problems)
-    return side, chit, campaign_selectors.seat_chit_problem(seat, side, chit)
+    return side, chit, None
 
 
-@seated
-@require_POST
-def chit_confirm(request: HttpRequest, seat: Seat) -> HttpResponse:
-    """Step one of two: check the choice and ask "Submit Attack? This is final." (nothing is saved yet)."""
-    side, chit, problem = _chit_fields(request, seat)
+def _chit_to_confirm(request: HttpRequest, seat: Seat) -> HttpResponse:
+    """The confirm step: the rules' answer now (read fresh), then "Submit Attack? This is final." (nothing saved)."""
+    side, chit, problem = _chit_fields(request)
+    problem = problem or campaign_selectors.seat_chit_problem(seat, side, chit)
     if problem:
         return panel_response(request, seat, 422, chit_error=problem)
     return panel_response(request, seat, 200, confirm_chit=chit)
@@ -241,13 +240,21 @@ def chit_confirm(request: HttpRequest, seat: Seat) -> HttpResponse:
 
 @seated
 @require_POST
+def chit_confirm(request: HttpRequest, seat: Seat) -> HttpResponse:
+    """Step one of two: check the choice and ask "Submit Attack? This is final." (nothing is saved yet)."""
+    return _chit_to_confirm(request, seat)
+
+
+@seated
+@require_POST
 def chit_submit(request: HttpRequest, seat: Seat) -> HttpResponse:
-    """Step two: seal the chit (final)."""
-    side, chit, problem = _chit_fields(request, seat)
+    """Step two: seal the chit (final). The rules are checked once, by the service under the row lock; its refusal
+    is rendered like the confirm step's."""
+    if request.POST.get("confirmed") != "yes":
+        return _chit_to_confirm(request, seat)
+    side, chit, problem = _chit_fields(request)
     if problem:
         return panel_response(request, seat, 422, chit_error=problem)
-    if request.POST.get("confirmed") != "yes":
-        return panel_response(request, seat, 200, confirm_chit=chit)
     try:
         services.chit_submit(user=player(request), public_id=seat.campaign.public_id, side=side, chit=chit)
     except services.NotSeated:

@@ -77,7 +77,7 @@ def _chosen_system_for(campaign: Campaign) -> System:
     if not choices:
         return card_system_for(campaign)
     words = json.dumps(choices, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    key = (campaign.system_id, f"{campaign.system.sha256}+{campaign.card_sha256}+players:{words}")
+    key = (campaign.system_id, f"{cg_system_row(campaign).sha256}+{campaign.card_sha256}+players:{words}")
     return _cached(key, lambda: with_player_settings(card_system_for(campaign), choices))
 
 
@@ -106,8 +106,16 @@ def with_values(system: System, values: Mapping[str, JSON]) -> System:
 def card_system_for(campaign: Campaign) -> System:
     """The campaign's base system with its copied CG Card (if any), without the players' choices."""
     if campaign.card_sha256:
-        return system_with_card(campaign.system, campaign.card_text, campaign.card_sha256)
-    return system_of(campaign.system)
+        return system_with_card(cg_system_row(campaign), campaign.card_text, campaign.card_sha256)
+    return system_of(cg_system_row(campaign))
+
+
+def cg_system_row(campaign: Campaign) -> CgSystem:
+    """The campaign's CgSystem row: the one loaded with it, else read without its YAML ``definition`` (system_of reads
+    that only when its cache misses), so no path loads the 60 KB text for a system already parsed."""
+    if not Campaign.system.is_cached(campaign):
+        campaign.system = CgSystem.objects.defer("definition").get(pk=campaign.system_id)
+    return campaign.system
 
 
 def with_player_settings(system: System, values: Mapping[str, object], complete: bool = False) -> System:

@@ -143,6 +143,9 @@ class Campaign(models.Model):
     # Moves (under the row lock) with every write any live page may show: state, events, seats, presence. Internal:
     # never rendered — it counts the opponent's secret actions too. campaigns_app.live.pages re-renders on a new revision.
     revision = models.PositiveBigIntegerField(default=0, editable=False)
+    # The seq of the campaign's last EventRecord: the next events follow it (moved under the row lock, saved with
+    # the state), so appending needs no aggregate over the event table.
+    event_seq = models.PositiveIntegerField(default=0, editable=False)
     # The players' choices of the settings the rules leave to them (``source: players``: KGP 8.31 CG Balance, PL 3.2
     # Redeployment Option …), {setting id: value}, made on the create page and accepted by the opponent at joining.
     # Part of the rules the campaign plays by: set at creation, never changed afterwards (engine.system_for applies it).

@@ -2,8 +2,9 @@
 
 ``Campaign.state`` (rules_engine ``CampaignState``) stays the engine's source of truth; ``project`` writes each side's
 ``SideLedger.roster`` / ``.purchases`` into ``RosterLine`` / ``PurchaseRecordLine`` in the caller's transaction
-(``services._save_state``), touching only the lines that changed: one read per table, one bulk upsert per table for the
-new and changed lines, one delete per table for lines gone from the ledger. ``rebuild_records`` re-projects every
+(``services.core.save_state``; skipped when neither side's ledger changed: ``inputs_changed``), touching only the
+lines that changed: one read per table, one bulk upsert per table for the new and changed lines, one delete per table
+for lines gone from the ledger. ``rebuild_records`` re-projects every
 campaign. The reads give back the ledger's JSON shape (``RosterLine.to_json`` / ``PurchaseLine.to_json``) for
 rules_engine.record_view (via ``record_door``); the opponent's hidden roster cells — as record_view decides — are nulled
 by the database itself and dropped, so they never reach Python, let alone a context.
@@ -149,6 +150,18 @@ def _sync[M: (RosterLine, PurchaseRecordLine)](
             update_fields=names,
         )
     return len(changed), len(gone)
+
+
+def _inputs(state: Any) -> tuple[object, ...]:
+    """What a projection reads from a state: each side's roster and purchases, and the dates that place the lines."""
+    ledgers = getattr(state, "ledgers", None) or {}
+    return (tuple((side, ledger.roster, ledger.purchases) for side, ledger in sorted(ledgers.items())),
+            tuple(record.date_id for record in getattr(state, "history", ())), state.date_id)
+
+
+def inputs_changed(before: Any, after: Any) -> bool:
+    """Whether projecting ``after`` could write anything that projecting ``before`` did not (CampaignStates)."""
+    return _inputs(before) != _inputs(after)
 
 
 def project(campaign: Campaign, state: Any, system: System | None = None) -> Projected:

@@ -67,7 +67,8 @@ def _restore(archive: Mapping[str, Any]) -> Campaign:
         dice_seed=dice["seed"], seed_commitment=dice["commitment"], dice_counters=archive.get("dice_counters") or {},
         created=datetime.fromisoformat(info["created"]), updated=datetime.fromisoformat(info["updated"]),
         card_name=card["name"], card_text=card["text"], card_sha256=card["sha256"],
-        player_settings=rules["player_settings"], supplied_values=rules["supplied_values"])
+        player_settings=rules["player_settings"], supplied_values=rules["supplied_values"],
+        event_seq=max((int(e["seq"]) for e in archive["events"]), default=0))
     for seat in archive["seats"]:
         Seat.objects.create(campaign=campaign, user=seats[seat["player"]], side=seat["side"],
                             player_seed=seat["player_seed"], joined=datetime.fromisoformat(seat["joined"]))

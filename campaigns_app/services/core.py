@@ -13,7 +13,6 @@ from functools import partial
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Max
 
 from campaigns_app import engine
 from campaigns_app.engine import CampaignState, CommittedDice, Dice, Event, Outcome, RulesError, SideId, System
@@ -71,14 +70,23 @@ def require_both_seated(seats: list[Seat]) -> None:
         raise ServiceError(OPPONENT_MISSING)
 
 
-def append_events(campaign: Campaign, events: Iterable[Event]) -> list[EventRecord]:
-    """Append events after the last one (the caller holds the campaign row lock, so seq cannot collide)."""
-    last = EventRecord.objects.filter(campaign=campaign).aggregate(last=Max("seq"))["last"] or 0
+def numbered_events(campaign: Campaign, events: Iterable[Event]) -> list[EventRecord]:
+    """The events as rows after the campaign's last one, moving ``campaign.event_seq`` past them (the caller holds the
+    campaign row lock and saves the counter with the row, so seq cannot collide)."""
+    first = campaign.event_seq
     rows = [
-        EventRecord(campaign=campaign, seq=last + index, kind=event.kind, visibility=str(event.visibility),
+        EventRecord(campaign=campaign, seq=first + index, kind=event.kind, visibility=str(event.visibility),
                     side=event.side or "", payload=dict(event.payload))
         for index, event in enumerate(events, start=1)
     ]
+    campaign.event_seq = first + len(rows)
+    return rows
+
+
+def append_events(campaign: Campaign, events: Iterable[Event]) -> list[EventRecord]:
+    """Append events after the last one and save the campaign's event counter (the caller holds the row lock)."""
+    rows = numbered_events(campaign, events)
+    Campaign.objects.filter(pk=campaign.pk).update(event_seq=campaign.event_seq)
     return EventRecord.objects.bulk_create(rows)
 
 
@@ -102,16 +110,19 @@ def newly_due(before: Owed, after: Owed, actor: SideId) -> Due:
     return {side: "action" for side, owed in after.items() if side != actor and owed and owed != before.get(side)}
 
 
-def save_state(campaign: Campaign, state: CampaignState, counters: dict[str, int] | None = None) -> None:
-    """Store the state (and the dice counters) and project the record tables, in the same transaction."""
+def save_state(campaign: Campaign, state: CampaignState, counters: dict[str, int] | None = None,
+               before: CampaignState | None = None) -> None:
+    """Store the state (with the event counter, and the dice counters) and, when the ledgers changed from ``before``
+    (or it is not given), project the record tables, in the same transaction."""
     campaign.state = state.to_json()
-    fields = ["state", "updated", "due"]
+    fields = ["state", "event_seq", "updated", "due"]
     if counters is not None:
         campaign.dice_counters = counters
         fields.append("dice_counters")
     campaign.updated = now()
     campaign.save(update_fields=fields)
-    records.project(campaign, state)  # the CG Roster / RG Purchase Record tables, in the same transaction
+    if before is None or records.inputs_changed(before, state):
+        records.project(campaign, state)  # the CG Roster / RG Purchase Record tables, in the same transaction
 
 
 def ended_due(system: System, state: CampaignState, actor: SideId, events: tuple[Event, ...], due: Due) -> Due:
@@ -140,12 +151,12 @@ class Move:
     more_due: MoreDue = ended_due
 
 
-def _stale_step(campaign: Campaign, seat: Seat, move: Move) -> bool:
+def _stale_step(campaign: Campaign, seat: Seat, state: CampaignState, move: Move) -> bool:
     """Whether a "Mark finished" form names a step that is no longer current (FormNotValid: never issued)."""
     if move.step_ref is None:
         return False
     require_genuine(campaign, seat, "done", move.map_group, move.token)
-    return current_step_ref(engine.load_state(campaign.state)) != move.step_ref
+    return current_step_ref(state) != move.step_ref
 
 
 def _spent(campaign: Campaign, seat: Seat, state: CampaignState, move: Move) -> bool:
@@ -173,18 +184,18 @@ def _run(move: Move, system: System, state: CampaignState, side: SideId, dice: C
 
 def act(public_id: str, user: User, move: Move) -> Campaign:
     """The one path: lock → seat → validate (token, phase, the move's check) → act → advance → save state and dice
-    counters → events → record tables → after commit, refresh and e-mail. ``campaign.replayed``: a spent form did
-    nothing."""
+    counters (and the event counter) → events → record tables (when the ledgers changed) → after commit, refresh and
+    e-mail. ``campaign.replayed``: a spent form did nothing."""
     campaign = locked(public_id)
     seats = seats_of(campaign)
     seat = seat_of(seats, user)
-    campaign.replayed = _stale_step(campaign, seat, move)
+    state = engine.load_state(campaign.state)  # parsed once
+    campaign.replayed = _stale_step(campaign, seat, state, move)
     if campaign.replayed:
         return campaign
     system = engine.system_for(campaign)
     if move.seated:
         require_both_seated(seats)
-    state = engine.load_state(campaign.state)
     campaign.replayed = _spent(campaign, seat, state, move)
     if campaign.replayed:  # already recorded (or a stale form): nothing to do
         return campaign
@@ -197,8 +208,9 @@ def act(public_id: str, user: User, move: Move) -> Campaign:
     new_state, events = _run(move, system, state, seat.side, dice)
     after = owes_all(system, new_state)
     campaign.due = pace.next_due(campaign.due or {}, before, after, now().isoformat())  # the clock of each due action
-    save_state(campaign, new_state, dice.counters)
-    append_events(campaign, events)
+    rows = numbered_events(campaign, events)
+    save_state(campaign, new_state, dice.counters, before=state)
+    EventRecord.objects.bulk_create(rows)
     due = newly_due(before, after, seat.side)
     after_commit(campaign, system, move.more_due(system, new_state, seat.side, events, due))
     return campaign

@@ -83,3 +83,27 @@ def test_caddys_health_check_as_configured_gets_200_from_a_worker_under_producti
     # without those headers (Caddy's default: the upstream's address, no X-Forwarded-Proto) every worker fails it
     assert health_status(uri, {"Host": "127.0.0.1:8001"}) == 400
     assert health_status(uri, {"Host": headers["Host"]}) == 301  # no X-Forwarded-Proto: redirected to HTTPS
+
+
+POOL = "from django.conf import settings as s; d = s.DATABASES['default']; print('POOL', d.get('OPTIONS', {}).get('pool'), d['CONN_MAX_AGE'])"
+POSTGRES = "postgres://refit@127.0.0.1:5432/refit"
+
+
+def pool_line(**env: str) -> str:
+    result = run(["shell", "-c", POOL], **PRODUCTION, DATABASE_URL=POSTGRES, **env)
+    lines = [line for line in result.stdout.splitlines() if line.startswith("POOL ")]
+    assert lines, result.stdout + result.stderr
+    return lines[-1]
+
+
+def test_the_connection_pool_is_on_by_default_with_postgresql_and_off_with_a_max_size_of_zero() -> None:
+    clean = {"DB_POOL_MAX_SIZE": "", "DB_POOL_MIN_SIZE": "", "DB_CONN_MAX_AGE": ""}
+    assert pool_line(**clean) == "POOL {'min_size': 2, 'max_size': 4, 'timeout': 10.0} 0"
+    assert pool_line(**{**clean, "DB_POOL_MAX_SIZE": "1"}) == "POOL {'min_size': 1, 'max_size': 1, 'timeout': 10.0} 0"
+    assert pool_line(**{**clean, "DB_POOL_MAX_SIZE": "0", "DB_CONN_MAX_AGE": "60"}) == "POOL None 60"
+
+
+def test_persistent_connections_are_refused_together_with_the_pool() -> None:
+    refused = run(["check"], **PRODUCTION, DATABASE_URL=POSTGRES, DB_POOL_MAX_SIZE="", DB_CONN_MAX_AGE="60")
+    assert refused.returncode != 0
+    assert "DB_CONN_MAX_AGE cannot be combined with the connection pool" in refused.stderr

@@ -19,7 +19,7 @@ class Command(BaseCommand):
         parser.add_argument("public_ids", nargs="*", help="Only these campaigns (their public ids); default: all.")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        campaigns = Campaign.objects.select_related("system").order_by("pk")
+        campaigns = Campaign.objects.order_by("pk")
         if options["public_ids"]:
             campaigns = campaigns.filter(public_id__in=options["public_ids"])
             missing = set(options["public_ids"]) - set(campaigns.values_list("public_id", flat=True))
@@ -29,7 +29,9 @@ class Command(BaseCommand):
         failures: list[str] = []
         for pk in campaigns.values_list("pk", flat=True):
             with transaction.atomic():
-                campaign = Campaign.objects.select_for_update().select_related("system").get(pk=pk)
+                # the campaign row only (not the system row all its campaigns share); the YAML on a cache miss only
+                campaign = (Campaign.objects.select_for_update(of=("self",)).select_related("system")
+                            .defer("system__definition").get(pk=pk))
                 try:
                     result = records.project(campaign, campaign.state)
                 except (RulesError, ValueError) as error:  # a state the engine cannot read: report it, go on
