@@ -85,8 +85,7 @@ def history_page(campaign: Campaign, seat: Seat, asked: str | None) -> tuple[lis
     side may not see are left out in the query, so only the page's own events are read (event_pages.PageError for a
     page number that is no page)."""
     system = door.system_of(campaign)
-    ended = door.side_view(campaign, seat.side).ended
-    records = visible_records(campaign, sight(seat.side, ended))
+    records = visible_records(campaign, sight(seat.side, door.ended(campaign)))
     page = page_of(asked, records.count(), event_pages.PAGE_SIZE)
     shown = list(records.order_by("seq")[page.start:page.stop])
     return [_describe_event(system, record, seat.side) for record in shown], page

@@ -107,10 +107,12 @@ def campaign_end_status(campaign: Campaign) -> EndStatus:
 
 
 
-def dice_page_of(campaign: Campaign, side: str, asked: str | None) -> tuple[DicePage, Page]:
-    """Page ``asked`` of the dice log ``side`` may see (event_pages.page_of: None the first), read from its own rolls
-    and their context only (rules_engine.record_view.dice_page builds it; records_sight filters in the query)."""
+def dice_page_of(campaign: Campaign, side: str, asked: str | None) -> tuple[RecordView, DicePage, Page]:
+    """``side``'s RecordView (no part built) and page ``asked`` of the dice log it may see (event_pages.page_of: None
+    the first), read from the page's own rolls and their context only (rules_engine.record_view.dice_page builds it;
+    records_sight filters in the query)."""
     system, state = _system(campaign), _state(campaign)
+    view = record_view_for(system, state, side, RecordSources())
     visible = visible_records(campaign, records_sight(side, state.ended))
     rolls = visible.filter(kind=ROLL_KIND)
     counted = {(Visibility(visibility), owner or None): n for visibility, owner, n in
@@ -128,7 +130,7 @@ def dice_page_of(campaign: Campaign, side: str, asked: str | None) -> tuple[Dice
     ).order_by("seq")[page.start:page.stop])
     paged = [PagedRoll(engine.event_of(record), str(record.date_then or ""), _event(record.follower),
                        _event(record.resolved)) for record in shown]
-    return dice_page(system, paged, counted, side), page
+    return view, dice_page(system, paged, counted, side), page
 
 
 def _one(records: QuerySet[EventRecord]) -> Subquery:
