@@ -46,11 +46,11 @@ class Page:
 
 
 def page_of(asked: str | None, total: int, size: int) -> Page:
-    """Page ``asked`` of ``total`` entries (no ``asked``: page 1, the oldest, where the whole list used to start);
-    PageError for anything but a whole number from 1 to the last page."""
+    """Page ``asked`` of ``total`` entries (no ``asked``: the last page, the newest entries, which a player opening the
+    list looks for); PageError for anything but a whole number from 1 to the last page."""
     pages = max(1, -(-total // size))
     if asked is None:
-        return Page(1, pages, size)
+        return Page(pages, pages, size)
     text = asked.strip()
     allowed = f"a page is a whole number from 1 to {pages}" if pages > 1 else "there is only page 1"
     if not (text.isascii() and text.isdigit()) or len(text) > PAGE_DIGITS or not 1 <= int(text) <= pages:

@@ -109,7 +109,7 @@ def campaign_end_status(campaign: Campaign) -> EndStatus:
 
 def dice_page_of(campaign: Campaign, side: str, asked: str | None) -> tuple[RecordView, DicePage, Page]:
     """``side``'s RecordView (no part built) and page ``asked`` of the dice log it may see (event_pages.page_of: None
-    the first), read from the page's own rolls and their context only (rules_engine.record_view.dice_page builds it;
+    the newest), read from the page's own rolls and their context only (rules_engine.record_view.dice_page builds it;
     records_sight filters in the query)."""
     system, state = _system(campaign), _state(campaign)
     view = record_view_for(system, state, side, RecordSources())

@@ -88,7 +88,7 @@ def dice_context(seat: Seat) -> dict[str, Any]:
 
 
 def dice_page_context(seat: Seat, asked: str | None) -> dict[str, Any]:
-    """One page of the dice log (``asked``: its number, 1 the oldest rolls; None the first): its rolls and the whole
+    """One page of the dice log (``asked``: its number, 1 the oldest rolls; None the newest): its rolls and the whole
     log's tallies, read from that page's rolls only (event_pages.PageError for a page number that is no page)."""
     view, log, page = record_door.dice_page_of(seat.campaign, seat.side, asked)
     context = _base_context(seat, view)

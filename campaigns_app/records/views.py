@@ -75,7 +75,7 @@ def purchases_csv(request: HttpRequest, seat: Seat) -> HttpResponse:
 @seated
 @require_GET
 def dice_log(request: HttpRequest, seat: Seat) -> HttpResponse:
-    """One page of the dice log (``?page=``: 1 the oldest rolls; none the first); 400 naming the pages for any other."""
+    """One page of the dice log (``?page=``: 1 the oldest rolls; none the newest); 400 naming the pages for any other."""
     try:
         context = record_selectors.dice_page_context(seat, request.GET.get("page"))
     except PageError as error:
