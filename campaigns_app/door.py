@@ -39,6 +39,11 @@ def side_view(campaign: Campaign, side: str) -> SideView:
     return view_for(system_of(campaign), engine.load_state(campaign.state), side)
 
 
+def ended(campaign: Campaign) -> bool:
+    """Whether the campaign's CG is over (what a side may see of the event log depends on it), without a SideView."""
+    return engine.cg_ended(engine.load_state(campaign.state))
+
+
 def need_fields(need: Need) -> dict[str, Any]:
     """A Need as the need form renders it: its id, kind, label and help in the page's words, and its table cell."""
     kind, text = str(need.kind), str(need.text)

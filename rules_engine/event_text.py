@@ -26,6 +26,7 @@ from rules_engine.vocabulary import Visibility
 K = EventKind
 ALL = frozenset(Visibility)
 PUBLIC = frozenset({Visibility.PUBLIC})
+HIDING_KEY = "date"  # a hidden_by event hides only the event of its own side with the same payload value here
 SIDE = frozenset({Visibility.SIDE})
 CG_END = frozenset({Visibility.CG_END})
 
@@ -352,13 +353,13 @@ def visible_events(events: Sequence[E], viewer: str, ended: bool) -> list[E]:
     """The events ``viewer`` may see, in order, without those a seen event of their spec's ``hidden_by`` kind says
     already (``(side, date)`` the same)."""
     seen = [e for e in events if may_see(e, viewer, ended)]
-    shown = {(e.kind, e.side or None, e.payload.get("date")) for e in seen}
+    shown = {(e.kind, e.side or None, e.payload.get(HIDING_KEY)) for e in seen}
     return [e for e in seen if not _hidden(e, shown)]
 
 
 def _hidden(event: EventLike, shown: set[tuple[str, str | None, JSON]]) -> bool:
     by = EVENT_SPECS[EventKind(event.kind)].hidden_by
-    return by is not None and (str(by), event.side or None, event.payload.get("date")) in shown
+    return by is not None and (str(by), event.side or None, event.payload.get(HIDING_KEY)) in shown
 
 
 @dataclass(frozen=True)
@@ -382,5 +383,5 @@ def record_words(words: Words, kind: str, payload: Payload, owner: str | None, v
     return spec.record(Seen(payload, owner, viewer), words) if spec.record is not None else None
 
 
-__all__ = ["EVENT_SPECS", "EventLike", "EventSpec", "EventText", "RESULT_LABELS", "STEP_LABELS", "Seen", "Words",
+__all__ = ["EVENT_SPECS", "HIDING_KEY", "EventLike", "EventSpec", "EventText", "RESULT_LABELS", "STEP_LABELS", "Seen", "Words",
            "cg_ended_text", "describe", "may_see", "record_words", "result_summary", "visible_events"]

@@ -20,6 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from campaigns_app import engine, services
 from campaigns_app.campaigns import selectors as campaign_selectors
 from campaigns_app.cards import selectors as card_selectors
+from campaigns_app.event_pages import PageError
 from campaigns_app.forms import CampaignCreateForm, ChitForm, PlayerSeedForm, SignupForm
 from campaigns_app.live import fragments, notifications
 from campaigns_app.models import Invitation, Seat
@@ -204,14 +205,16 @@ def campaign_fragments(request: HttpRequest, seat: Seat) -> HttpResponse:
 @seated
 @require_GET
 def campaign_history(request: HttpRequest, seat: Seat) -> HttpResponse:
+    """One page of the seat's history (``?page=``: 1 the oldest; none the newest); 400 naming the pages for any other."""
     campaign = seat.campaign
     system = engine.system_for(campaign)
-    return render(request, "campaigns/history.html", {
-        "campaign": campaign,
-        "seat": seat,
-        "side_name": engine.side_name(system, seat.side),
-        "events": phase_history.history(campaign, seat),
-    })
+    context = {"campaign": campaign, "seat": seat, "side_name": engine.side_name(system, seat.side)}
+    try:
+        events, shown = phase_history.history_page(campaign, seat, request.GET.get("page"))
+    except PageError as error:
+        return render(request, "campaigns/history.html", {**context, "events": [], "page_error": str(error)},
+                      status=400)
+    return render(request, "campaigns/history.html", {**context, "events": events, "page": shown})
 
 
 def _chit_fields(request: HttpRequest) -> tuple[str, str, str | None]:

@@ -249,6 +249,8 @@ class EventRecord(models.Model):
 
     class Meta:
         ordering = ["campaign", "seq"]
+        # a page of one kind (the dice log's rolls) and a roll's later resolution are read without a scan of the log
+        indexes = [models.Index(fields=["campaign", "kind", "seq"], name="event_campaign_kind_seq")]
         constraints = [
             models.UniqueConstraint(fields=["campaign", "seq"], name="event_seq_unique_per_campaign"),
             models.CheckConstraint(condition=Q(visibility__in=["public", "side", "cg-end"]), name="event_visibility_known"),

@@ -3,11 +3,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from campaigns_app import door
+from campaigns_app import door, event_pages
 from campaigns_app.cards.selectors import choice_rows
 from campaigns_app.engine import System
+from campaigns_app.event_pages import Page, page_of, visible_records
 from campaigns_app.models import Campaign, EventRecord, Seat
 from campaigns_app.records.lost_values import value_rows
+from rules_engine.event_sight import sight
 from rules_engine.event_text import Words, describe, visible_events
 from rules_engine.events import EventKind
 from rules_engine.view import SideView
@@ -76,3 +78,14 @@ def history(campaign: Campaign, seat: Seat, latest: int | None = None, view: Sid
             window *= 4
         visible = visible[-latest:]
     return [_describe_event(system, record, seat.side) for record in visible]
+
+
+def history_page(campaign: Campaign, seat: Seat, asked: str | None) -> tuple[list[dict[str, Any]], Page]:
+    """One page of the seat's history, in order (``asked``: its number, 1 the oldest; None the newest): the events the
+    side may not see are left out in the query, so only the page's own events are read (event_pages.PageError for a
+    page number that is no page)."""
+    system = door.system_of(campaign)
+    records = visible_records(campaign, sight(seat.side, door.ended(campaign)))
+    page = page_of(asked, records.count(), event_pages.PAGE_SIZE)
+    shown = list(records.order_by("seq")[page.start:page.stop])
+    return [_describe_event(system, record, seat.side) for record in shown], page

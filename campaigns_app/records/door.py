@@ -5,31 +5,44 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from campaigns_app import engine
+from django.db.models import Count, JSONField, OuterRef, QuerySet, Subquery
+from django.db.models.functions import JSONObject
+
+from campaigns_app import engine, event_pages
 from campaigns_app.engine import System
+from campaigns_app.event_pages import Page, page_of, visible_records
 from campaigns_app.models import Campaign, EventRecord
 from campaigns_app.records import projection as records
 from rules_engine.dice import EXPORT_FORMAT, PUBLIC_STREAM, Verification, verify_export
 from rules_engine.event_words import cg_ended_text
-from rules_engine.events import Event
+from rules_engine.events import JSON, Event, EventKind
 from rules_engine.record_view import (
+    DATE_KINDS,
+    RESOLVED_KIND,
+    ROLL_KIND,
+    DicePage,
     DiceRow,
     EndStatus,
+    PagedRoll,
     RecordPart,
     RecordSources,
     RecordTable,
     RecordView,
+    dice_page,
     end_status,
     opponent_roster_fields,
     purchase_sides,
     record_view_for,
+    records_sight,
 )
 from rules_engine.state import CampaignState
+from rules_engine.vocabulary import Visibility
 
 # the record types and dice-export names the record selectors, views and exports use (only this door imports them)
 __all__ = [
     "ALL_PARTS",
     "EXPORT_FORMAT",
+    "DicePage",
     "PUBLIC_STREAM",
     "DiceRow",
     "RecordPart",
@@ -38,6 +51,7 @@ __all__ = [
     "Verification",
     "campaign_end_status",
     "cg_ended_text",
+    "dice_page_of",
     "ended",
     "events",
     "record_view",
@@ -91,3 +105,46 @@ def campaign_end_status(campaign: Campaign) -> EndStatus:
     """How the CG ended, or who proposes to end it (public)."""
     return end_status(_state(campaign))
 
+
+
+def dice_page_of(campaign: Campaign, side: str, asked: str | None) -> tuple[RecordView, DicePage, Page]:
+    """``side``'s RecordView (no part built) and page ``asked`` of the dice log it may see (event_pages.page_of: None
+    the newest), read from the page's own rolls and their context only (rules_engine.record_view.dice_page builds it;
+    records_sight filters in the query)."""
+    system, state = _system(campaign), _state(campaign)
+    view = record_view_for(system, state, side, RecordSources())
+    visible = visible_records(campaign, records_sight(side, state.ended))
+    rolls = visible.filter(kind=ROLL_KIND)
+    counted = {(Visibility(visibility), owner or None): n for visibility, owner, n in
+               rolls.order_by().values_list("visibility", "side").annotate(n=Count("id")).values_list(
+                   "visibility", "side", "n")}
+    page = page_of(asked, sum(counted.values()), event_pages.PAGE_SIZE)
+    shown = list(rolls.annotate(
+        date_then=Subquery(
+            EventRecord.objects.filter(campaign=campaign, visibility=Visibility.PUBLIC, kind__in=DATE_KINDS,
+                                       seq__lt=OuterRef("seq"), payload__date__isnull=False)
+            .exclude(payload__date="").order_by("-seq").values("payload__date")[:1], output_field=JSONField()),
+        follower=_one(visible.filter(seq__gt=OuterRef("seq")).order_by("seq")),
+        resolved=_one(visible.filter(kind=RESOLVED_KIND, seq__gt=OuterRef("seq"), payload__stream=OuterRef(
+            "payload__stream"), payload__number=OuterRef("payload__number")).order_by("-seq")),
+    ).order_by("seq")[page.start:page.stop])
+    paged = [PagedRoll(engine.event_of(record), str(record.date_then or ""), _event(record.follower),
+                       _event(record.resolved)) for record in shown]
+    return view, dice_page(system, paged, counted, side), page
+
+
+def _one(records: QuerySet[EventRecord]) -> Subquery:
+    """The first of ``records`` as one JSON object (kind, visibility, side, payload): a column of the outer query."""
+    fields = JSONObject(kind="kind", visibility="visibility", side="side", payload="payload")
+    return Subquery(records.values(event=fields)[:1], output_field=JSONField())
+
+
+def _event(data: dict[str, JSON] | None) -> Event | None:
+    """The Event a ``_one`` column holds, if any."""
+    if data is None:
+        return None
+    payload, owner = data.get("payload"), data.get("side")
+    if not isinstance(payload, dict):
+        raise ValueError(f"Bad event record: {data!r}")
+    return Event(EventKind(str(data["kind"])), Visibility(str(data["visibility"])), str(owner) if owner else None,
+                 payload)

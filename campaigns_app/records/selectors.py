@@ -87,6 +87,30 @@ def dice_context(seat: Seat) -> dict[str, Any]:
     return context
 
 
+def dice_page_context(seat: Seat, asked: str | None) -> dict[str, Any]:
+    """One page of the dice log (``asked``: its number, 1 the oldest rolls; None the newest): its rolls and the whole
+    log's tallies, read from that page's rolls only (event_pages.PageError for a page number that is no page)."""
+    view, log, page = record_door.dice_page_of(seat.campaign, seat.side, asked)
+    context = _base_context(seat, view)
+    context.update({
+        "nav": "dice",
+        "rows": log.rows,
+        "page": page,
+        "total": sum(log.count(seen) for seen in ("public", "own", "revealed")),
+        "public_count": log.count("public"),
+        "own_count": log.count("own"),
+        "revealed_count": log.count("revealed"),
+    })
+    return context
+
+
+def dice_error_context(seat: Seat, problem: str) -> dict[str, Any]:
+    """The dice log page saying why the page asked for is none (no rolls shown)."""
+    context = _base_context(seat, _view(seat))
+    context.update({"nav": "dice", "rows": (), "page_error": problem})
+    return context
+
+
 # ------------------------------------------------------------------------------------------------------------ CG end
 
 

@@ -17,6 +17,7 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_POST
 
 from campaigns_app import services
+from campaigns_app.event_pages import PageError
 from campaigns_app.models import Seat
 from campaigns_app.records import door as record_door
 from campaigns_app.records import end_selectors, exports
@@ -74,7 +75,13 @@ def purchases_csv(request: HttpRequest, seat: Seat) -> HttpResponse:
 @seated
 @require_GET
 def dice_log(request: HttpRequest, seat: Seat) -> HttpResponse:
-    return _page(request, "campaigns/records/dice.html", record_selectors.dice_context(seat))
+    """One page of the dice log (``?page=``: 1 the oldest rolls; none the newest); 400 naming the pages for any other."""
+    try:
+        context = record_selectors.dice_page_context(seat, request.GET.get("page"))
+    except PageError as error:
+        return _page(request, "campaigns/records/dice.html", record_selectors.dice_error_context(seat, str(error)),
+                     status=400)
+    return _page(request, "campaigns/records/dice.html", context)
 
 
 @seated

@@ -4,6 +4,14 @@ from __future__ import annotations
 
 from rules_engine.record_view.build import record_view_for
 from rules_engine.record_view.dice import dice_samples
+from rules_engine.record_view.dice_pages import (
+    DATE_KINDS,
+    RESOLVED_KIND,
+    ROLL_KIND,
+    DicePage,
+    PagedRoll,
+    dice_page,
+)
 from rules_engine.record_view.end import end_status
 from rules_engine.record_view.model import (
     Book,
@@ -32,21 +40,27 @@ from rules_engine.record_view.visibility import (
     SUPPLIED_KINDS,
     opponent_roster_fields,
     purchase_sides,
+    records_sight,
     visible_events,
 )
 
 __all__ = [
+    "DATE_KINDS",
+    "RESOLVED_KIND",
+    "ROLL_KIND",
     "SUPPLIED_KINDS",
     "Book",
     "CgEndFacts",
     "Column",
     "DatePlace",
+    "DicePage",
     "DiceLog",
     "DiceRow",
     "EndRecord",
     "EndStatus",
     "FormHeading",
     "Modifier",
+    "PagedRoll",
     "PurchaseLines",
     "PurchaseRecord",
     "RecordPart",
@@ -58,10 +72,12 @@ __all__ = [
     "SuppliedValue",
     "TotalsRow",
     "VictoryRule",
+    "dice_page",
     "dice_samples",
     "end_status",
     "opponent_roster_fields",
     "purchase_sides",
     "record_view_for",
+    "records_sight",
     "visible_events",
 ]

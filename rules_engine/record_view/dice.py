@@ -64,10 +64,15 @@ def _follows(payload: Mapping[str, JSON], dice: list[int], follower: Event | Non
     return extra if same_dice and extra.get("side") in (payload.get("roller"), None) else None
 
 
-def _visibility(event: Event, viewer: SideId) -> str:
-    if event.visibility is Visibility.PUBLIC:
+def seen_as(visibility: Visibility, side: SideId | None, viewer: SideId) -> str:
+    """How the viewer sees a roll it may see: public, its own secret one, or the opponent's revealed at CG end."""
+    if visibility is Visibility.PUBLIC:
         return "public"
-    return "own" if event.side == viewer else "revealed"
+    return "own" if side == viewer else "revealed"
+
+
+def _visibility(event: Event, viewer: SideId) -> str:
+    return seen_as(event.visibility, event.side, viewer)
 
 
 def _result_text(payload: Mapping[str, JSON], result: JSON, label: JSON, names: Mapping[str, str]) -> str:
@@ -124,7 +129,7 @@ def roll_row(system: System, event: Event, follower: Event | None, date: str, vi
     )
 
 
-def _resolved(row: DiceRow, payload: Mapping[str, JSON]) -> DiceRow:
+def resolved_row(row: DiceRow, payload: Mapping[str, JSON]) -> DiceRow:
     """A roll that fell on a lost value, resolved once a player typed it (``roll-resolved``)."""
     return replace(row, final=payload.get("final", row.final), modifiers=modifiers_of(payload) or row.modifiers,
                    result=f"{text(payload.get('result'))} (value typed by a player: lost in the rule text)")
@@ -143,7 +148,7 @@ def dice_log(system: System, events: Sequence[Event], viewer: SideId, ended: boo
             date = str(payload.get("date") or date)
         if event.kind == "roll-resolved":
             if key in made:
-                rows[made[key]] = _resolved(rows[made[key]], payload)
+                rows[made[key]] = resolved_row(rows[made[key]], payload)
             continue
         if event.kind != "roll":
             continue

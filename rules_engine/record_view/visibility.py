@@ -4,7 +4,9 @@ until CG end; everything once the CG has ended. Events: Event.visible_to (SIDE /
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 
+from rules_engine.event_sight import Sight, sight
 from rules_engine.events import JSON, Event
 from rules_engine.model import FormColumn, System
 from rules_engine.state import CampaignState
@@ -63,3 +65,8 @@ def visible_events(events: Iterable[Event], side: SideId, ended: bool) -> list[E
 def supplied_events(events: Sequence[Event], side: SideId, ended: bool) -> list[Event]:
     """The visible events recording a value a player typed in."""
     return [event for event in visible_events(events, side, ended) if event.kind in SUPPLIED_KINDS]
+
+
+def records_sight(side: SideId, ended: bool) -> Sight:
+    """The dice log's filter as data a query can apply (Event.visible_to alone: no event hides another there)."""
+    return replace(sight(side, ended), hidden_by={})

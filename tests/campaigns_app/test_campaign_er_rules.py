@@ -172,12 +172,13 @@ def test_er_special_rules_from_the_system_file_with_a_values_only_card(monkeypat
     from django.urls import reverse
 
     from tests.campaigns_app.conftest import client_for
+    from tests.campaigns_app.phase.test_history_pages import every_page
 
     japanese = client_for(play.users["japanese"])
     page = japanese.get(reverse("campaign_detail", args=[play.public_id])).content.decode()
     assert "The Campaign Game ended on D1 Night (the last CG Date)." in page
     # after CG end the U.S. side's secret records are revealed to the Japanese, not badged "Only you"
-    history = japanese.get(reverse("campaign_history", args=[play.public_id])).content.decode()
+    history = every_page(japanese, reverse("campaign_history", args=[play.public_id]))  # every page, oldest first
     own_secret = EventRecord.objects.filter(campaign__public_id=play.public_id, side="japanese").exclude(
         visibility="public").count()
     assert own_secret > 0 and history.count(">Only you</span>") == own_secret

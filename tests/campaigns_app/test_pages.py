@@ -14,6 +14,7 @@ from campaigns_app.models import Campaign
 from tests.campaigns_app.conftest import PASSWORD, client_for
 from tests.campaigns_app.lost_test_values import RR as RR_LOST
 from tests.campaigns_app.lost_test_values import post_fields
+from tests.campaigns_app.phase.test_history_pages import every_page
 
 
 def test_a_visitor_signs_up_and_is_logged_in(db: Any) -> None:
@@ -106,8 +107,8 @@ def test_the_history_shows_a_sides_secret_events_to_that_side_only(campaign_fact
     services.chit_submit(user=users["gerd"], public_id=campaign.public_id, side="german", chit="attack")
     url = reverse("campaign_history", args=[campaign.public_id])
 
-    german = client_for(users["gerd"]).get(url).content.decode()
-    canadian = client_for(users["cana"]).get(url).content.decode()
+    german = every_page(client_for(users["gerd"]), url)
+    canadian = every_page(client_for(users["cana"]), url)
 
     assert "You chose Attack for 19 PM (sealed)." in german
     assert "chose Attack" not in canadian and "You chose" not in canadian
@@ -117,7 +118,7 @@ def test_the_history_shows_a_sides_secret_events_to_that_side_only(campaign_fact
     assert "You have chosen an Initiative chit" not in german  # its own "You chose Attack … (sealed)" says it once
 
     services.chit_submit(user=users["cana"], public_id=campaign.public_id, side="canadian", chit="attack")
-    canadian = client_for(users["cana"]).get(url).content.decode()
+    canadian = every_page(client_for(users["cana"]), url)
     assert "Initiative chits revealed for 19 PM: Canadian Attack, German Attack → Dual Attack." in canadian
     assert re.search(r"2\.5223 Dual Attack set-up dr: dr [1-6] rolled for the Canadian side", canadian)
     assert 'class="die"' in canadian

@@ -315,14 +315,23 @@ TP_TABLE = {"GERMAN": {d: 27 - d for d in range(2, 13)}, "US": {d: 37 - d for d 
 
 def replenished(player: Player, shot: Shots, campaign_path: str) -> list[int]:
     """The side's own C5.29 replenishments, in order, as its history page shows them ("C5.29: final DR d on SIDE = n
-    TP"), each checked against TP_TABLE; the history page is opened in a second tab and photographed."""
+    TP"), each checked against TP_TABLE; the history is opened in a second tab (its newest page photographed) and read
+    page by page, oldest first, following its "Newer" links."""
     tab = player.context.new_page()  # type: ignore[attr-defined]
+    texts: list[str] = []
     try:
         tab.goto(campaign_path + "history/")
         shot(player, "history", tab)
-        text = " ".join(str(tab.locator("main").inner_text()).split())
+        tab.goto(campaign_path + "history/?page=1")
+        while True:
+            texts.append(" ".join(str(tab.locator("main").inner_text()).split()))
+            newer = tab.locator('a[rel="next"]')
+            if newer.count() == 0:
+                break
+            tab.goto(campaign_path + "history/" + str(newer.first.get_attribute("href")))
     finally:
         tab.close()
+    text = " ".join(texts)
     found = re.findall(r"C5\.29: final DR (-?\d+) on (GERMAN|US) = (\d+) TP", text)
     assert found, f"no C5.29 record on the {player.side} history page"
     for dr, column, amount in found:

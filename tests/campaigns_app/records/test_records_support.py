@@ -61,7 +61,8 @@ def create_rr(german: User, canadian: User, name: str = "Hill 112") -> Campaign:
 class Driver:
     """Plays both sides of a phased RR campaign with fixed choices, one action at a time."""
 
-    def __init__(self, campaign: Campaign, buy_on: set[int], recon_on: frozenset[int] = frozenset({2})) -> None:
+    def __init__(self, campaign: Campaign, buy_on: set[int], recon_on: frozenset[int] = frozenset({2}),
+                 buyers: frozenset[str] = frozenset({"german", "canadian"})) -> None:
         self.campaign = campaign
         self.system = engine.system_for(campaign) if hasattr(engine, "system_for") else engine.system_of(campaign.system)
         seats = {seat.side: seat.player_seed for seat in Seat.objects.filter(campaign=campaign)}
@@ -70,6 +71,7 @@ class Driver:
         self.events: list[Any] = []
         self.buy_on = buy_on
         self.recon_on = recon_on
+        self.buyers = buyers
         self.bought: dict[str, list[str]] = {side: [] for side in engine.side_ids(self.system)}
 
     def _do(self, result: tuple[CampaignState, Any]) -> CampaignState:
@@ -131,7 +133,7 @@ class Driver:
         if step.action == "purchase-recon":
             extra = 1 if state.date_index in self.recon_on and state.ledgers[side].balance("CPP") >= 10 else None
             return self._do(sequence.submit_recon(system, state, side, extra, self.dice))
-        if step.action in ("purchase-rg", "purchase") and state.date_index in self.buy_on:
+        if step.action in ("purchase-rg", "purchase") and state.date_index in self.buy_on and side in self.buyers:
             ledger = state.ledgers[side]
             rows = sorted(system.rg_chart(side).rows, key=lambda r: (r.type != "I", _cost(r), r.id))
             for row in rows:
@@ -164,10 +166,11 @@ def _cost(row: Any) -> Decimal:
         else Decimal(999)
 
 
-def play(campaign: Campaign, *, until_date: int, buy_on: set[int] | None = None, to_end: bool = False) -> Played:
+def play(campaign: Campaign, *, until_date: int, buy_on: set[int] | None = None, to_end: bool = False,
+         buyers: frozenset[str] = frozenset({"german", "canadian"})) -> Played:
     """Play on until the campaign is at date index ``until_date`` waiting for its chits or its scenario (or until
     the CG ends with ``to_end``), then save it as the services do."""
-    driver = Driver(campaign, buy_on if buy_on is not None else {0, 1})
+    driver = Driver(campaign, buy_on if buy_on is not None else {0, 1}, buyers=buyers)
     state = engine.load_state(campaign.state)
     assert state.step != "waiting", "campaigns start with sequence.start"
     for _ in range(5000):
