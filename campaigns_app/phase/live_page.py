@@ -124,7 +124,7 @@ def live_context(seat: Seat) -> dict[str, Any]:
         "cg_end_text": cg_ended_text(system, view["cg_end"]) if view.get("ended") and view.get("cg_end") else "",
         "can_mark_done": len(seats) == 2 and side_view.can_mark_done,
         "history_latest": history(campaign, seat, latest=HISTORY_LATEST, view=side_view),
-        "messages": conversation(campaign, system, seat.side),
+        "conversation": conversation(campaign, system, seat.side),
         "pace": pace_context(campaign, system, seat.side),
         "ended": view.get("ended", False),
         "phase": phase_context(campaign, seat, system, side_view, len(seats) == 2),
