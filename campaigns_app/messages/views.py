@@ -44,4 +44,6 @@ def message_send(request: HttpRequest, seat: Seat) -> HttpResponse:
 
 def error_paragraph(error: str) -> str:
     """The form's error line (empty once a message is sent)."""
-    return format_html('<p class="field-error" role="alert" id="message-error">{}</p>', error)
+    if not error:
+        return '<div id="message-error"></div>'
+    return format_html('<div id="message-error"><p class="field-error" role="alert">{}</p></div>', error)
