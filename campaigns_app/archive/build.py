@@ -3,7 +3,7 @@
 Contents: the rules in use (the system's YAML, the CG Card copied into the campaign, the players' choices and the
 values typed for those lost in the rule text), the seats, the state, every event in order, the dice (seed,
 commitment, player seeds and every roll: a refit-dice/1 export, so ``python -m rules_engine verify-dice`` checks it),
-the sealed notes with their salts (``verify-notes`` checks them) and a SHA-256 digest of all of it. The players'
+the sealed notes with their salts (``verify-notes`` checks them), the players' messages and a SHA-256 digest of all of it. The players'
 archive exists only after CG end, when nothing is secret any more; the operators' (``manage.py export_campaign``)
 exists at any time and also carries the players' e-mail addresses, so a moved campaign's players can sign in again.
 """
@@ -82,6 +82,8 @@ def build_archive(campaign: Campaign, *, operator: bool = False) -> dict[str, An
         "dice": _dice(campaign, seats, events),
         "dice_counters": campaign.dice_counters,
         "notes": _notes(events),
+        "messages": [{"side": e["side"], "text": e["payload"].get("text"), "sent": e["created"]}
+                     for e in events if e["kind"] == EventKind.MESSAGE],
     }
     archive["digest"] = digest(archive)
     return archive

@@ -33,6 +33,7 @@ def live_campaign(rr: Any, users: Any) -> Campaign:
     services.order_submit(user=users["gerd"], public_id=campaign.public_id,
                           orders=[{"type": "rg", "rg_id": "I4", "setup_mode": "on-map"}])
     services.note_seal(public_id=campaign.public_id, user=users["gerd"], text=NOTE, form_id="b" * 32)
+    services.message_send(public_id=campaign.public_id, user=users["cana"], text="Good luck", form_id="c" * 32)
     return Campaign.objects.get(pk=campaign.pk)
 
 
@@ -48,11 +49,17 @@ def test_a_live_campaign_moves_between_servers_without_losing_anything(live_camp
     out = StringIO()
     call_command("import_campaign", str(path), stdout=out)
 
+    assert [(m["side"], m["text"]) for m in before["messages"]] == [("canadian", "Good luck")]
+    assert [(n["side"], n["text"]) for n in before["notes"]] == [("german", NOTE)]
     moved = Campaign.objects.get(public_id=before["campaign"]["public_id"])
     assert _without_moment(build_archive(moved, operator=True)) == _without_moment(before)
     assert sorted(RosterLine.objects.filter(campaign=moved).values_list("side", "date_id", "left")) == roster
     assert PurchaseRecordLine.objects.filter(campaign=moved).count() == purchases > 0
     assert f"Campaign {moved.public_id} (Hill 112) imported with" in out.getvalue()
+    last = EventRecord.objects.filter(campaign=moved).order_by("-seq").values_list("seq", flat=True)[0]
+    services.message_send(public_id=moved.public_id, user=moved.seats.get(side="german").user, text="Moved",
+                          form_id="d" * 32)  # the moved campaign goes on: its events keep numbering
+    assert EventRecord.objects.filter(campaign=moved, kind="message").order_by("-seq")[0].seq == last + 1
 
 
 def test_an_altered_archive_is_refused_and_nothing_is_written(live_campaign: Campaign, tmp_path: Path) -> None:
