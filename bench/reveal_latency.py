@@ -261,6 +261,7 @@ class Phase:
     """One concurrency level: both floors, then the reveal, one after the other with every live page open."""
 
     concurrency: int
+    live_open: int  # live sockets still open when the level began
     echo: list[float]
     broadcast: list[float]  # from the server's answer to the trigger
     broadcast_from_fire: list[float]  # from the trigger's send
@@ -288,7 +289,7 @@ class Run:
     workers: int
     campaigns: int
     phases: list[Phase]
-    sql: Sql | None
+    sql: Sql | str  # or why it was not counted
     failures: int
 
 
@@ -309,29 +310,36 @@ async def stable_counts(counts: Callable[[], tuple[int, int]], timeout: float, q
         if now == last:
             return now
         last = now
-    raise RuntimeError(f"the server's SQL counts did not settle within {timeout:.0f}s")
+    raise RuntimeError(f"with the heartbeats paused, the server still ran SQL statements {timeout:.0f}s on (a backlog)")
 
 
 async def count_sql(chits: Chits, sockets: dict[str, tuple[LiveSocket, LiveSocket]], campaigns: list[BenchCampaign],
-                    beats: Beats, counts: Callable[[], tuple[int, int]], timeout: float) -> Sql:
+                    beats: Beats, counts: Callable[[], tuple[int, int]], timeout: float) -> Sql | str:
     """Heartbeats paused: the statements of ``campaigns``' reveals (one at a time), then of one heartbeat from each
-    of their sockets; nothing else talks to the server meanwhile."""
+    of their sockets; nothing else talks to the server meanwhile. A string says why nothing could be counted (the
+    server never went quiet: it was still working through a backlog)."""
     beats.allowed.clear()
     try:
         await asyncio.sleep(1.0)  # heartbeats already sent are answered
         before = await stable_counts(counts, timeout)
         revealed = await reveal_phase(chits, sockets, campaigns, 1, timeout)
         if revealed.failures:
-            raise RuntimeError("a reveal failed while SQL statements were counted")
+            return "a reveal failed while the statements were counted"
         after_reveals = await stable_counts(counts, timeout)
-        beating = [s for c in campaigns for s in sockets[c.public_id]]
+        beating = [s for c in campaigns for s in sockets[c.public_id] if not s.closed.is_set()]
         for socket in beating:
             await socket.beat()
         after_beats = await stable_counts(counts, timeout)
+    except RuntimeError as error:
+        return str(error)
     finally:
         beats.allowed.set()
     return Sql(len(campaigns), after_reveals[0] - before[0], after_reveals[1] - before[1], len(beating),
                after_beats[0] - after_reveals[0], after_beats[1] - after_reveals[1])
+
+
+def open_count(live: Sequence[LiveSocket]) -> int:
+    return sum(1 for s in live if not s.closed.is_set())
 
 
 async def measure(base_http: str, base_ws: str, campaigns: list[BenchCampaign], opts: Options, server_pid: int,
@@ -349,8 +357,11 @@ async def measure(base_http: str, base_ws: str, campaigns: list[BenchCampaign], 
         for s in pair:
             await s.open(timeout)
 
+    opening = time.monotonic()
     results = await gather_bounded([lambda c=c: open_pair(c) for c in campaigns], opts.connect_concurrency)
     failures = failures_of(results, "live websocket open")
+    print(f"bench: {2 * (len(campaigns) - failures)} live sockets opened in {time.monotonic() - opening:.1f}s "
+          f"({failures} campaigns failed to open)", flush=True)
     opened = [c for c, r in zip(campaigns, results) if not isinstance(r, BaseException)]
     live = [s for c in opened for s in sockets[c.public_id]]
     echoes = [EchoClient(base_ws, origin) for _ in range(opts.concurrency)]
@@ -369,17 +380,24 @@ async def measure(base_http: str, base_ws: str, campaigns: list[BenchCampaign], 
             raise RuntimeError(f"only {len(ready)} campaigns are ready to reveal (see the failures above)")
         await settle(live, timeout)  # the "has chosen" updates are not what we measure
         counted, serial, many = split(ready)
+        print(f"bench: {open_count(live)} of {2 * len(campaigns)} live sockets open, first chits in; counting SQL over "
+              f"{len(counted)} reveals", flush=True)
         sql = await count_sql(chits, sockets, counted, beats, counts, timeout)
+        if isinstance(sql, str):
+            print(f"bench: SQL not counted: {sql}", flush=True)
         phases = []
         for level, group in ((1, serial), (opts.concurrency, many)):
             samples = max(opts.floor_samples, len(group))
+            live_at_start = open_count(live)
+            print(f"bench: at {level}: {samples} echoes, {samples} broadcasts, {len(group)} reveals "
+                  f"({open_count(live)} live sockets open)", flush=True)
             echo, _, echo_failures = await floor_phase(echoes, samples, level, timeout, f"echo (at {level})")
             cpu = process_tree_cpu(server_pid)
             broadcast, fired, broadcast_failures = await floor_phase(pairs, samples, level, timeout,
                                                                      f"group broadcast (at {level})")
             cpu_between, bench_before = process_tree_cpu(server_pid), time.process_time()
             reveals = await reveal_phase(chits, sockets, group, level, timeout)
-            phases.append(Phase(level, echo, broadcast, fired, reveals, cpu_between - cpu,
+            phases.append(Phase(level, live_at_start, echo, broadcast, fired, reveals, cpu_between - cpu,
                                 process_tree_cpu(server_pid) - cpu_between, time.process_time() - bench_before,
                                 echo_failures + broadcast_failures + reveals.failures))
     finally:
@@ -399,7 +417,9 @@ def ratio(a: Sequence[float], b: Sequence[float], p: float) -> str:
 
 
 def report(run: Run) -> None:
-    print(f"\n{run.workers} uvicorn worker(s), {run.campaigns} campaigns, {2 * run.campaigns} live sockets open:")
+    still = " / ".join(str(ph.live_open) for ph in run.phases)
+    print(f"\n{run.workers} uvicorn worker(s), {run.campaigns} campaigns, live sockets open at each level: {still} "
+          f"(of {2 * run.campaigns}):")
     for ph in run.phases:
         at = f"at {ph.concurrency}"
         print(describe(f"echo round trip {at}", ph.echo))
@@ -418,12 +438,14 @@ def report(run: Run) -> None:
               f"server CPU per reveal {ms(ph.reveal_cpu / max(1, len(r)))} (per broadcast "
               f"{ms(ph.broadcast_cpu / max(1, len(b)))}), client CPU per reveal {ms(ph.bench_cpu / max(1, len(r)))};  "
               f"{len(r) / ph.reveals.wall if ph.reveals.wall else 0:.1f} reveals/s")
-    if run.sql is not None:
+    if isinstance(run.sql, str):
+        print(f"SQL per reveal: not counted: {run.sql}")
+    else:
         s = run.sql
         print(f"SQL per reveal (server, heartbeats paused, {s.reveals} reveals): {s.statements / s.reveals:.1f} "
               f"statements, {s.connections / s.reveals:.1f} new connections;  per heartbeat ({s.heartbeats}): "
-              f"{s.heartbeat_statements / s.heartbeats:.1f} statements, "
-              f"{s.heartbeat_connections / s.heartbeats:.1f} new connections")
+              f"{s.heartbeat_statements / max(1, s.heartbeats):.1f} statements, "
+              f"{s.heartbeat_connections / max(1, s.heartbeats):.1f} new connections")
     failed = ", ".join(f"at {ph.concurrency}: {ph.failures}" for ph in run.phases)
     print(f"failures: set-up {run.failures}, {failed or 'no phase ran'}")
 
@@ -457,6 +479,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--redis-url", default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
                         help="a Redis URL on this machine; the benchmark uses db 7")
     args = parser.parse_args(argv)
+    sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]  # progress shows in a log file too
     if not 3 <= args.campaigns <= MAX_CAMPAIGNS:
         parser.error(f"--campaigns must be between 3 and {MAX_CAMPAIGNS}")
     if not 1 <= args.floor_samples <= 10000:

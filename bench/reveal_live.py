@@ -76,6 +76,8 @@ class LiveSocket:
         self.url, self.origin, self.player, self.heartbeat, self.beats = url, origin, player, heartbeat, beats
         self.revealed = asyncio.Event()
         self.revealed_at = 0.0
+        self.closed = asyncio.Event()
+        self.why_closed = ""
         self.frames = 0
         self.last = ""
         self.connection: object = None
@@ -116,12 +118,25 @@ class LiveSocket:
                 if not self.revealed.is_set() and is_reveal_frame(text):
                     self.revealed_at = now
                     self.revealed.set()
-        except ConnectionClosed:
-            pass
+        except ConnectionClosed as closed:
+            self.why_closed = str(closed)
+        finally:
+            self.closed.set()
+
+    async def reveal_or_close(self) -> None:
+        """Wait until this socket holds the reveal; RuntimeError at once if it is closed before."""
+        revealed, closed = asyncio.ensure_future(self.revealed.wait()), asyncio.ensure_future(self.closed.wait())
+        try:
+            await asyncio.wait([revealed, closed], return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            revealed.cancel()
+            closed.cancel()
+        if not self.revealed.is_set():
+            raise RuntimeError(f"the {self.player.side} socket closed before the reveal: {self.why_closed or 'closed'}")
 
     def state(self) -> str:
         return (f"{'revealed' if self.revealed.is_set() else 'not revealed'} after {self.frames} frames, "
-                f"last {self.last[:300]!r}")
+                f"{'closed (' + self.why_closed + ')' if self.closed.is_set() else 'open'}, last {self.last[:200]!r}")
 
     async def close(self) -> None:
         if self.beater is not None:
@@ -296,7 +311,7 @@ async def reveal_phase(chits: Chits, sockets: dict[str, tuple[LiveSocket, LiveSo
         sent = time.perf_counter()
         answered = await chits.submit(c, c.second)
         try:
-            await asyncio.wait_for(asyncio.gather(a.revealed.wait(), b.revealed.wait()), timeout)
+            await asyncio.wait_for(asyncio.gather(a.reveal_or_close(), b.reveal_or_close()), timeout)
         except TimeoutError:
             raise RuntimeError(f"no reveal within {timeout:.0f}s: {c.first.side} socket {a.state()}, "
                                f"{c.second.side} socket {b.state()}") from None

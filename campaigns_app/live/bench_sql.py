@@ -79,10 +79,15 @@ def count_statement(execute: Callable[..., Any], sql: str, params: Any, many: bo
     return execute(sql, params, many, context)
 
 
+def wrap(connection: BaseDatabaseWrapper) -> None:
+    """Count ``connection``'s statements (once: the same wrapper object reconnects, CONN_MAX_AGE=0)."""
+    if count_statement not in connection.execute_wrappers:
+        connection.execute_wrappers.append(count_statement)
+
+
 def on_connection(sender: object, connection: BaseDatabaseWrapper, **kwargs: object) -> None:
     COUNTS.connection()
-    if count_statement not in connection.execute_wrappers:  # the same wrapper object reconnects (CONN_MAX_AGE=0)
-        connection.execute_wrappers.append(count_statement)
+    wrap(connection)
 
 
 def install() -> None:
