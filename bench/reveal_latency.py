@@ -413,7 +413,10 @@ def ms(seconds: float) -> str:
 
 
 def ratio(a: Sequence[float], b: Sequence[float], p: float) -> str:
-    return f"{percentile(a, p) / percentile(b, p):.3g}x" if a and b else "n/a"
+    if not a or not b:
+        return "n/a"
+    value = percentile(a, p) / percentile(b, p)
+    return f"{value:.0f}x" if value >= 100 else f"{value:.3g}x"
 
 
 def report(run: Run) -> None:
@@ -543,12 +546,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             mine = campaigns[i * args.campaigns:(i + 1) * args.campaigns]
             server_env = {**env, "CHANNEL_PREFIX": f"{channel_prefix}-w{workers}"}
             runs.append(serve_and_measure(server_env, redis_url, workers, port, mine, opts, log_path))
+            report(runs[-1])  # each run's figures as soon as they are in
     finally:
         forget_channel_keys(redis_url, channel_prefix)
 
     print(f"\nbench: finished in {time.monotonic() - started:.1f}s (server log: {log_path.relative_to(REPO)})")
-    for r in runs:
-        report(r)
     if len(runs) == 2:
         one, two = throughput(runs[0]), throughput(runs[1])
         print(f"\nreveals per second at {opts.concurrency} at once: 1 worker {one:.1f}/s, 2 workers {two:.1f}/s: "
