@@ -7,5 +7,5 @@ from campaigns_app.live.consumers import CampaignConsumer, RefusedSocket
 websocket_urlpatterns = [
     path("ws/campaigns/<str:public_id>/", CampaignConsumer.as_asgi()),
 ]
-websocket_urlpatterns += echo.websocket_urlpatterns  # bench/ only: empty unless REFIT_BENCH_ECHO=1
+websocket_urlpatterns += echo.websocket_urlpatterns  # bench/ only (echo, group broadcast): empty unless REFIT_BENCH_ECHO=1
 websocket_urlpatterns += [re_path(r"", RefusedSocket.as_asgi())]  # any other path: refused at the handshake (403)
