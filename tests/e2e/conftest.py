@@ -137,6 +137,7 @@ class LiveServer:
     database_url: str
     mail_dir: Path
     log: Path
+    env: dict[str, str] = field(default_factory=dict)  # the server's environment (manage.py commands run with it)
 
 
 @pytest.fixture(scope="session")
@@ -194,7 +195,7 @@ def live_server_process() -> Iterator[LiveServer]:
         )
     try:
         wait_until_answering(process, url + "/", log, SERVER_START_TIMEOUT)
-        yield LiveServer(url=url, database_url=e2e_database_url, mail_dir=mail_dir, log=log)
+        yield LiveServer(url=url, database_url=e2e_database_url, mail_dir=mail_dir, log=log, env=env)
     finally:
         process.terminate()
         try:
@@ -481,8 +482,9 @@ def fill_lost_values(page: object) -> None:
         page.locator(f'input[name="{name}"]').fill(value)  # type: ignore[attr-defined]
 
 
-def create_campaign(player: Player, live_url: str, name: str) -> tuple[str, str]:
-    """The player signs up and creates an RR campaign on its side: the campaign's path and the invitation link."""
+def create_campaign(player: Player, live_url: str, name: str, pace: str = "") -> tuple[str, str]:
+    """The player signs up and creates an RR campaign on its side (``pace``: hours per action, "" none): the
+    campaign's path and the invitation link."""
     from playwright.sync_api import expect
 
     player.page.goto("/accounts/signup/")  # type: ignore[attr-defined]
@@ -493,6 +495,8 @@ def create_campaign(player: Player, live_url: str, name: str) -> tuple[str, str]
     player.page.fill("input[name=name]", f"{name} {player.name}")  # type: ignore[attr-defined]
     player.page.locator(f"input[name=side][value={player.side}]").check()  # type: ignore[attr-defined]
     fill_lost_values(player.page)
+    if pace:
+        player.page.locator("select[name=pace]").select_option(pace)  # type: ignore[attr-defined]
     player.page.get_by_role("button", name="Create campaign").click()  # type: ignore[attr-defined]
     expect(player.page).to_have_url(re.compile(r"/campaigns/[A-Za-z0-9_-]+/invite/$"))  # type: ignore[attr-defined]
     campaign_path = re.sub(r"invite/$", "", player.page.url.removeprefix(live_url))  # type: ignore[attr-defined]
