@@ -14,7 +14,6 @@ from django.db import transaction
 
 from campaigns_app.campaigns import selectors as campaign_selectors
 from campaigns_app.live import notifications
-from campaigns_app.live import pages as live
 from campaigns_app.models import Campaign, LiveConnection, Seat, now
 
 ONLINE_WITHIN = campaign_selectors.ONLINE_WITHIN
@@ -39,8 +38,7 @@ def _lock_campaign(campaign_id: int) -> str:
 
 def _presence_changed(campaign_id: int, public_id: str, before: set[str], moment: datetime, expired: int = 0) -> None:
     if expired or _online_sides(campaign_id, moment) != before:
-        live.touch(campaign_id)
-        transaction.on_commit(lambda: notifications.refresh(public_id, None))
+        notifications.publish(Campaign.objects.select_related("system").defer("system__definition").get(pk=campaign_id))
 
 
 def _expire_connections(campaign_id: int, moment: datetime) -> int:
