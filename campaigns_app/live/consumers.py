@@ -1,8 +1,8 @@
 """The live campaign page's websocket (/ws/campaigns/<public id>/).
 
-Only a seated player is accepted; the socket joins its own side's group only. On connect, on "resync" and on a bare
-"refresh" it reads its seat's view from the database (campaigns_app.live.pages.published) and sends the fragments that
-changed since its last frame as htmx out-of-band swaps, each stamped with the view's version.
+Only a seated player is accepted; the socket joins its own side's group only. On connect and on "resync" it reads its
+seat's view from the database (campaigns_app.live.pages.published) and sends the fragments that changed since its
+last frame as htmx out-of-band swaps, each stamped with the view's version.
 
 After a write, the seat's group gets a frame (campaigns_app.live.notifications): the seat's new version, the version
 before and the fragments that changed, rendered once in the writing transaction from the seat's own side's view. A
@@ -107,7 +107,7 @@ class CampaignConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             await self.push()
 
     async def campaign_refresh(self, event: dict[str, Any]) -> None:
-        """Group message: the campaign changed; re-render from the database."""
+        """Group message of an earlier release (a worker not yet restarted): read the view from the database."""
         await self.push()
 
     async def campaign_frame(self, event: dict[str, Any]) -> None:

@@ -4,7 +4,6 @@ A write publishes both seats' views in its transaction (campaigns_app.live.pages
 commit each seat whose page changed gets a frame on its OWN group (``campaign-<public id>-<side>``) carrying only its
 own fragments, rendered from its own side's view: nothing one side may not see ever travels through a group the
 other side listens to. The channel layer is not the source of truth: a socket that missed a frame resyncs from the
-database. A bare "refresh" (``refresh``) still makes every socket of the seats read its view from the database.
 """
 from __future__ import annotations
 
@@ -29,27 +28,12 @@ from campaigns_app.models import Campaign, Seat
 
 log = logging.getLogger(__name__)
 
-REFRESH = {"type": "campaign.refresh"}
 FRAME = "campaign.frame"
 
 
 def group_name(public_id: str, side: str) -> str:
     """The channel group of one seat's live pages (``campaign-<public id>-<side>``)."""
     return f"campaign-{public_id}-{side}"
-
-
-def refresh(public_id: str, sides: Iterable[str] | None) -> None:
-    """Tell the live pages of ``sides`` (all seats when None) to re-render from the database."""
-    if sides is None:
-        sides = list(Seat.objects.filter(campaign__public_id=public_id).values_list("side", flat=True))
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    for side in sides:
-        try:
-            async_to_sync(layer.group_send)(group_name(public_id, side), dict(REFRESH))
-        except Exception:  # the database is the truth; a lost refresh is repaired by the next reconnect
-            log.exception("Could not notify %s", group_name(public_id, side))
 
 
 def publish(campaign: Campaign, system: System | None = None, seats: list[Seat] | None = None) -> None:

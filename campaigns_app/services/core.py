@@ -171,8 +171,8 @@ def _run(move: Move, system: System, state: CampaignState, side: SideId, dice: C
 
 def act(public_id: str, user: User, move: Move) -> Campaign:
     """The one path: lock → seat → validate (token, phase, the move's check) → act → advance → save state and dice
-    counters → events → record tables → after commit, refresh and e-mail. ``campaign.replayed``: a spent form did
-    nothing."""
+    counters → events → record tables → publish the live views → after commit, frames and e-mail.
+    ``campaign.replayed``: a spent form did nothing."""
     campaign = locked(public_id)
     seats = seats_of(campaign)
     seat = seat_of(seats, user)

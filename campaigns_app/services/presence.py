@@ -1,8 +1,8 @@
 """Who is online: the live pages' connections and heartbeats.
 
 Who is online is on both live pages: when the set of online sides changes, or a page that stopped beating is
-forgotten (its side may have been shown online since), the revision moves and both pages are refreshed. A page
-opened or closed while its side stays online (a second tab) changes nothing anyone sees. Each function locks the
+forgotten (its side may have been shown online since), both seats' live views are published again (the changed ones
+pushed). A page opened or closed while its side stays online (a second tab) changes nothing anyone sees. Each function locks the
 campaign row first, in the same order as every other write.
 """
 from __future__ import annotations
