@@ -4,7 +4,8 @@ both players' sockets. Run by hand (not collected by the suite), from the reposi
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/refit REDIS_URL=redis://127.0.0.1:6379/7 \\
         .venv/bin/python -m pytest -q -s -p no:cacheprovider bench/reveal_queries.py
 
-It prints the figures; it asserts nothing about them (a benchmark, never a timed test).
+It prints the figures (counts, not timings: the same on any machine); it asserts nothing about them. Compare two
+commits by running it on each.
 """
 from __future__ import annotations
 
@@ -79,26 +80,31 @@ def chit_post(client: Any, public_id: str, side: str, chit: str) -> None:
     assert response.status_code == 200
 
 
-async def test_print_what_one_reveal_costs(counts: Counts) -> None:
+@pytest.mark.parametrize("tabs", [1, 3])
+async def test_print_what_one_reveal_costs(counts: Counts, tabs: int) -> None:
+    """``tabs`` live pages open per player (every one must show the reveal)."""
     campaign, german, canadian, _ = await setup_campaign()
-    german_socket, _ = await open_socket(german, campaign.public_id)
-    canadian_socket, _ = await open_socket(canadian, campaign.public_id)
-    await drain(german_socket, until="data-live-version")
-    await drain(canadian_socket, until="data-live-version")
+    sockets = {side: [(await open_socket(user, campaign.public_id))[0] for _ in range(tabs)]
+               for side, user in (("german", german), ("canadian", canadian))}
+    everyone = [*sockets["german"], *sockets["canadian"]]
+    for socket in everyone:
+        await drain(socket, until="data-live-version")
     german_client = await database_sync_to_async(client_for)(german)
     canadian_client = await database_sync_to_async(client_for)(canadian)
     await database_sync_to_async(chit_post)(canadian_client, campaign.public_id, "canadian", "attack")
-    await drain(german_socket, until="data-live-version")
-    await drain(canadian_socket)
+    for socket in sockets["german"]:
+        await drain(socket, until="data-live-version")
+    for socket in everyone:
+        await drain(socket)
 
     counts.on = True
     await database_sync_to_async(chit_post)(german_client, campaign.public_id, "german", "idle")
-    await drain(german_socket, until='id="chit-reveal"')
-    await drain(canadian_socket, until='id="chit-reveal"')
+    for socket in everyone:
+        await drain(socket, until='id="chit-reveal"')
     counts.on = False
-    print(f"\none reveal (second chit POST + both sockets' frames): {counts.queries} queries, "
-          f"{counts.renders} live-context renders, {counts.connections} new connections")
+    print(f"\none reveal, {tabs} page(s) per player (second chit POST + every socket's frame): {counts.queries} "
+          f"queries, {counts.renders} live-context renders, {counts.connections} new connections")
     if os.environ.get("SHOW_SQL"):
         print("\n".join(counts.sql))
-    await german_socket.disconnect()
-    await canadian_socket.disconnect()
+    for socket in everyone:
+        await socket.disconnect()
