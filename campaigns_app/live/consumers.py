@@ -1,11 +1,15 @@
 """The live campaign page's websocket (/ws/campaigns/<public id>/).
 
-Only a seated player is accepted; the socket joins its own side's group only. On connect and on every "refresh"
-it reads its seat's view (campaigns_app.live.pages: rendered from the database through view_for of its side, once per
-campaign revision for every socket and response of the seat) and sends the fragments that changed since its last frame
-as htmx out-of-band swaps, each stamped with the view's version. The channel layer only says "something changed"; it
-is never the source of truth, so a reconnect after a dropped connection or a server restart resyncs the page
-completely.
+Only a seated player is accepted; the socket joins its own side's group only. On connect and on "resync" it reads its
+seat's view from the database (campaigns_app.live.pages.published) and sends the fragments that changed since its
+last frame as htmx out-of-band swaps, each stamped with the view's version.
+
+After a write, the seat's group gets a frame (campaigns_app.live.notifications): the seat's new version, the version
+before and the fragments that changed, rendered once in the writing transaction from the seat's own side's view. A
+socket that last sent exactly the version before sends those fragments on, stamped, without touching the database; one
+that already sent that version (a resync read it) ignores it; any other (it missed a frame) resyncs from the
+database. The channel layer is never the source of truth, so a reconnect after a dropped connection or a server
+restart resyncs the page completely.
 
 The page also swaps fragments from the htmx responses to its own actions, so what it holds is not always what this
 socket last sent; after such a swap it sends "resync" and the socket sends every fragment again (the page keeps those
@@ -25,6 +29,7 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from campaigns_app import services
+from campaigns_app.live import fragments
 from campaigns_app.live import pages as live
 from campaigns_app.live.notifications import group_name
 
@@ -37,11 +42,13 @@ class CampaignConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     group: str | None = None
     seat_id: int | None = None
     side = ""
+    version: int | None = None  # the seat's version this socket last sent (None: nothing yet)
 
     async def connect(self) -> None:
         self.public_id = str(self.scope["url_route"]["kwargs"]["public_id"])
         self.user = self.scope.get("user")
         self.sent: dict[str, str] = {}
+        self.version = None
         if self.user is None or not self.user.is_authenticated:
             await self.close()
             return
@@ -102,16 +109,37 @@ class CampaignConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             await self.push()
 
     async def campaign_refresh(self, event: dict[str, Any]) -> None:
-        """Group message: the campaign changed; re-render from the database."""
+        """Group message of an earlier release (a worker not yet restarted): read the view from the database."""
         await self.push()
 
+    async def campaign_frame(self, event: dict[str, Any]) -> None:
+        """Group message: the seat's view moved from ``previous`` to ``version``; ``fragments``: those that changed.
+        Sent on as they are when this socket holds ``previous``; ignored when it already sent ``version``; otherwise
+        (a missed frame, or nothing sent yet) the socket resyncs from the database."""
+        version, previous, changed = event.get("version"), event.get("previous"), event.get("fragments")
+        if not isinstance(version, int) or not isinstance(changed, dict):
+            return
+        if self.version is not None and self.version >= version:
+            return
+        if self.version is None or self.version != previous:
+            await self.push()
+            return
+        ids = [fragment_id for fragment_id in fragments.FRAGMENTS if isinstance(changed.get(fragment_id), str)]
+        self.sent.update((fragment_id, changed[fragment_id]) for fragment_id in ids)
+        self.version = version
+        if ids:
+            await self.send(text_data="".join(live.stamp(changed[fragment_id], version) for fragment_id in ids))
+
     async def push(self) -> None:
-        """Send the fragments that differ from what this socket last sent, stamped with the view's version."""
+        """Send the fragments that differ from what this socket last sent, stamped with the view's version (read from
+        the database)."""
         view = await database_sync_to_async(live.published)(self.seat_id)
         if view is None:
             await self.close()
             return
-        changed = [fragment_id for fragment_id, html in view.fragments.items() if self.sent.get(fragment_id) != html]
+        changed = [fragment_id for fragment_id in fragments.FRAGMENTS
+                   if fragment_id in view.fragments and self.sent.get(fragment_id) != view.fragments[fragment_id]]
+        self.version = view.version
         if changed:
             self.sent = dict(view.fragments)
             await self.send(text_data="".join(view.stamped(fragment_id) for fragment_id in changed))

@@ -35,9 +35,10 @@ def render_fragment(fragment_id: str, context: dict[str, Any], request: Any = No
     return render_to_string(name if "#" in name else f"{TEMPLATE}#{name}", context, request=request)
 
 
-def live_fragments(seat: Seat, **extra: Any) -> dict[str, str]:
-    """Every fragment of the seat's live page, by element id (no request: no CSRF field, htmx sends the header).
-    Read through campaigns_app.live.pages, which renders this once per campaign revision and gives it its version."""
-    context = live_page.live_context(seat)
+def live_fragments(seat: Seat, common: live_page.Shared | None = None, **extra: Any) -> dict[str, str]:
+    """Every fragment of the seat's live page, by element id (no request: no CSRF field, htmx sends the header), in
+    FRAGMENTS order; ``common``: the rows a publishing service holds (live_page.shared). Read through
+    campaigns_app.live.pages, which renders this once per change and gives it its version."""
+    context = live_page.live_context(seat, common)
     context.update(extra)
     return {fragment_id: render_fragment(fragment_id, context) for fragment_id in FRAGMENTS}

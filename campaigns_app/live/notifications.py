@@ -1,7 +1,9 @@
-"""After-commit notifications: a bare "refresh" to each seat's own channel group, and "your move" e-mails.
+"""After-commit notifications: each seat's frame to its own channel group, and "your move" e-mails.
 
-The channel message carries no content: every consumer re-renders its own side's view from the database,
-so nothing one side may not see can ever travel through a group the other side listens to.
+A write publishes both seats' views in its transaction (campaigns_app.live.pages.publish, ``publish`` here); after
+commit each seat whose page changed gets a frame on its OWN group (``campaign-<public id>-<side>``) carrying only its
+own fragments, rendered from its own side's view: nothing one side may not see ever travels through a group the
+other side listens to. The channel layer is not the source of truth: a socket that missed a frame resyncs from the
 """
 from __future__ import annotations
 
@@ -13,16 +15,20 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.mail import send_mail
+from django.db import transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
 
 from campaigns_app import door, engine
 from campaigns_app.campaigns import selectors as campaign_selectors
-from campaigns_app.models import Seat
+from campaigns_app.engine import System
+from campaigns_app.live import fragments
+from campaigns_app.live import pages as live
+from campaigns_app.models import Campaign, Seat
 
 log = logging.getLogger(__name__)
 
-REFRESH = {"type": "campaign.refresh"}
+FRAME = "campaign.frame"
 
 
 def group_name(public_id: str, side: str) -> str:
@@ -30,18 +36,32 @@ def group_name(public_id: str, side: str) -> str:
     return f"campaign-{public_id}-{side}"
 
 
-def refresh(public_id: str, sides: Iterable[str] | None) -> None:
-    """Tell the live pages of ``sides`` (all seats when None) to re-render from the database."""
-    if sides is None:
-        sides = list(Seat.objects.filter(campaign__public_id=public_id).values_list("side", flat=True))
+def publish(campaign: Campaign, system: System | None = None, seats: list[Seat] | None = None) -> None:
+    """Inside the writing transaction, the campaign row locked (``campaign`` read under the lock, with its system
+    row): publish every seat's view now (pages.publish) and send each changed seat its frame after commit."""
+    found = seats if seats is not None else list(Seat.objects.filter(campaign=campaign).select_related("user"))
+    frames = live.publish(campaign, system if system is not None else door.system_of(campaign), found)
+    public_id = campaign.public_id
+    if frames:
+        transaction.on_commit(lambda: push(public_id, frames))
+
+
+def frame_message(frame: live.Frame) -> dict[str, object]:
+    """The channel message of one seat's frame (its fragments in FRAGMENTS order, the version still a mark)."""
+    return {"type": FRAME, "version": frame.version, "previous": frame.previous,
+            "fragments": {key: frame.fragments[key] for key in fragments.FRAGMENTS if key in frame.fragments}}
+
+
+def push(public_id: str, frames: Iterable[live.Frame]) -> None:
+    """Send each frame to its own seat's group only (after commit)."""
     layer = get_channel_layer()
     if layer is None:
         return
-    for side in sides:
+    for frame in frames:
         try:
-            async_to_sync(layer.group_send)(group_name(public_id, side), dict(REFRESH))
-        except Exception:  # the database is the truth; a lost refresh is repaired by the next reconnect
-            log.exception("Could not notify %s", group_name(public_id, side))
+            async_to_sync(layer.group_send)(group_name(public_id, frame.side), frame_message(frame))
+        except Exception:  # the database is the truth; a lost frame is repaired by the next frame or reconnect
+            log.exception("Could not notify %s", group_name(public_id, frame.side))
 
 
 SUBJECTS = {

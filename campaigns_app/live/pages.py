@@ -1,4 +1,4 @@
-"""The live page's published views: each seat's fragments rendered once per campaign revision, with a version.
+"""The live page's published views: each seat's fragments rendered once per change, with a version.
 
 A page gets its live fragments two ways — the htmx response to its player's own action and websocket frames after
 anyone's — and they can arrive out of order: a response rendered before the opponent's change commits can land after
@@ -12,11 +12,17 @@ campaign's ``revision`` moves with every write, the opponent's secret purchases 
 When it moves, the seat's view is rendered again, byte-identical after a secret action of the opponent, so its version
 stays: a version tells a player nothing its page does not.
 
-Versions are given under the campaign's row lock, so they follow the order of the writes. The rendering is stored
-(LiveView) and every socket and htmx response of the seat, in every worker, reuses it until the revision moves; each
-worker also keeps the renderings it last read, so its sockets of one seat check the revision with one small query.
-Renders that add something for one response (an error, a notice, a confirmation) or need the request (the whole page,
-with CSRF fields for forms posted without JavaScript) are made under the same lock, so their version is exact too.
+A write publishes in its own transaction, under the campaign's row lock (``publish``): it moves the revision, renders
+both seats' fragments once from the rows the service holds, stores each seat's rendering (LiveView) and returns, for
+each seat whose version moved, a ``Frame``: its new version, the version before and only the fragments that changed.
+After commit the frame goes to that seat's own channel group (campaigns_app.live.notifications), and a socket that last
+sent exactly the version before sends it on without reading the database (campaigns_app.live.consumers). A socket that
+missed a frame, a new socket and a reconnecting page read ``published``: the stored rendering at the current revision
+(rendered then, under the lock, only when a write moved the revision without publishing). Each worker also keeps the
+renderings it last read or made, so the htmx response to a player's own action reuses the one its write published.
+Versions are given under the campaign's row lock, so they follow the order of the writes. Renders that add something
+for one response (an error, a notice, a confirmation) or need the request (the whole page, with CSRF fields for forms
+posted without JavaScript) are made under the same lock, so their version is exact too.
 """
 from __future__ import annotations
 
@@ -35,6 +41,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 
+from campaigns_app.engine import System
 from campaigns_app.live import fragments
 from campaigns_app.models import Campaign, LiveView, Seat
 from campaigns_app.phase import live_page
@@ -55,6 +62,17 @@ class Published:
 
     def stamped(self, fragment_id: str) -> str:
         return stamp(self.fragments[fragment_id], self.version)
+
+
+@dataclass(frozen=True)
+class Frame:
+    """What one seat's sockets are sent after a write: its view went from version ``previous`` (0: none stored yet) to
+    ``version``; ``fragments``: only those that changed (HTML with the version mark), in FRAGMENTS order."""
+
+    side: str
+    version: int
+    previous: int
+    fragments: dict[str, str]
 
 
 def stamp(html: str, version: int) -> str:
@@ -170,6 +188,28 @@ def _lock(seat_id: int) -> tuple[Seat, int, str] | None:
     return seat, revision, _epoch_of(system_sha256, card_sha256)
 
 
+def publish(campaign: Campaign, system: System, seats: list[Seat]) -> list[Frame]:
+    """Inside the writing transaction, ``campaign`` read under its row lock (with its system row), ``seats`` its seats
+    (with their users): move the revision, render every seat's fragments once from these rows, store them; the frames
+    of the seats whose page changed (a secret action of the opponent leaves the other seat's version and bytes alone:
+    no frame)."""
+    touch(campaign.pk)
+    campaign.revision += 1  # as the UPDATE left it: the row is locked, nobody else moved it
+    epoch = _epoch_of(campaign.system.sha256, campaign.card_sha256)
+    stored = {view.seat_id: view for view in LiveView.objects.filter(seat__in=[seat.pk for seat in seats])}
+    common = live_page.shared(campaign, system, seats)
+    frames = []
+    for seat in seats:
+        view = stored.get(seat.pk)
+        before, previous = (view.fragments, view.version) if view is not None else ({}, 0)
+        rendered = fragments.live_fragments(seat, common, live_version=VERSION_MARK)
+        made = _store(seat, view, campaign.revision, epoch, rendered)
+        if made.version != previous:
+            frames.append(Frame(seat.side, made.version, previous,
+                                {key: html for key, html in rendered.items() if before.get(key) != html}))
+    return frames
+
+
 def _publish(seat: Seat, revision: int, epoch: str) -> Published:
     """Under the campaign row lock: render the seat's fragments if the revision (or the code) moved; a new version
     only if the rendering differs from the last one."""
@@ -178,7 +218,12 @@ def _publish(seat: Seat, revision: int, epoch: str) -> Published:
         found = _read(seat.pk, revision, epoch, view.version)
         if found is not None:
             return found
-    rendered = fragments.live_fragments(seat, live_version=VERSION_MARK)
+    return _store(seat, view, revision, epoch, fragments.live_fragments(seat, live_version=VERSION_MARK))
+
+
+def _store(seat: Seat, view: LiveView | None, revision: int, epoch: str, rendered: dict[str, str]) -> Published:
+    """Under the campaign row lock: store the seat's rendering at ``revision`` (``view``: the stored one); its version
+    moves only when the digest does. This worker remembers it once committed."""
     digest = hashlib.sha256(json.dumps(rendered, sort_keys=True).encode()).hexdigest()
     if view is None:
         view = LiveView(seat=seat, version=1)
@@ -188,5 +233,6 @@ def _publish(seat: Seat, revision: int, epoch: str) -> Published:
     view.save()
     made = Published(view.version, rendered)
     key = (revision, epoch, view.version)
-    transaction.on_commit(lambda: _remembered.put(seat.pk, key, made))
+    seat_id = seat.pk
+    transaction.on_commit(lambda: _remembered.put(seat_id, key, made))
     return made

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from campaigns_app import door, engine
@@ -28,14 +29,35 @@ PHASE_FRAGMENT_IDS = ("campaign-status", "owes", "step-panel", "chit-panel", "st
                       "ledger-summary", "players", "history-latest")
 
 
-def live_context(seat: Seat) -> dict[str, Any]:
-    """Everything the seat's live page renders (its own side's view only), fresh from the database."""
-    campaign = Campaign.objects.select_related("system").defer("system__definition").get(pk=seat.campaign_id)
-    system = door.system_of(campaign)
+@dataclass(frozen=True)
+class Shared:
+    """What both seats' live pages read alike: the campaign (with its system row), its rules, its seats by side (with
+    their users) and the sides online now. A service passes the rows it holds under the lock (``shared``)."""
+
+    campaign: Campaign
+    system: System
+    seats: dict[str, Seat]
+    online: set[str]
+
+
+def shared(campaign: Campaign, system: System | None = None, seats: list[Seat] | None = None) -> Shared:
+    """The shared part of the live context: ``system`` and ``seats`` read when not given, who is online read now."""
+    found = seats if seats is not None else list(Seat.objects.filter(campaign=campaign).select_related("user"))
+    for seat in found:
+        seat.campaign = campaign  # templates reach the campaign through the seat: no query per seat
+    online = set(presence_store.online(campaign.public_id))
+    return Shared(campaign, system if system is not None else door.system_of(campaign),
+                     {seat.side: seat for seat in found}, online)
+
+
+def live_context(seat: Seat, common: Shared | None = None) -> dict[str, Any]:
+    """Everything the seat's live page renders (its own side's view only): fresh from the database, or from the rows
+    ``common`` holds (a service publishing both seats' pages under the campaign row lock)."""
+    if common is None:
+        common = shared(Campaign.objects.select_related("system").defer("system__definition").get(pk=seat.campaign_id))
+    campaign, system, seats, online = common.campaign, common.system, common.seats, common.online
     side_view = door.side_view(campaign, seat.side)
     view: Any = side_view.json  # the JSON view (rules_engine.view.view_json), read key by key
-    seats = {s.side: s for s in Seat.objects.filter(campaign=campaign).select_related("user")}
-    online = presence_store.online(campaign.public_id)
     sides = engine.side_ids(system)
     players = []
     for side in sides:

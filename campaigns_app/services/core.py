@@ -2,8 +2,9 @@
 
 Each service runs in one transaction and locks the Campaign row before reading its state, so two players acting at
 the same instant are serialised and a resolution happens exactly once. Every write a live page shows moves the
-campaign's internal revision (campaigns_app.live.pages) in the same transaction; after commit, each seat's own channel group
-gets a bare "refresh" (never content). E-mail goes to the player for whom an action became due.
+campaign's internal revision and publishes both seats' live views in the same transaction, under the lock
+(campaigns_app.live.pages.publish); after commit, each seat whose page changed gets its own fragments on its own channel
+group only. E-mail goes to the player for whom an action became due.
 """
 from __future__ import annotations
 
@@ -17,7 +18,6 @@ from django.db import transaction
 from campaigns_app import engine
 from campaigns_app.engine import CampaignState, CommittedDice, Dice, Event, Outcome, RulesError, SideId, System
 from campaigns_app.live import notifications
-from campaigns_app.live import pages as live
 from campaigns_app.models import Campaign, EventRecord, Seat, now
 from campaigns_app.records import projection as records
 from campaigns_app.services.errors import NotSeated, RefusedOrder, ServiceError
@@ -90,12 +90,11 @@ def append_events(campaign: Campaign, events: Iterable[Event]) -> list[EventReco
     return EventRecord.objects.bulk_create(rows)
 
 
-def after_commit(campaign: Campaign, system: System, due: Due) -> None:
-    """Move the live revision; schedule the refresh of both seats' pages and the 'your move' e-mails (side → reason)."""
+def after_commit(campaign: Campaign, system: System, due: Due, seats: list[Seat] | None = None) -> None:
+    """Publish both seats' live pages now, under the lock (``seats``: as the service holds them; read when None),
+    their frames and the 'your move' e-mails (side → reason) after commit."""
     public_id = campaign.public_id
-    sides = engine.side_ids(system)
-    live.touch(campaign.pk)
-    transaction.on_commit(lambda: notifications.refresh(public_id, sides))
+    notifications.publish(campaign, system, seats)
     for side, reason in due.items():
         transaction.on_commit(partial(notifications.email_action_due, public_id, side, reason))
 
@@ -184,8 +183,8 @@ def _run(move: Move, system: System, state: CampaignState, side: SideId, dice: C
 
 def act(public_id: str, user: User, move: Move) -> Campaign:
     """The one path: lock → seat → validate (token, phase, the move's check) → act → advance → save state and dice
-    counters (and the event counter) → events → record tables (when the ledgers changed) → after commit, refresh and
-    e-mail. ``campaign.replayed``: a spent form did nothing."""
+    counters (and the event counter) → events → record tables (when the ledgers changed) → publish the live views →
+    after commit, frames and e-mail. ``campaign.replayed``: a spent form did nothing."""
     campaign = locked(public_id)
     seats = seats_of(campaign)
     seat = seat_of(seats, user)
@@ -212,5 +211,5 @@ def act(public_id: str, user: User, move: Move) -> Campaign:
     save_state(campaign, new_state, dice.counters, before=state)
     EventRecord.objects.bulk_create(rows)
     due = newly_due(before, after, seat.side)
-    after_commit(campaign, system, move.more_due(system, new_state, seat.side, events, due))
+    after_commit(campaign, system, move.more_due(system, new_state, seat.side, events, due), seats)
     return campaign

@@ -1,8 +1,9 @@
 """The seats' moves in the campaign: each service is one ``Move`` through the one path (services.core.act).
 
 Row lock → the rules_engine validates (SubmissionError → ServiceError citing the rule, nothing saved) → the action →
-sequence.advance (automatic steps) → state saved WITH the dice counters → events → after commit, a bare "refresh" to
-each seat's own group. ``token`` (form_token(..., purpose)) makes a resent form a no-op; None skips that check.
+sequence.advance (automatic steps) → state saved WITH the dice counters → events → both seats' live views published
+under the lock, and after commit each changed seat's frame to its own group. ``token`` (form_token(..., purpose))
+makes a resent form a no-op; None skips that check.
 """
 from __future__ import annotations
 

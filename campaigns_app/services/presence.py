@@ -2,7 +2,7 @@
 
 Who is online is on both live pages: when the set of online sides changes, or a page that stopped beating is
 forgotten (its side may have been shown online since), the revision moves (under the campaign row lock, in the same
-order as every other write) and both pages are refreshed. Anything else — the usual beat of an open page every 25 s,
+order as every other write) and both seats' live views are published again (the changed ones pushed). Anything else — the usual beat of an open page every 25 s,
 a second tab of a side already online opened or closed — touches no database table and pushes nothing. A beat runs
 the same way whatever the opponent does, so it tells nobody anything but who is online.
 """
@@ -12,7 +12,6 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
 
 from campaigns_app.live import notifications, presence_store
-from campaigns_app.live import pages as live
 from campaigns_app.models import Campaign, Seat, now
 
 
@@ -24,13 +23,13 @@ def _seat_for_connection(public_id: str, user: AbstractBaseUser | AnonymousUser)
 
 @transaction.atomic
 def _presence_changed(public_id: str) -> None:
-    """What the pages show of presence changed: move the revision under the campaign's row lock, refresh both seats."""
-    campaign_id = (Campaign.objects.select_for_update(of=("self",)).filter(public_id=public_id)
-                   .values_list("pk", flat=True).first())
-    if campaign_id is None:
+    """What the pages show of presence changed: under the campaign's row lock, publish both seats' live views again
+    (the changed ones pushed after commit)."""
+    campaign = (Campaign.objects.select_for_update(of=("self",)).select_related("system").defer("system__definition")
+                .filter(public_id=public_id).first())
+    if campaign is None:
         return
-    live.touch(campaign_id)
-    transaction.on_commit(lambda: notifications.refresh(public_id, None))
+    notifications.publish(campaign)
 
 
 def presence_open(*, public_id: str, user: AbstractBaseUser | AnonymousUser, channel_name: str) -> Seat | None:

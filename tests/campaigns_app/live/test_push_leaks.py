@@ -1,0 +1,79 @@
+"""The frame a write sends to the opponent's group tells it nothing of a secret action: after the German seals a
+chit or secretly buys, the Canadian's group gets a frame byte-identical whatever the secret was (or none at all)."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.db import transaction
+
+from campaigns_app import services
+from campaigns_app.live import notifications
+from campaigns_app.live import pages as live
+from tests.campaigns_app.conftest import new_campaign
+from tests.campaigns_app.phase.test_chits import pin_clock
+from tests.campaigns_app.phase.test_phase_flow import german_to_buy_at_19pm
+from tests.campaigns_app.phase.test_phase_leaks import ORDERS
+
+Sent = list[tuple[str, dict[str, Any]]]
+
+
+@pytest.fixture
+def published(monkeypatch: pytest.MonkeyPatch) -> list[live.Frame]:
+    """Every frame the writes publish (also inside a transaction rolled back, where nothing is sent)."""
+    frames: list[live.Frame] = []
+    publish = live.publish
+
+    def recorded(*args: Any) -> list[live.Frame]:
+        made = publish(*args)
+        frames.extend(made)
+        return made
+
+    monkeypatch.setattr(live, "publish", recorded)
+    return frames
+
+
+def canadian_messages(campaign: Any, frames: list[live.Frame], write: Callable[[], object]) -> Sent:
+    """What the Canadian's group would be sent after ``write`` (then rolled back: the next variant starts alike)."""
+    with transaction.atomic():
+        frames.clear()
+        write()
+        sent = [(notifications.group_name("PUBLIC-ID", frame.side), notifications.frame_message(frame))
+                for frame in frames if frame.side == "canadian"]
+        transaction.set_rollback(True)
+    return sent
+
+
+def test_the_opponents_group_is_sent_the_same_frame_whichever_chit_the_german_sealed(
+    rr: Any, users: Any, monkeypatch: pytest.MonkeyPatch, published: list[live.Frame],
+) -> None:
+    pin_clock(monkeypatch)
+    campaign = new_campaign(users["gerd"], users["cana"])
+
+    sent = {chit: canadian_messages(campaign, published, lambda chit=chit: services.chit_submit(
+        user=users["gerd"], public_id=campaign.public_id, side="german", chit=chit)) for chit in ("attack", "idle")}
+
+    assert len(sent["attack"]) == 1 and sent["attack"] == sent["idle"]
+    group, message = sent["attack"][0]
+    assert group == "campaign-PUBLIC-ID-canadian"
+    seen = "".join(message["fragments"].values())
+    assert "Has chosen" in seen
+    for secret in ("chit is sealed", "chit-reveal", "German Assault", "chose Attack", "chose Idle", "chit chit-attack",
+                   "chit chit-idle"):
+        assert secret not in seen
+
+
+def test_the_opponents_group_is_sent_the_same_frame_or_none_whatever_the_german_bought(
+    rr: Any, users: Any, monkeypatch: pytest.MonkeyPatch, published: list[live.Frame],
+) -> None:
+    pin_clock(monkeypatch)
+    campaign = german_to_buy_at_19pm(users)
+
+    sent = [canadian_messages(campaign, published, lambda orders=orders: services.order_submit(
+        user=users["gerd"], public_id=campaign.public_id, orders=orders)) for orders in ORDERS.values()]
+
+    assert all(variant == sent[0] for variant in sent[1:])
+    seen = "".join(html for _, message in sent[0] for html in message["fragments"].values())
+    for secret in ("I4", "Eng Pltn", "AT Sect", "PzGr", "on-map", "2.519 RG"):
+        assert secret not in seen
