@@ -36,11 +36,13 @@ def group_name(public_id: str, side: str) -> str:
     return f"campaign-{public_id}-{side}"
 
 
-def publish(campaign: Campaign, system: System | None = None, seats: list[Seat] | None = None) -> None:
+def publish(campaign: Campaign, system: System | None = None, seats: list[Seat] | None = None,
+            moved: bool = False) -> None:
     """Inside the writing transaction, the campaign row locked (``campaign`` read under the lock, with its system
-    row): publish every seat's view now (pages.publish) and send each changed seat its frame after commit."""
+    row): publish every seat's view now (pages.publish; ``moved``: the caller's UPDATE moved the revision) and send
+    each changed seat its frame after commit."""
     found = seats if seats is not None else list(Seat.objects.filter(campaign=campaign).select_related("user"))
-    frames = live.publish(campaign, system if system is not None else door.system_of(campaign), found)
+    frames = live.publish(campaign, system if system is not None else door.system_of(campaign), found, moved)
     public_id = campaign.public_id
     if frames:
         transaction.on_commit(lambda: push(public_id, frames))
@@ -74,13 +76,12 @@ SUBJECTS = {
 
 def email_action_due(public_id: str, side: str, reason: str) -> bool:
     """E-mail the player of ``side`` that an action is due, unless their live page is open; True when sent."""
-    seat = Seat.objects.filter(campaign__public_id=public_id, side=side).select_related("user").first()
+    if campaign_selectors.seat_online(public_id, side):  # the presence store: no SQL for a player on the page
+        return False
+    seat = (Seat.objects.filter(campaign__public_id=public_id, side=side)
+            .select_related("user", "campaign", "campaign__system").defer("campaign__system__definition").first())
     if seat is None or not seat.user.email:
         return False
-    if campaign_selectors.seat_online(public_id, side):
-        return False
-    seat = (Seat.objects.select_related("user", "campaign", "campaign__system")
-            .defer("campaign__system__definition").get(pk=seat.pk))
     campaign = seat.campaign
     system = door.system_of(campaign)
     view = door.side_view(campaign, side)

@@ -188,25 +188,32 @@ def _lock(seat_id: int) -> tuple[Seat, int, str] | None:
     return seat, revision, _epoch_of(system_sha256, card_sha256)
 
 
-def publish(campaign: Campaign, system: System, seats: list[Seat]) -> list[Frame]:
+def publish(campaign: Campaign, system: System, seats: list[Seat], moved: bool = False) -> list[Frame]:
     """Inside the writing transaction, ``campaign`` read under its row lock (with its system row), ``seats`` its seats
-    (with their users): move the revision, render every seat's fragments once from these rows, store them; the frames
-    of the seats whose page changed (a secret action of the opponent leaves the other seat's version and bytes alone:
-    no frame)."""
-    touch(campaign.pk)
-    campaign.revision += 1  # as the UPDATE left it: the row is locked, nobody else moved it
+    (with their users): move the revision (``moved``: the caller's own UPDATE already did, ``campaign.revision``
+    is the new one), render every seat's fragments once from these rows, store them (one write for the stored
+    views); the frames of the seats whose page changed (a secret action of the opponent leaves the other seat's
+    version and bytes alone: no frame)."""
+    if not moved:
+        touch(campaign.pk)
+        campaign.revision += 1  # as the UPDATE left it: the row is locked, nobody else moved it
     epoch = _epoch_of(campaign.system.sha256, campaign.card_sha256)
     stored = {view.seat_id: view for view in LiveView.objects.filter(seat__in=[seat.pk for seat in seats])}
     common = live_page.shared(campaign, system, seats)
     frames = []
+    updated: list[LiveView] = []
     for seat in seats:
         view = stored.get(seat.pk)
         before, previous = (view.fragments, view.version) if view is not None else ({}, 0)
         rendered = fragments.live_fragments(seat, common, live_version=VERSION_MARK)
-        made = _store(seat, view, campaign.revision, epoch, rendered)
+        made = _store(seat, view, campaign.revision, epoch, rendered, save=view is None)
+        if view is not None:
+            updated.append(view)
         if made.version != previous:
             frames.append(Frame(seat.side, made.version, previous,
                                 {key: html for key, html in rendered.items() if before.get(key) != html}))
+    if updated:
+        LiveView.objects.bulk_update(updated, ["revision", "epoch", "version", "digest", "fragments"])
     return frames
 
 
@@ -221,16 +228,19 @@ def _publish(seat: Seat, revision: int, epoch: str) -> Published:
     return _store(seat, view, revision, epoch, fragments.live_fragments(seat, live_version=VERSION_MARK))
 
 
-def _store(seat: Seat, view: LiveView | None, revision: int, epoch: str, rendered: dict[str, str]) -> Published:
-    """Under the campaign row lock: store the seat's rendering at ``revision`` (``view``: the stored one); its version
-    moves only when the digest does. This worker remembers it once committed."""
+def _store(seat: Seat, view: LiveView | None, revision: int, epoch: str, rendered: dict[str, str],
+           save: bool = True) -> Published:
+    """Under the campaign row lock: store the seat's rendering at ``revision`` (``view``: the stored one; ``save``
+    False: the caller writes it); its version moves only when the digest does. This worker remembers it once
+    committed."""
     digest = hashlib.sha256(json.dumps(rendered, sort_keys=True).encode()).hexdigest()
     if view is None:
         view = LiveView(seat=seat, version=1)
     elif view.digest != digest:
         view.version += 1
     view.revision, view.epoch, view.digest, view.fragments = revision, epoch, digest, rendered
-    view.save()
+    if save:
+        view.save()
     made = Published(view.version, rendered)
     key = (revision, epoch, view.version)
     seat_id = seat.pk

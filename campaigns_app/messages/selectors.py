@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
@@ -15,12 +16,18 @@ from rules_engine.events import EventKind
 SHOWN = 30  # the latest messages on the campaign page; the history keeps them all
 
 
-def conversation(campaign: Campaign, system: System, viewer: str) -> list[dict[str, Any]]:
-    """The latest SHOWN messages (oldest first): who wrote, when, the text (plain text: the template escapes it)."""
+def latest_messages(campaign: Campaign) -> list[tuple[str, str, datetime]]:
+    """The latest SHOWN messages, oldest first: (side, text, sent) — public to both seats, so read once for both."""
     rows = list(EventRecord.objects.filter(campaign=campaign, kind=EventKind.MESSAGE).order_by("-seq")
                 .values_list("side", "payload", "created")[:SHOWN])
-    return [{"side_name": engine.side_name(system, side), "you": side == viewer, "text": str(payload.get("text", "")),
-             "created": created} for side, payload, created in reversed(rows)]
+    return [(side, str(payload.get("text", "")), created) for side, payload, created in reversed(rows)]
+
+
+def conversation(messages: list[tuple[str, str, datetime]], system: System, viewer: str) -> list[dict[str, Any]]:
+    """The messages as ``viewer``'s page shows them: who wrote ("You" for its own), when, the text (plain text: the
+    template escapes it)."""
+    return [{"side_name": engine.side_name(system, side), "you": side == viewer, "text": text, "created": created}
+            for side, text, created in messages]
 
 
 def message_form_id(campaign: Campaign, side: str) -> str:

@@ -3,13 +3,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from campaigns_app import door, engine
 from campaigns_app.campaigns.selectors import seeds_fixed
 from campaigns_app.engine import System
 from campaigns_app.live import presence_store
-from campaigns_app.messages.selectors import conversation
+from campaigns_app.messages.selectors import conversation, latest_messages
 from campaigns_app.models import Campaign, Seat
 from campaigns_app.pace.selectors import pace_context
 from campaigns_app.phase.context import phase_context
@@ -38,6 +39,7 @@ class Shared:
     system: System
     seats: dict[str, Seat]
     online: set[str]
+    messages: list[tuple[str, str, datetime]]
 
 
 def shared(campaign: Campaign, system: System | None = None, seats: list[Seat] | None = None) -> Shared:
@@ -47,7 +49,7 @@ def shared(campaign: Campaign, system: System | None = None, seats: list[Seat] |
         seat.campaign = campaign  # templates reach the campaign through the seat: no query per seat
     online = set(presence_store.online(campaign.public_id))
     return Shared(campaign, system if system is not None else door.system_of(campaign),
-                     {seat.side: seat for seat in found}, online)
+                  {seat.side: seat for seat in found}, online, latest_messages(campaign))
 
 
 def live_context(seat: Seat, common: Shared | None = None) -> dict[str, Any]:
@@ -146,7 +148,7 @@ def live_context(seat: Seat, common: Shared | None = None) -> dict[str, Any]:
         "cg_end_text": cg_ended_text(system, view["cg_end"]) if view.get("ended") and view.get("cg_end") else "",
         "can_mark_done": len(seats) == 2 and side_view.can_mark_done,
         "history_latest": history(campaign, seat, latest=HISTORY_LATEST, view=side_view),
-        "conversation": conversation(campaign, system, seat.side),
+        "conversation": conversation(common.messages, system, seat.side),
         "pace": pace_context(campaign, system, seat.side),
         "ended": view.get("ended", False),
         "phase": phase_context(campaign, seat, system, side_view, len(seats) == 2),

@@ -90,11 +90,13 @@ def append_events(campaign: Campaign, events: Iterable[Event]) -> list[EventReco
     return EventRecord.objects.bulk_create(rows)
 
 
-def after_commit(campaign: Campaign, system: System, due: Due, seats: list[Seat] | None = None) -> None:
-    """Publish both seats' live pages now, under the lock (``seats``: as the service holds them; read when None),
-    their frames and the 'your move' e-mails (side → reason) after commit."""
+def after_commit(campaign: Campaign, system: System, due: Due, seats: list[Seat] | None = None,
+                 moved: bool = False) -> None:
+    """Publish both seats' live pages now, under the lock (``seats``: as the service holds them; read when None;
+    ``moved``: save_state moved the revision), their frames and the 'your move' e-mails (side → reason) after
+    commit."""
     public_id = campaign.public_id
-    notifications.publish(campaign, system, seats)
+    notifications.publish(campaign, system, seats, moved)
     for side, reason in due.items():
         transaction.on_commit(partial(notifications.email_action_due, public_id, side, reason))
 
@@ -111,10 +113,12 @@ def newly_due(before: Owed, after: Owed, actor: SideId) -> Due:
 
 def save_state(campaign: Campaign, state: CampaignState, counters: dict[str, int] | None = None,
                before: CampaignState | None = None) -> None:
-    """Store the state (with the event counter, and the dice counters) and, when the ledgers changed from ``before``
-    (or it is not given), project the record tables, in the same transaction."""
+    """Store the state (with the event counter, the pace's clocks, the live revision moved, and the dice counters) in
+    one UPDATE and, when the ledgers changed from ``before`` (or it is not given), project the record tables, in the
+    same transaction."""
     campaign.state = state.to_json()
-    fields = ["state", "event_seq", "updated", "due"]
+    campaign.revision += 1  # the row is locked: the live views are published at this revision (after_commit moved=True)
+    fields = ["state", "event_seq", "updated", "due", "revision"]
     if counters is not None:
         campaign.dice_counters = counters
         fields.append("dice_counters")
@@ -211,5 +215,5 @@ def act(public_id: str, user: User, move: Move) -> Campaign:
     save_state(campaign, new_state, dice.counters, before=state)
     EventRecord.objects.bulk_create(rows)
     due = newly_due(before, after, seat.side)
-    after_commit(campaign, system, move.more_due(system, new_state, seat.side, events, due), seats)
+    after_commit(campaign, system, move.more_due(system, new_state, seat.side, events, due), seats, moved=True)
     return campaign

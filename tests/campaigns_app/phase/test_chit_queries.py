@@ -14,10 +14,12 @@ from campaigns_app.models import Campaign
 from tests.campaigns_app.conftest import client_for
 
 # session, user, seat (with campaign and system), campaign row lock, seats, state UPDATE (with the event and dice
-# counters), events INSERT, live revision UPDATE
-WRITE_STATEMENTS = 8
-# the htmx answer renders the seat's live fragments (campaigns_app.live.pages.published) on top of the write
-RESPONSE_STATEMENTS = 9
+# counters, the pace's clocks and the live revision), events INSERT; then both seats' live views published in the
+# same transaction (live.pages.publish): the stored views read, each seat's latest history, the latest messages
+# (public: read once), the stored views written in one UPDATE
+WRITE_STATEMENTS = 12
+# the htmx answer reuses the rendering the write stored (campaigns_app.live.pages.published: its stored view read)
+RESPONSE_STATEMENTS = 2
 # after commit (services.core.after_commit: the "refresh" push, the opponent's "revealed" e-mail): not the request's own
 AFTER_COMMIT_STATEMENTS = 4  # the "revealed" e-mail (live.notifications.email_action_due)
 
