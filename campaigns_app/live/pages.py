@@ -153,8 +153,10 @@ def _read(seat_id: int, revision: int, epoch: str, version: int) -> Published | 
         rendered = (LiveView.objects.filter(seat_id=seat_id, revision=revision, epoch=epoch, version=version)
                     .values_list("fragments", flat=True).first())
         if rendered is not None:
-            view = Published(version, rendered)
-            _remembered.put(seat_id, key, view)
+            view = made = Published(version, rendered)
+            # remembered once committed (at once outside a transaction): a view read inside a transaction that
+            # published it and then rolls back must not be served to the next reader of the same revision
+            transaction.on_commit(lambda: _remembered.put(seat_id, key, made))
     return view
 
 
