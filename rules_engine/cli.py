@@ -131,16 +131,32 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return status
 
 
+class _Unread(Exception):
+    """A file a verify command could not read as JSON (the exit status it answers with)."""
+
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+        self.status = status
+
+
+def _read_json(path: Path, err: TextIO) -> object:
+    """The file's JSON (_Unread after saying on ``err`` why it could not be read)."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        print(f"cannot read {path}: {exc.strerror}", file=err)
+        raise _Unread(EXIT_USAGE) from None
+    except json.JSONDecodeError as exc:
+        print(f"{path} is not JSON: {exc}", file=err)
+        raise _Unread(EXIT_REFUSED) from None
+
+
 def _cmd_verify_dice(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     path = Path(args.file)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        print(f"cannot read {path}: {exc.strerror}", file=err)
-        return EXIT_USAGE
-    except json.JSONDecodeError as exc:
-        print(f"{path} is not JSON: {exc}", file=err)
-        return EXIT_REFUSED
+        data = _read_json(path, err)
+    except _Unread as unread:
+        return unread.status
     if isinstance(data, dict) and str(data.get("format", "")).startswith("refit-archive/"):
         data = data.get("dice")  # a campaign's archive holds its dice export
     if not isinstance(data, dict):
@@ -161,13 +177,9 @@ def _cmd_verify_dice(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def _cmd_verify_notes(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     path = Path(args.file)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        print(f"cannot read {path}: {exc.strerror}", file=err)
-        return EXIT_USAGE
-    except json.JSONDecodeError as exc:
-        print(f"{path} is not JSON: {exc}", file=err)
-        return EXIT_REFUSED
+        data = _read_json(path, err)
+    except _Unread as unread:
+        return unread.status
     found = data.get("notes") if isinstance(data, dict) else data
     if not isinstance(found, list) or not all(isinstance(note, dict) for note in found):
         print(f"{path}: expected a list of notes, or an object with \"notes\" (a campaign archive)", file=err)
