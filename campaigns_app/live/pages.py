@@ -42,7 +42,7 @@ from django.db import transaction
 from django.db.models import F
 
 from campaigns_app.engine import System
-from campaigns_app.live import fragments
+from campaigns_app.live import fragments, presence_store
 from campaigns_app.models import Campaign, LiveView, Seat
 from campaigns_app.phase import live_page
 
@@ -193,18 +193,22 @@ def _lock(seat_id: int) -> tuple[Seat, int, str] | None:
 def publish(campaign: Campaign, system: System, seats: list[Seat], moved: bool = False) -> list[Frame]:
     """Inside the writing transaction, ``campaign`` read under its row lock (with its system row), ``seats`` its seats
     (with their users): move the revision (``moved``: the caller's own UPDATE already did, ``campaign.revision``
-    is the new one), render every seat's fragments once from these rows, store them (one write for the stored
-    views); the frames of the seats whose page changed (a secret action of the opponent leaves the other seat's
+    is the new one), render the fragments of every seat with a page open (presence_store; the others are rendered when
+    read) once from these rows, store them (one write for the stored views); the frames of the seats whose page changed (a secret action of the opponent leaves the other seat's
     version and bytes alone: no frame)."""
     if not moved:
         touch(campaign.pk)
         campaign.revision += 1  # as the UPDATE left it: the row is locked, nobody else moved it
+    online = presence_store.online(campaign.public_id)
+    watched = [seat for seat in seats if seat.side in online]
+    if not watched:  # nobody has a page open: each seat's view is rendered when a page or response reads it
+        return []
     epoch = _epoch_of(campaign.system.sha256, campaign.card_sha256)
-    stored = {view.seat_id: view for view in LiveView.objects.filter(seat__in=[seat.pk for seat in seats])}
+    stored = {view.seat_id: view for view in LiveView.objects.filter(seat__in=[seat.pk for seat in watched])}
     common = live_page.shared(campaign, system, seats)
     frames = []
     updated: list[LiveView] = []
-    for seat in seats:
+    for seat in watched:
         view = stored.get(seat.pk)
         before, previous = (view.fragments, view.version) if view is not None else ({}, 0)
         rendered = fragments.live_fragments(seat, common, live_version=VERSION_MARK)

@@ -14,7 +14,7 @@ from django.db.backends import utils as db_utils
 from django.urls import reverse
 
 from campaigns_app import services
-from campaigns_app.live import notifications
+from campaigns_app.live import notifications, presence_store
 from campaigns_app.live import pages as live
 from campaigns_app.phase import live_page
 from tests.campaigns_app.conftest import client_for, new_campaign
@@ -34,6 +34,12 @@ class Queries:
         if self.on:
             with self.lock:
                 self.count += 1
+
+
+def pages_open(campaign: Any) -> None:
+    """Both players have their live page open (a write publishes only the views of seats with a page open)."""
+    for side in ("german", "canadian"):
+        presence_store.store().beat(campaign.public_id, side, f"test.live!{side}", presence_store.clock())
 
 
 @pytest.fixture
@@ -96,6 +102,7 @@ def test_each_seats_group_is_sent_only_its_own_fragments_and_only_those_that_cha
     rr: Any, users: Any, monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Callable[..., Any],
 ) -> None:
     campaign = new_campaign(users["gerd"], users["cana"])
+    pages_open(campaign)
     layer = Layer()
     monkeypatch.setattr(notifications, "get_channel_layer", lambda: layer)
     seats = {side: seat_of(campaign, side) for side in ("german", "canadian")}
@@ -121,10 +128,31 @@ def test_each_seats_group_is_sent_only_its_own_fragments_and_only_those_that_cha
     assert "Attack</strong> chit is sealed" not in "".join(sent["canadian"].values())
 
 
+def test_a_write_with_no_page_open_renders_nothing_and_a_page_opened_later_reads_it_fresh(
+    rr: Any, users: Any, monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Callable[..., Any],
+) -> None:
+    campaign = new_campaign(users["gerd"], users["cana"])
+    layer = Layer()
+    monkeypatch.setattr(notifications, "get_channel_layer", lambda: layer)
+    renders: list[int] = []
+    context = live_page.live_context
+    monkeypatch.setattr(live_page, "live_context",
+                        lambda seat, common=None: renders.append(seat.pk) or context(seat, common))
+
+    with django_capture_on_commit_callbacks(execute=True):
+        services.chit_submit(user=users["gerd"], public_id=campaign.public_id, side="german", chit="attack")
+
+    assert renders == [] and layer.sent == []  # nobody is looking: no render, no frame
+    view = live.published(seat_of(campaign, "german").pk)
+    assert view is not None and "Your <strong>Attack</strong> chit is sealed" in view.fragments["chit-panel"]
+    assert len(renders) == 1
+
+
 def test_the_response_to_a_players_own_chit_reuses_the_rendering_its_write_published(
     rr: Any, users: Any, monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Callable[..., Any],
 ) -> None:
     campaign = new_campaign(users["gerd"], users["cana"])
+    pages_open(campaign)
     monkeypatch.setattr(notifications, "push", lambda public_id, frames: None)
     client = client_for(users["gerd"])
     renders: list[int] = []

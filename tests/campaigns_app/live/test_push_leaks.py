@@ -12,6 +12,7 @@ from campaigns_app import services
 from campaigns_app.live import notifications
 from campaigns_app.live import pages as live
 from tests.campaigns_app.conftest import new_campaign
+from tests.campaigns_app.live.test_push import pages_open
 from tests.campaigns_app.phase.test_chits import pin_clock
 from tests.campaigns_app.phase.test_phase_flow import german_to_buy_at_19pm
 from tests.campaigns_app.phase.test_phase_leaks import ORDERS
@@ -50,6 +51,7 @@ def test_the_opponents_group_is_sent_the_same_frame_whichever_chit_the_german_se
 ) -> None:
     pin_clock(monkeypatch)
     campaign = new_campaign(users["gerd"], users["cana"])
+    pages_open(campaign)
 
     sent = {chit: canadian_messages(campaign, published, lambda chit=chit: services.chit_submit(
         user=users["gerd"], public_id=campaign.public_id, side="german", chit=chit)) for chit in ("attack", "idle")}
@@ -69,6 +71,7 @@ def test_the_opponents_group_is_sent_the_same_frame_or_none_whatever_the_german_
 ) -> None:
     pin_clock(monkeypatch)
     campaign = german_to_buy_at_19pm(users)
+    pages_open(campaign)
 
     sent = [canadian_messages(campaign, published, lambda orders=orders: services.order_submit(
         user=users["gerd"], public_id=campaign.public_id, orders=orders)) for orders in ORDERS.values()]

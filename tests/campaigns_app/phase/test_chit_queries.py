@@ -10,6 +10,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from campaigns_app.live import presence_store
 from campaigns_app.models import Campaign
 from tests.campaigns_app.conftest import client_for
 
@@ -27,6 +28,8 @@ AFTER_COMMIT_STATEMENTS = 4  # the "revealed" e-mail (live.notifications.email_a
 def reveal_statements(campaign_factory: Any, users: Any, htmx: bool, after_commit: Any = None
                       ) -> tuple[Any, list[str]]:
     campaign = campaign_factory(users["gerd"], users["cana"])
+    for side in ("german", "canadian"):  # both players have their page open, as at a reveal
+        presence_store.store().beat(campaign.public_id, side, f"test.live!{side}", presence_store.clock())
     url = reverse("chit_submit", args=[campaign.public_id])
     headers = {"HX-Request": "true"} if htmx else {}
     first = client_for(users["gerd"]).post(url, {"side": "german", "chit": "attack", "confirmed": "yes"},
