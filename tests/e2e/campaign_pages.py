@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from tests.e2e.conftest import DESKTOP, Player, settle, sign_up
+from tests.e2e.conftest import DESKTOP, Player, history_text, settle, sign_up
 
 
 def visit(player: Player, shoot: Callable[[object, str], Path], name: str, page: object | None = None) -> None:
@@ -174,7 +174,7 @@ def replenishment_dr(player: Player, shoot: Callable[[object, str], Path], campa
     try:  # a second tab: the live page stays as it is
         page.goto(campaign_path + "history/")
         visit(player, shoot, f"history-{date.replace(' ', '')}", page)
-        text = " ".join(str(page.locator("main").inner_text()).split())
+        text = history_text(page, campaign_path)
     finally:
         page.close()
     found = re.findall(rf"{re.escape(ref)}: Base Number (\d+) − DR (\d+) = (\d+) {currency}", text)

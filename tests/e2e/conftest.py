@@ -517,6 +517,20 @@ def join_campaign(player: Player, link: str, live_url: str, campaign_path: str) 
     expect(player.page).to_have_url(live_url + campaign_path)  # type: ignore[attr-defined]
 
 
+def history_text(page: object, campaign_path: str) -> str:
+    """The whole history the page's player may see, every page from the oldest, as one line of text (the history is
+    paged: its default page is the newest)."""
+    page.goto(campaign_path + "history/?page=1")  # type: ignore[attr-defined]
+    texts: list[str] = []
+    for _ in range(200):  # bounded: 200 pages of 50 events
+        texts.append(" ".join(str(page.locator("main").inner_text()).split()))  # type: ignore[attr-defined]
+        newer = page.locator('a[rel="next"]')  # type: ignore[attr-defined]
+        if newer.count() == 0:
+            break
+        page.goto(campaign_path + "history/" + str(newer.first.get_attribute("href")))  # type: ignore[attr-defined]
+    return " ".join(texts)
+
+
 def settle(page: object) -> None:
     """Wait until the page has processed the response of every htmx request it sent."""
     page.wait_for_function("() => window.__refitPending === 0 && !document.querySelector('.htmx-request')")  # type: ignore[attr-defined]
