@@ -56,6 +56,8 @@ def note_seal(*, public_id: str, user: User, text: str, form_id: str) -> int:
 @transaction.atomic
 def note_reveal(*, public_id: str, user: User, number: int) -> bool:
     """Reveal the user's side's note ``number`` to both sides; False when it was already revealed."""
+    if not 1 <= number <= MAX_NOTES:
+        raise ServiceError(f"Your side has no note #{number}.")
     campaign = locked(public_id)
     seat = seat_of(seats_of(campaign), user)
     found = [r for r in _written(campaign, seat.side) if (r.payload or {}).get("note") == number]
