@@ -31,7 +31,7 @@ CARD_FILES: dict[str, Path] = {
 CHOICES: dict[str, dict[str, str]] = {"kgp": {"setting-kgp_cg": "I"}, "pl25": {"setting-redeployment_option": "A"}}
 # The campaign pages both players open, relative to the campaign's URL, and the status each answers with.
 PAGES = ["", "invite/", "history/", "fragments/", "rules/", "roster/", "roster.csv", "purchases/",
-         "purchases.csv", "dice/", "dice.csv", "cg-end/"]
+         "purchases.csv", "dice/", "dice.csv", "dice/statistics/", "verify/", "notes/", "cg-end/"]
 
 
 def environment(folder: Path) -> None:
@@ -155,8 +155,37 @@ def walk(problems: list[str]) -> list[str]:
         for who, client in (("creator", creator), ("joiner", joiner)):
             for page in pages:
                 check(problems, f"{system_id} {who} {campaign_url}{page}", client.get(campaign_url + page))  # type: ignore[attr-defined]
+        at_a_distance(problems, system_id, campaign_url, creator, joiner)
         walked.append(system_id)
     return walked
+
+
+def form_id(body: str, field_id: str | None = None) -> str:
+    """The hidden form id a page's form carries (the message form's has its own element id)."""
+    pattern = (rf'name="form_id" value="([^"]*)" id="{field_id}"' if field_id
+               else r'name="form_id" value="([^"]*)"')
+    found = re.search(pattern, body)
+    return found.group(1) if found else ""
+
+
+def at_a_distance(problems: list[str], system_id: str, url: str, creator: object, joiner: object) -> None:
+    """Playing at a distance on the embedded default: a message sent, a note sealed and revealed; each reaches the
+    opponent's page as a player reads it, and the sealed text does not."""
+    where = f"{system_id} at a distance"
+    page = check(problems, f"{where}: campaign page", creator.get(url))  # type: ignore[attr-defined]
+    sent = creator.post(url + "messages/", {"text": f"Good luck on {system_id}!",  # type: ignore[attr-defined]
+                                            "form_id": form_id(page, "message-form-id")})
+    check(problems, f"{where}: message sent", sent, 302)
+    if f"Good luck on {system_id}!" not in check(problems, f"{where}: message read", joiner.get(url)):  # type: ignore[attr-defined]
+        problems.append(f"{where}: the opponent's page does not show the message")
+    notes = check(problems, f"{where}: notes page", creator.get(url + "notes/"))  # type: ignore[attr-defined]
+    sealed = creator.post(url + "notes/seal/", {"text": "HIP in the woods", "form_id": form_id(notes)})  # type: ignore[attr-defined]
+    check(problems, f"{where}: note sealed", sealed, 302)
+    if "HIP in the woods" in check(problems, f"{where}: the opponent's notes", joiner.get(url + "notes/")):  # type: ignore[attr-defined]
+        problems.append(f"{where}: a sealed note's text reached the opponent")
+    check(problems, f"{where}: note revealed", creator.post(url + "notes/1/reveal/", {}), 302)  # type: ignore[attr-defined]
+    if "HIP in the woods" not in check(problems, f"{where}: revealed note", joiner.get(url + "notes/")):  # type: ignore[attr-defined]
+        problems.append(f"{where}: a revealed note does not reach the opponent")
 
 
 def main(folder: Path) -> int:
