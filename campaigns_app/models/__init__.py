@@ -20,9 +20,11 @@ from campaigns_app.models.campaigns import (
     new_public_id,
     now,
 )
+from campaigns_app.models.notify import DIGEST_MAX_LINES, NotificationSetting, Notify
 from campaigns_app.models.records import PurchaseRecordLine, RosterLine
 
 __all__ = [
-    "Campaign", "CgCard", "CgSystem", "EventRecord", "Invitation", "LiveView", "PurchaseRecordLine",
+    "DIGEST_MAX_LINES", "Campaign", "CgCard", "CgSystem", "EventRecord", "Invitation", "LiveView", "NotificationSetting",
+    "Notify", "PurchaseRecordLine",
     "RosterLine", "Seat", "new_card_id", "new_invitation_token", "new_player_seed", "new_public_id", "now",
 ]

@@ -192,6 +192,9 @@ class Seat(models.Model):
     player_seed = models.CharField(max_length=64, default=new_player_seed, editable=False)
     joined = models.DateTimeField(default=now, editable=False)
     last_seen = models.DateTimeField(null=True, blank=True)
+    # The player's e-mails about this campaign ("each", "digest", "none"); "" follows their default for all
+    # (campaigns_app.models.notify.NotificationSetting).
+    notify = models.CharField(max_length=10, blank=True, default="")
 
     class Meta:
         ordering = ["joined", "id"]
@@ -200,6 +203,7 @@ class Seat(models.Model):
             models.UniqueConstraint(fields=["campaign", "user"], name="seat_one_side_per_player"),
             models.CheckConstraint(condition=~Q(side=""), name="seat_side_not_empty"),
             models.CheckConstraint(condition=~Q(player_seed=""), name="seat_player_seed_not_empty"),
+            models.CheckConstraint(condition=Q(notify__in=["", "each", "digest", "none"]), name="seat_notify_known"),
         ]
 
     def __str__(self) -> str:
