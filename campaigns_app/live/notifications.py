@@ -25,6 +25,7 @@ from campaigns_app.engine import System
 from campaigns_app.live import fragments
 from campaigns_app.live import pages as live
 from campaigns_app.models import Campaign, Seat
+from campaigns_app.notify import deliver
 
 log = logging.getLogger(__name__)
 
@@ -80,7 +81,7 @@ def email_action_due(public_id: str, side: str, reason: str) -> bool:
         return False
     seat = (Seat.objects.filter(campaign__public_id=public_id, side=side)
             .select_related("user", "campaign", "campaign__system").defer("campaign__system__definition").first())
-    if seat is None or not seat.user.email:
+    if seat is None or not seat.user.email or deliver.route(seat) is deliver.Route.DROP:
         return False
     campaign = seat.campaign
     system = door.system_of(campaign)
@@ -98,14 +99,9 @@ def email_action_due(public_id: str, side: str, reason: str) -> bool:
         "owes": view.owes,
         "url": settings.SITE_URL + reverse("campaign_detail", args=[public_id]),
     }
-    subject = SUBJECTS.get(reason, SUBJECTS["action"]).format(campaign=campaign.name)
-    body = render_to_string("email/action_due.txt", context)
-    try:
-        send_mail(subject, body, None, [seat.user.email])
-    except Exception:
-        log.exception("Could not e-mail %s about %s", seat.user.email, public_id)
-        return False
-    return True
+    subject = SUBJECTS.get(reason, SUBJECTS["action"])
+    return deliver.deliver(seat, subject.format(campaign=campaign.name), render_to_string("email/action_due.txt", context),
+                           deliver.sentence(subject) + ".")
 
 
 def address_reused(request: object, user: object) -> bool:

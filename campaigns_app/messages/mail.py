@@ -1,18 +1,14 @@
 """A message e-mailed to a reader who has no page of the campaign open."""
 from __future__ import annotations
 
-import logging
-
 from django.conf import settings
-from django.core.mail import send_mail
 from django.template.loader import render_to_string
 from django.urls import reverse
 
 from campaigns_app import engine
 from campaigns_app.campaigns.selectors import seat_online
 from campaigns_app.models import Seat
-
-log = logging.getLogger(__name__)
+from campaigns_app.notify import deliver
 
 
 def email_message(public_id: str, side: str, writer_side: str, text: str) -> bool:
@@ -26,10 +22,6 @@ def email_message(public_id: str, side: str, writer_side: str, text: str) -> boo
                "writer": writer.user.get_username() if writer else "Your opponent",
                "writer_side": engine.side_name(system, writer_side), "text": text,
                "url": settings.SITE_URL + reverse("campaign_detail", args=[public_id]) + "#messages"}
-    try:
-        send_mail(f"{seat.campaign.name}: a message from {context['writer']}",
-                  render_to_string("email/message.txt", context), None, [seat.user.email])
-    except Exception:
-        log.exception("Could not e-mail %s a message of %s", seat.user.email, public_id)
-        return False
-    return True
+    return deliver.deliver(seat, f"{seat.campaign.name}: a message from {context['writer']}",
+                           render_to_string("email/message.txt", context),
+                           f"A message from {context['writer']} ({context['writer_side']}): {text}")

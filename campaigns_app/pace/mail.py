@@ -1,18 +1,16 @@
 """The reminder e-mails: before a deadline, and once when it has passed."""
 from __future__ import annotations
 
-import logging
 from datetime import datetime
 
 from django.conf import settings
-from django.core.mail import send_mail
 from django.template.loader import render_to_string
 from django.urls import reverse
 
 from campaigns_app import door, engine
 from campaigns_app.models import Seat
+from campaigns_app.notify import deliver
 
-log = logging.getLogger(__name__)
 SUBJECTS = {"soon": "{campaign}: your move is due soon", "overdue": "{campaign}: your move is overdue"}
 
 
@@ -27,10 +25,6 @@ def email_reminder(public_id: str, side: str, reminder: str, deadline: datetime)
                "side": engine.side_name(system, side), "owes": door.side_view(campaign, side).owes,
                "deadline": deadline.strftime("%A %d %B %Y, %H:%M UTC"),
                "url": settings.SITE_URL + reverse("campaign_detail", args=[public_id])}
-    try:
-        send_mail(SUBJECTS[reminder].format(campaign=campaign.name), render_to_string("email/reminder.txt", context),
-                  None, [seat.user.email])
-    except Exception:
-        log.exception("Could not e-mail %s a reminder for %s", seat.user.email, public_id)
-        return False
-    return True
+    subject = SUBJECTS[reminder]
+    return deliver.deliver(seat, subject.format(campaign=campaign.name), render_to_string("email/reminder.txt", context),
+                           f"{deliver.sentence(subject)} (by {context['deadline']}).")
