@@ -34,5 +34,6 @@ urlpatterns = [
     path("campaigns/<str:public_id>/", include(campaign_patterns)),
     path("join/<str:token>/", views.campaign_join, name="campaign_join"),
     path("cards/", include("campaigns_app.cards.urls")),
+    path("notifications/", include("campaigns_app.notify.urls")),
     path("admin/", admin.site.urls),
 ]
