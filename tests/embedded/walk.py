@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import re
 import sys
+from io import StringIO
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -147,6 +148,9 @@ def walk(problems: list[str]) -> list[str]:
         assert link, f"{system_id}: no invitation link on the invitation page"
         join_path = re.sub(r"^https?://[^/]+", "", link.group(1) or link.group(2))
         check(problems, f"{system_id} join page", joiner.get(join_path))  # type: ignore[attr-defined]
+        check(problems, f"{system_id} e-mail settings page", creator.get("/notifications/"))  # type: ignore[attr-defined]
+        chosen = creator.post("/notifications/", {"default": "digest"})  # type: ignore[attr-defined]  # "joined": queued
+        check(problems, f"{system_id} e-mail settings saved", chosen, 302)
         joined = joiner.post(join_path, {})  # type: ignore[attr-defined]
         if joined.status_code != 302 or joined["Location"] != campaign_url:
             check(problems, f"{system_id} join", joined, 302)
@@ -206,6 +210,10 @@ def main(folder: Path) -> int:
     if "Page not found" not in body:
         problems.append("an unknown address: not the site's own 'Page not found' page")
     check(problems, "a static file", stranger.get("/static/refit.css"))
+    sent = StringIO()
+    call_command("send_digests", stdout=sent)  # each creator chose a digest: one each, its "joined" line in it
+    if sent.getvalue().strip() != f"{len(walked)} digests sent.":
+        problems.append(f"send_digests: {sent.getvalue().strip()!r}, expected {len(walked)} digests")
     print(f"walked: {', '.join(walked)}")
     for problem in problems:
         print(f"PROBLEM {problem}")
