@@ -2,6 +2,7 @@
 rolled (the lines hold only the words the e-mails to the Canadian hold)."""
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 from django.core import mail, signing
@@ -33,7 +34,7 @@ def test_the_opponents_digest_is_byte_identical_whatever_the_german_bought_in_se
     rr: Any, users: Any, monkeypatch: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
     pin_clock(monkeypatch)
-    monkeypatch.setattr(signing.time, "time", lambda: 1_800_000_000)  # the links' timestamps
+    monkeypatch.setattr(signing, "time", SimpleNamespace(time=lambda: 1_800_000_000))  # the links' timestamps
     campaign = german_to_buy_at_19pm(users)
     choose_default(users["cana"], "digest")
 

@@ -4,6 +4,7 @@ scanners follow links), a POST saves; an expired or altered token, or one moved 
 from __future__ import annotations
 
 import re
+from types import SimpleNamespace
 from typing import Any
 
 from django.core import mail, signing
@@ -100,11 +101,11 @@ def test_an_expired_link_gets_a_400_saying_so_and_how_to_change_it_after_logging
 ) -> None:
     campaign = _joined(users)
     sent_at = 1_800_000_000
-    monkeypatch.setattr(signing.time, "time", lambda: sent_at)
+    monkeypatch.setattr(signing, "time", SimpleNamespace(time=lambda: sent_at))
     path = _link_path(_seat(campaign, "german"))
-    monkeypatch.setattr(signing.time, "time", lambda: sent_at + 30 * 24 * 3600)  # 30 days: still valid
+    monkeypatch.setattr(signing, "time", SimpleNamespace(time=lambda: sent_at + 30 * 24 * 3600))  # 30 days: still valid
     assert Client().get(path).status_code == 200
-    monkeypatch.setattr(signing.time, "time", lambda: sent_at + 30 * 24 * 3600 + 1)
+    monkeypatch.setattr(signing, "time", SimpleNamespace(time=lambda: sent_at + 30 * 24 * 3600 + 1))
 
     for response in (Client().get(path), Client().post(path, {"campaign": "none", "default": "none"})):
         html = response.content.decode()
