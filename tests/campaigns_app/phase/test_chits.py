@@ -1,9 +1,11 @@
 """The sealed chit through the web pages: the confirm step, forged and invalid submissions, and no leak to the opponent."""
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from django.core import signing
 from django.db import transaction
 from django.urls import reverse
 
@@ -138,6 +140,8 @@ def pin_clock(monkeypatch: Any) -> None:
     """Renders compared byte for byte happen at different instants; pin Refit's clock so only the choice differs."""
     for module in ("core", "campaigns", "presence"):  # the services modules that read Refit's clock
         monkeypatch.setattr(f"campaigns_app.services.{module}.now", lambda: _FIXED_NOW)
+    # the e-mails' one-click links carry a TimestampSigner time (signed and checked by the same clock)
+    monkeypatch.setattr(signing, "time", SimpleNamespace(time=_FIXED_NOW.timestamp))
     for model in (EventRecord, Campaign, Seat, Invitation):
         for field in model._meta.get_fields():
             if getattr(field, "default", None) is models_now:
