@@ -81,8 +81,12 @@ def email_action_due(public_id: str, side: str, reason: str) -> bool:
         return False
     seat = (Seat.objects.filter(campaign__public_id=public_id, side=side)
             .select_related("user", "campaign", "campaign__system").defer("campaign__system__definition").first())
-    if seat is None or not seat.user.email or deliver.route(seat) is deliver.Route.DROP:
+    if seat is None or not seat.user.email:
         return False
+    subject = SUBJECTS.get(reason, SUBJECTS["action"])
+    chosen = deliver.route(seat)
+    if chosen is not deliver.Route.SEND:  # queued for the digest or dropped: no view read, nothing rendered
+        return deliver.deliver(seat, "", "", deliver.sentence(subject) + ".", chosen)
     campaign = seat.campaign
     system = door.system_of(campaign)
     view = door.side_view(campaign, side)
@@ -99,9 +103,8 @@ def email_action_due(public_id: str, side: str, reason: str) -> bool:
         "owes": view.owes,
         "url": settings.SITE_URL + reverse("campaign_detail", args=[public_id]),
     }
-    subject = SUBJECTS.get(reason, SUBJECTS["action"])
     return deliver.deliver(seat, subject.format(campaign=campaign.name), render_to_string("email/action_due.txt", context),
-                           deliver.sentence(subject) + ".")
+                           deliver.sentence(subject) + ".", chosen)
 
 
 def address_reused(request: object, user: object) -> bool:

@@ -55,12 +55,12 @@ def footer(seat: Seat) -> str:
                                                        "days": links.MAX_AGE.days})
 
 
-def deliver(seat: Seat, subject: str, body: str, line: str) -> bool:
+def deliver(seat: Seat, subject: str, body: str, line: str, chosen: Route | None = None) -> bool:
     """E-mail ``subject``/``body`` to ``seat``'s player now, or queue ``line`` (the same words, short) for their
-    digest, or nothing, as they chose; True when sent now."""
+    digest, or nothing, as they chose (``chosen``: ``route(seat)`` when the caller has it); True when sent now."""
     if not seat.user.email:
         return False
-    chosen = route(seat)
+    chosen = chosen or route(seat)
     if chosen is Route.QUEUE:
         enqueue(seat, line)
     if chosen is not Route.SEND:
