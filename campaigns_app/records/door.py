@@ -28,12 +28,15 @@ from rules_engine.record_view import (
     RecordSources,
     RecordTable,
     RecordView,
+    Story,
+    StoryError,
     dice_page,
     end_status,
     opponent_roster_fields,
     purchase_sides,
     record_view_for,
     records_sight,
+    story_for,
 )
 from rules_engine.state import CampaignState
 from rules_engine.vocabulary import Visibility
@@ -48,6 +51,8 @@ __all__ = [
     "RecordPart",
     "RecordTable",
     "RecordView",
+    "Story",
+    "StoryError",
     "Verification",
     "campaign_end_status",
     "cg_ended_text",
@@ -56,6 +61,7 @@ __all__ = [
     "events",
     "record_view",
     "side_ids",
+    "story",
     "verify_export",
 ]
 
@@ -105,6 +111,15 @@ def campaign_end_status(campaign: Campaign) -> EndStatus:
     """How the CG ended, or who proposes to end it (public)."""
     return end_status(_state(campaign))
 
+
+def story(campaign: Campaign, side: str, number: int) -> Story:
+    """CG Date ``number``'s story as ``side`` reads it (StoryError before CG end: nothing but the state is read then)."""
+    system, state = _system(campaign), _state(campaign)
+    if not state.ended:
+        return story_for(system, state, side, number, (), {}, {})  # raises: the story waits for CG end
+    return story_for(system, state, side, number, events(campaign),
+                     records.roster_lines(campaign, side, opponent_roster_fields(system, state)),
+                     records.purchase_lines(campaign, purchase_sides(system, state, side)))
 
 
 def dice_page_of(campaign: Campaign, side: str, asked: str | None) -> tuple[RecordView, DicePage, Page]:

@@ -36,6 +36,8 @@ from rules_engine.record_view.model import (
     TotalsRow,
     VictoryRule,
 )
+from rules_engine.record_view.pictures import Pictures
+from rules_engine.record_view.story import Story, StoryError, story_for
 from rules_engine.record_view.visibility import (
     SUPPLIED_KINDS,
     opponent_roster_fields,
@@ -61,6 +63,7 @@ __all__ = [
     "FormHeading",
     "Modifier",
     "PagedRoll",
+    "Pictures",
     "PurchaseLines",
     "PurchaseRecord",
     "RecordPart",
@@ -69,6 +72,8 @@ __all__ = [
     "RecordView",
     "RosterLines",
     "RosterRecord",
+    "Story",
+    "StoryError",
     "SuppliedValue",
     "TotalsRow",
     "VictoryRule",
@@ -79,5 +84,6 @@ __all__ = [
     "purchase_sides",
     "record_view_for",
     "records_sight",
+    "story_for",
     "visible_events",
 ]
