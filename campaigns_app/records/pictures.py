@@ -14,10 +14,10 @@ from rules_engine.record_view.pictures import Pictures
 from rules_engine.record_view.text import amount_text
 
 WIDTH = 360
-HEIGHT = 220
+HEIGHT = 230
 LEFT = 40  # room for the y-axis figures
 RIGHT = 12
-TOP = 14
+TOP = 22  # room for the unit above the y axis and a bar's figure
 BOTTOM = 52  # room for the slanted date labels
 MAX_LABELS = 8  # x-axis labels drawn at most (every n-th date beyond; the table has them all)
 

@@ -142,7 +142,7 @@ def test_after_cg_end_both_sides_points_are_drawn_for_both_players(rr_play: Play
 def test_each_chart_is_an_svg_with_a_title_a_description_and_a_viewbox_that_fits_a_phone(rr_play: Play) -> None:
     html = _get(rr_play.users["german"], "records_roster", rr_play.campaign)
 
-    svgs = re.findall(r'<svg viewBox="0 0 360 220" width="100%" role="img" class="picture-svg" '
+    svgs = re.findall(r'<svg viewBox="0 0 360 230" width="100%" role="img" class="picture-svg" '
                       r'aria-labelledby="(chart-\w+)-title \1-desc">(.*?)</svg>', html, re.S)
     assert [chart for chart, _ in svgs] == ["chart-points", "chart-cvp", "chart-lvp"]
     for chart, body in svgs:
