@@ -37,6 +37,7 @@ from rules_engine.record_view.model import (
     VictoryRule,
 )
 from rules_engine.record_view.pictures import Pictures
+from rules_engine.record_view.roster import reached_dates
 from rules_engine.record_view.story import Story, StoryError, story_for
 from rules_engine.record_view.visibility import (
     SUPPLIED_KINDS,
@@ -82,6 +83,7 @@ __all__ = [
     "end_status",
     "opponent_roster_fields",
     "purchase_sides",
+    "reached_dates",
     "record_view_for",
     "records_sight",
     "story_for",

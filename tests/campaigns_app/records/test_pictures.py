@@ -162,18 +162,20 @@ ORDERS = {
 }
 
 
-def _canadian_roster(campaign: Campaign, users: Any, orders: list[dict[str, Any]]) -> tuple[bytes, bytes]:
-    """The Canadian's CG Roster and its CSV after the German's secret order (then rolled back)."""
+def _canadian_roster(campaign: Campaign, users: Any, orders: list[dict[str, Any]]) -> tuple[bytes, ...]:
+    """The Canadian's CG Roster, its CSV and the story pages (refused) after the German's secret order (then rolled
+    back)."""
     with transaction.atomic():
         services.order_submit(user=users["gerd"], public_id=campaign.public_id, orders=orders)
         client = client_for(users["cana"])
         renders = (client.get(reverse("records_roster", args=[campaign.public_id])).content,
-                   client.get(reverse("records_roster_csv", args=[campaign.public_id])).content)
+                   client.get(reverse("records_roster_csv", args=[campaign.public_id])).content,
+                   *(client.get(reverse("records_story", args=[campaign.public_id, n])).content for n in "12"))
         transaction.set_rollback(True)
     return renders
 
 
-def test_the_opponents_roster_page_and_its_charts_are_byte_identical_whatever_the_german_bought(
+def test_the_opponents_roster_charts_and_story_pages_are_byte_identical_whatever_the_german_bought(
     rr: Any, users: Any, monkeypatch: Any
 ) -> None:
     deterministic_csrf(monkeypatch)
@@ -236,3 +238,24 @@ def test_the_story_is_404_for_anyone_without_a_seat(rr_play: Play, users: Any) -
     for who in (users["carol"], None):
         response = client_for(who).get(reverse("records_story", args=[rr_play.public_id, "1"]))
         assert response.status_code == 404 and "19 AM" not in response.content.decode()
+
+
+def test_a_story_page_runs_the_same_number_of_queries_in_a_4_date_and_a_13_date_campaign(
+    rr: Any, users: Any, django_assert_num_queries: Any
+) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tests.campaigns_app.records.test_records_support import create_rr, play
+
+    short = play(create_rr(users["gerd"], users["cana"], name="Short"), until_date=3, buy_on={1}).campaign
+    long = play(create_rr(users["gerd"], users["carol"], name="Long"), until_date=12, buy_on={1, 2, 5}).campaign
+    for campaign in (short, long):
+        services.cg_end_concede(user=users["gerd"], public_id=campaign.public_id)
+    client = client_for(users["gerd"])
+
+    with CaptureQueriesContext(connection) as short_queries:
+        assert client.get(reverse("records_story", args=[short.public_id, "2"])).status_code == 200
+    with django_assert_num_queries(len(short_queries)):
+        html = client.get(reverse("records_story", args=[long.public_id, "2"])).content.decode()
+    assert "The story of 19 PM" in html and "CG Date 2 of 13" in html
