@@ -107,7 +107,7 @@ def _bought(system: System, side: SideId, viewer: SideId, date_id: str, roster: 
             points += f", {amount_text(at.spent)} spent"
         if roster.get("left") is not None:
             points += f", {text(roster.get('left'))} left"
-    groups = tuple(f"RG {line.get('rg_id')} ({line.get('group_type')}), {text(line.get('cost'))} {currency}"
+    groups = tuple(f"RG {line.get('rg_id')} {line.get('group_type')}: {text(line.get('cost'))} {currency}"
                    + (f", strength {line.get('strength')}" if line.get("strength") else "")
                    for line in purchases if line.get("date_id") == date_id and not line.get("initial_ob"))
     forts = roster.get("fortifications") or []

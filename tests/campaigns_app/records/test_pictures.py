@@ -220,8 +220,8 @@ def test_after_cg_end_each_date_tells_what_was_bought_the_chits_the_result_and_t
     assert ("<strong>Scenario result:</strong> CVP Canadian 12, German 6; LVP Canadian 4; German attacked" in html)
     assert "73 CPP available, 32 spent, 41 left" in html  # the German's, revealed at CG end
     assert "35 CPP available, 20 spent, 15 left" in html
-    assert "RG I1 (Para Inf Coy), 28 CPP, strength D" in html  # German I1 Depleted (Strength DR 10)
-    assert "RG I1 (Inf Coy), 20 CPP, strength F" in html
+    assert "RG I1 Para Inf Coy: 28 CPP, strength D" in html  # German I1 Depleted (Strength DR 10)
+    assert "RG I1 Inf Coy: 20 CPP, strength F" in html
     # the German's secret replenishment, in the history's words, with whose it was
     assert "<li>German: 2.516: Base Number 80 − DR 7 = 73 CPP</li>" in html
     assert "The German side chose Attack for 19 PM (sealed)." in html
