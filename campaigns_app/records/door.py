@@ -28,12 +28,16 @@ from rules_engine.record_view import (
     RecordSources,
     RecordTable,
     RecordView,
+    Story,
+    StoryError,
     dice_page,
     end_status,
     opponent_roster_fields,
     purchase_sides,
+    reached_dates,
     record_view_for,
     records_sight,
+    story_for,
 )
 from rules_engine.state import CampaignState
 from rules_engine.vocabulary import Visibility
@@ -48,6 +52,8 @@ __all__ = [
     "RecordPart",
     "RecordTable",
     "RecordView",
+    "Story",
+    "StoryError",
     "Verification",
     "campaign_end_status",
     "cg_ended_text",
@@ -56,6 +62,7 @@ __all__ = [
     "events",
     "record_view",
     "side_ids",
+    "story",
     "verify_export",
 ]
 
@@ -105,6 +112,32 @@ def campaign_end_status(campaign: Campaign) -> EndStatus:
     """How the CG ended, or who proposes to end it (public)."""
     return end_status(_state(campaign))
 
+
+def story(campaign: Campaign, side: str, number: int) -> Story:
+    """CG Date ``number``'s story as ``side`` reads it (StoryError before CG end: nothing but the state is read then)."""
+    system, state = _system(campaign), _state(campaign)
+    if not state.ended:
+        return story_for(system, state, side, number, (), {}, {})  # raises: the story waits for CG end
+    dates = reached_dates(system, state)
+    wanted = dates[number - 1].id if 1 <= number <= len(dates) else None
+    return story_for(system, state, side, number, _date_events(campaign, wanted),
+                     records.roster_lines(campaign, side, opponent_roster_fields(system, state)),
+                     records.purchase_lines(campaign, purchase_sides(system, state, side)))
+
+
+def _date_events(campaign: Campaign, date_id: str | None) -> list[Event]:
+    """The events from ``date_id``'s public date event to the next CG Date's (two queries: the date events, then the
+    date's own events), so a story page reads one date, however long the campaign."""
+    marks = list(EventRecord.objects.filter(campaign=campaign, visibility=Visibility.PUBLIC, kind__in=DATE_KINDS)
+                 .order_by("seq").values_list("seq", "payload__date"))
+    start = next((seq for seq, date in marks if date == date_id), None)
+    if start is None:
+        return []
+    stop = next((seq for seq, date in marks if seq > start and date != date_id), None)
+    found = EventRecord.objects.filter(campaign=campaign, seq__gte=start)
+    if stop is not None:
+        found = found.filter(seq__lt=stop)
+    return [engine.event_of(record) for record in found.order_by("seq")]
 
 
 def dice_page_of(campaign: Campaign, side: str, asked: str | None) -> tuple[RecordView, DicePage, Page]:

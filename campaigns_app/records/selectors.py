@@ -14,6 +14,7 @@ from typing import Any
 from campaigns_app.models import Campaign, EventRecord, Seat
 from campaigns_app.records import door as record_door
 from campaigns_app.records.door import RecordPart, RecordView
+from campaigns_app.records.pictures import pictures_context
 
 
 def _view(seat: Seat, *parts: RecordPart) -> RecordView:
@@ -52,6 +53,7 @@ def roster_context(seat: Seat) -> dict[str, Any]:
         "tables": roster.tables,
         "books": roster.books,
         "map_groups": roster.map_groups,
+        **pictures_context(roster.pictures),
     })
     return context
 

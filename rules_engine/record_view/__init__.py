@@ -36,6 +36,9 @@ from rules_engine.record_view.model import (
     TotalsRow,
     VictoryRule,
 )
+from rules_engine.record_view.pictures import Pictures
+from rules_engine.record_view.roster import reached_dates
+from rules_engine.record_view.story import Story, StoryError, story_for
 from rules_engine.record_view.visibility import (
     SUPPLIED_KINDS,
     opponent_roster_fields,
@@ -61,6 +64,7 @@ __all__ = [
     "FormHeading",
     "Modifier",
     "PagedRoll",
+    "Pictures",
     "PurchaseLines",
     "PurchaseRecord",
     "RecordPart",
@@ -69,6 +73,8 @@ __all__ = [
     "RecordView",
     "RosterLines",
     "RosterRecord",
+    "Story",
+    "StoryError",
     "SuppliedValue",
     "TotalsRow",
     "VictoryRule",
@@ -77,7 +83,9 @@ __all__ = [
     "end_status",
     "opponent_roster_fields",
     "purchase_sides",
+    "reached_dates",
     "record_view_for",
     "records_sight",
+    "story_for",
     "visible_events",
 ]

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from rules_engine.events import JSON, Event
+from rules_engine.record_view.pictures import Pictures
 from rules_engine.vocabulary import SideId
 
 
@@ -112,6 +113,7 @@ class RosterRecord:
     tables: tuple[RecordTable, ...]
     books: tuple[Book, ...]
     map_groups: bool
+    pictures: Pictures | None = None  # the charts' figures (issue 13 item 6), cut like the tables
 
 
 @dataclass(frozen=True)

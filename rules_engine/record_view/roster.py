@@ -21,6 +21,7 @@ from rules_engine.record_view.model import (
     RosterLines,
     RosterRecord,
 )
+from rules_engine.record_view.pictures import pictures
 from rules_engine.record_view.text import (
     amount,
     amount_text,
@@ -219,4 +220,6 @@ def roster_record(system: System, state: CampaignState, side: SideId, lines: Ros
     form, _ = roster_columns(system)
     tables = tuple(_side_table(system, state, s, s == side, lines.get(s, {})) for s in sides_of(system, side))
     books = tuple(_book(system, state, s, s == side) for s in sides_of(system, side) if sees_books(state, side, s))
-    return RosterRecord(form, tables, books, bool(system.map_groups))
+    dates = [d.id for d in reached_dates(system, state)]
+    figures = pictures(system, state.history, dates, side, lines, opponent_roster_fields(system, state))
+    return RosterRecord(form, tables, books, bool(system.map_groups), figures)

@@ -159,6 +159,8 @@ def walk(problems: list[str]) -> list[str]:
         for who, client in (("creator", creator), ("joiner", joiner)):
             for page in pages:
                 check(problems, f"{system_id} {who} {campaign_url}{page}", client.get(campaign_url + page))  # type: ignore[attr-defined]
+            # the story of a CG Date waits for CG end: a 404 saying so, nothing of the campaign
+            check(problems, f"{system_id} {who} story before CG end", client.get(campaign_url + "story/1/"), 404)  # type: ignore[attr-defined]
         at_a_distance(problems, system_id, campaign_url, creator, joiner)
         walked.append(system_id)
     return walked
