@@ -1,6 +1,6 @@
-"""Pace: the hours a player has for each due action, agreed by both players when the campaign is made; pauses stop
-the clock. Overdue never plays for anyone: it is shown, reminded once and recorded. Pure: the caller gives the
-moments (timezone-aware datetimes)."""
+"""Pace: the hours a player has for each due action, agreed by both players when the campaign is made and changed
+later only when both agree; pauses stop the clock. Overdue never plays for anyone: it is shown, reminded once and
+recorded. Pure: the caller gives the moments (timezone-aware datetimes)."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -72,6 +72,21 @@ def pace_words(hours: int | None) -> str:
         days = hours // 24
         return f"{days} day{'s' if days != 1 else ''} per action" if days != 7 else "1 week per action"
     return f"{hours} hours per action"
+
+
+def change_problem(current: int | None, proposed: int | None) -> str:
+    """Why a new pace cannot be proposed ("" when it can): one offered on the create page, other than the current."""
+    if proposed is not None and proposed not in PACES:
+        return f"A pace is no time limit or one of {', '.join(str(h) for h in PACES)} hours per action."
+    if proposed == current:
+        return f"{pace_words(current)} is the pace already: propose a different one."
+    return ""
+
+
+def repaced(due: Mapping[str, Mapping[str, str]], moment: str) -> dict[str, dict[str, str]]:
+    """Each due action's clock once a new pace is agreed at ``moment``: it starts again there, so the action is due
+    the new pace after the change (time already spent is not carried over), and no reminder has been sent for it."""
+    return {side: {"since": moment, "reminded": Reminder.NONE.value} for side in due}
 
 
 def next_due(due: Mapping[str, Mapping[str, str]], before: Mapping[str, Sequence[str]],
