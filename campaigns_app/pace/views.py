@@ -1,4 +1,5 @@
-"""Asking for a pause and answering (``@seated``): htmx gets the players card; without JavaScript, the page."""
+"""Asking for a pause, proposing a new pace, answering and withdrawing (``@seated``): htmx gets the players card;
+without JavaScript, the page."""
 from __future__ import annotations
 
 from datetime import date
@@ -11,6 +12,9 @@ from campaigns_app import services
 from campaigns_app.models import Seat
 from campaigns_app.services import pace as pace_services
 from campaigns_app.web import fragments_response, is_htmx, page, player, seated
+from rules_engine.pace import PACES
+
+PACE_ALLOWED = "no time limit or " + ", ".join(str(hours) for hours in PACES) + " hours per action"
 
 
 def _answer(request: HttpRequest, seat: Seat, error: str) -> HttpResponse:
@@ -51,4 +55,46 @@ def pause_answer(request: HttpRequest, seat: Seat) -> HttpResponse:
             pace_services.pause_answer(public_id=seat.campaign.public_id, user=player(request), agree=answer == "agree")
         except services.ServiceError as refused:
             error = str(refused)
+    return _answer(request, seat, error)
+
+
+@seated
+@require_POST
+def pace_propose(request: HttpRequest, seat: Seat) -> HttpResponse:
+    text = request.POST.get("hours", "").strip()[:10]
+    error = ""
+    if text and not (text.isascii() and text.isdigit() and int(text) in PACES):
+        error = f"{text!r} is not a pace: choose {PACE_ALLOWED}."
+    else:
+        try:
+            pace_services.pace_propose(public_id=seat.campaign.public_id, user=player(request),
+                                       hours=int(text) if text else None)
+        except services.ServiceError as refused:
+            error = str(refused)
+    return _answer(request, seat, error)
+
+
+@seated
+@require_POST
+def pace_answer(request: HttpRequest, seat: Seat) -> HttpResponse:
+    answer = request.POST.get("answer", "")
+    error = ""
+    if answer not in ("agree", "decline"):
+        error = "Answer a new pace with agree or decline."
+    else:
+        try:
+            pace_services.pace_answer(public_id=seat.campaign.public_id, user=player(request), agree=answer == "agree")
+        except services.ServiceError as refused:
+            error = str(refused)
+    return _answer(request, seat, error)
+
+
+@seated
+@require_POST
+def pace_withdraw(request: HttpRequest, seat: Seat) -> HttpResponse:
+    error = ""
+    try:
+        pace_services.pace_withdraw(public_id=seat.campaign.public_id, user=player(request))
+    except services.ServiceError as refused:
+        error = str(refused)
     return _answer(request, seat, error)
