@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from rules_engine.events import Event, EventKind
+from rules_engine.pace import minute_words
 from rules_engine.plain_text import plain_text
 from rules_engine.vocabulary import SideId, Visibility
 
@@ -37,10 +38,8 @@ class Wait:
         if self.again is None:
             return (f"This campaign keeps at most {PER_CAMPAIGN:,} messages and holds them all: no more can be written "
                     "here.")
-        shown = self.again.replace(second=0, microsecond=0)
-        shown += timedelta(minutes=1) if shown < self.again else timedelta()  # the minute from which it is allowed
         return (f"You have written {PER_HOUR} messages within an hour, the most a side may: you may write again at "
-                f"{shown:%H:%M} UTC on {shown:%d %b %Y}.")
+                f"{minute_words(self.again)}.")
 
 
 def rate_wait(own_latest: Sequence[datetime], total: int, moment: datetime) -> Wait | None:

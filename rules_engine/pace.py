@@ -11,6 +11,8 @@ from enum import StrEnum
 PACES = (24, 48, 72, 168)  # hours offered on the create page (none is offered too)
 MAX_PAUSE_DAYS = 60
 SOON_SHARE = 4  # the first reminder goes out when a quarter of the time is left
+ASKS_PER_DAY = 5  # pauses asked for, and new paces proposed, by one side in any 24 hours (each kind counted alone)
+DAY = timedelta(hours=24)
 
 
 class Reminder(StrEnum):
@@ -62,6 +64,22 @@ def reminder_due(due_since: datetime, hours: int, pauses: Sequence[Pause], momen
     if moment >= due - timedelta(hours=hours) / SOON_SHARE and sent is Reminder.NONE:
         return Reminder.SOON
     return Reminder.NONE
+
+
+def ask_again(own_latest: Sequence[datetime], moment: datetime) -> datetime | None:
+    """When a side may ask again (None: now): ``own_latest`` holds the moments of its latest ASKS_PER_DAY asks of one
+    kind (or all, when fewer); a new one waits until the oldest of them is a day old."""
+    if len(own_latest) < ASKS_PER_DAY:
+        return None
+    oldest = sorted(own_latest)[-ASKS_PER_DAY]
+    return oldest + DAY if oldest > moment - DAY else None
+
+
+def minute_words(moment: datetime) -> str:
+    """"11:01 UTC on 27 Nov 2026": the first whole minute at or after ``moment`` (a UTC moment)."""
+    shown = moment.replace(second=0, microsecond=0)
+    shown += timedelta(minutes=1) if shown < moment else timedelta()
+    return f"{shown:%H:%M} UTC on {shown:%d %b %Y}"
 
 
 def pace_words(hours: int | None) -> str:

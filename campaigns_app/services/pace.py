@@ -13,10 +13,10 @@ from django.utils import timezone
 
 from campaigns_app import engine
 from campaigns_app.campaigns.selectors import seat_online
-from campaigns_app.models import Campaign
+from campaigns_app.models import Campaign, EventRecord
 from campaigns_app.pace import mail as pace_mail
 from campaigns_app.services.core import after_commit, append_events, locked, seat_of, seats_of
-from campaigns_app.services.errors import ServiceError
+from campaigns_app.services.errors import RateLimited, ServiceError
 from rules_engine import pace
 from rules_engine.events import EventKind
 
@@ -39,9 +39,10 @@ def pause_ask(*, public_id: str, user: User, until: date, moment: datetime | Non
         raise ServiceError(f"A pause ends after today and at most {pace.MAX_PAUSE_DAYS} days from now.")
     if pace.paused_at(pace.pauses_of(campaign.pauses), moment) is not None:
         raise ServiceError("The campaign is already paused.")
+    _bound(campaign, EventKind.PAUSE_ASKED, seat.side, moment, "asked for a pause", "ask")
     campaign.pause_request = {"side": seat.side, "until": until.isoformat()}
     campaign.save(update_fields=["pause_request"])
-    append_events(campaign, [engine.app_event(EventKind.PAUSE_ASKED, side=seat.side, until=until.isoformat())])
+    append_events(campaign, [engine.app_event(EventKind.PAUSE_ASKED, side=seat.side, until=until.isoformat())], moment)
     after_commit(campaign, engine.system_for(campaign), {})
 
 
@@ -60,8 +61,19 @@ def pause_answer(*, public_id: str, user: User, agree: bool, moment: datetime | 
     campaign.pause_request = {}
     campaign.save(update_fields=["pauses", "pause_request"])
     kind = EventKind.PAUSE_AGREED if agree else EventKind.PAUSE_DECLINED
-    append_events(campaign, [engine.app_event(kind, side=seat.side, until=until)])
+    append_events(campaign, [engine.app_event(kind, side=seat.side, until=until)], moment)
     after_commit(campaign, engine.system_for(campaign), {})
+
+
+def _bound(campaign: Campaign, kind: EventKind, side: str, moment: datetime, did: str, verb: str) -> None:
+    """RateLimited when ``side`` asked ASKS_PER_DAY times (pauses, or new paces) within 24 hours: no client fills the
+    history with asks."""
+    latest = list(EventRecord.objects.filter(campaign=campaign, kind=kind, payload__side=side).order_by("-seq")
+                  .values_list("created", flat=True)[:pace.ASKS_PER_DAY])
+    again = pace.ask_again(latest, moment)
+    if again is not None:
+        raise RateLimited(f"You have {did} {pace.ASKS_PER_DAY} times within 24 hours, the most a side may: you may "
+                          f"{verb} again at {pace.minute_words(again)}.", again)
 
 
 @transaction.atomic
@@ -70,6 +82,7 @@ def pace_propose(*, public_id: str, user: User, hours: int | None, moment: datet
     campaign = locked(public_id)
     seats = seats_of(campaign)
     seat = seat_of(seats, user)
+    moment = moment or timezone.now()
     if len(seats) < 2:
         raise ServiceError("A new pace needs both players: your opponent has not joined yet.")
     if engine.cg_ended(engine.load_state(campaign.state)):
@@ -82,6 +95,7 @@ def pace_propose(*, public_id: str, user: User, hours: int | None, moment: datet
     problem = pace.change_problem(campaign.pace_hours, hours)
     if problem:
         raise ServiceError(problem)
+    _bound(campaign, EventKind.PACE_PROPOSED, seat.side, moment, "proposed a new pace", "propose")
     campaign.pace_request = {"side": seat.side, "hours": hours}
     campaign.save(update_fields=["pace_request"])
     append_events(campaign, [engine.app_event(EventKind.PACE_PROPOSED, side=seat.side, hours=hours,

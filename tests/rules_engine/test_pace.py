@@ -6,8 +6,10 @@ from datetime import UTC, datetime
 from rules_engine.pace import (
     Pause,
     Reminder,
+    ask_again,
     change_problem,
     deadline,
+    minute_words,
     next_due,
     pace_words,
     pauses_of,
@@ -100,3 +102,18 @@ def test_a_new_pace_is_one_offered_on_the_create_page_and_not_the_current_one() 
     assert change_problem(48, 48) == "2 days per action is the pace already: propose a different one."
     assert change_problem(None, None) == "No time limit is the pace already: propose a different one."
     assert change_problem(48, 5) == "A pace is no time limit or one of 24, 48, 72, 168 hours per action."
+
+
+def test_a_side_asks_at_most_5_times_a_day_and_the_6th_waits_until_the_first_of_the_5_is_a_day_old() -> None:
+    five = [at(2, 9), at(2, 10), at(2, 11), at(2, 12), at(2, 13, 30)]
+
+    assert ask_again(five[:4], at(2, 14)) is None
+    assert ask_again(five, at(2, 14)) == at(3, 9)
+    assert ask_again(five, at(3, 8, 59)) == at(3, 9)
+    assert ask_again(five, at(3, 9)) is None
+    assert ask_again([at(1, 1), *five], at(2, 14)) == at(3, 9)  # only the latest five count
+
+
+def test_a_moment_is_said_as_the_first_whole_minute_from_which_it_holds() -> None:
+    assert minute_words(at(3, 9)) == "09:00 UTC on 03 Nov 2026"
+    assert minute_words(datetime(2026, 11, 3, 9, 0, 1, tzinfo=UTC)) == "09:01 UTC on 03 Nov 2026"

@@ -3,13 +3,14 @@ agrees or declines, the proposer may withdraw; agreed, every running deadline st
 new pace. Refusals say what is wrong (4xx) and save nothing; the history records each step; both pages are pushed."""
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
 from channels.layers import channel_layers
 from django.urls import reverse
+from django.utils import timezone
 
 from campaigns_app import services
 from campaigns_app.live import pages as live
@@ -230,3 +231,61 @@ async def test_both_open_pages_receive_the_proposal_and_the_agreement_live() -> 
         assert "<strong>Pace:</strong> 3 days per action" in "".join(await drain(socket, until="3 days per action"))
         await socket.disconnect()
     channel_layers.backends.clear()
+
+
+def test_a_side_proposes_at_most_5_new_paces_a_day_the_6th_is_refused_with_when_and_nothing_saved(
+    rr: Any, users: Any
+) -> None:
+    campaign = paced(users, 48)
+    for hour in range(5):  # 2 Nov 09:00 … 13:00, each withdrawn at once
+        moment = datetime(2026, 11, 2, 9 + hour, 0, tzinfo=UTC)
+        pace_services.pace_propose(public_id=campaign.public_id, user=users["gerd"], hours=24, moment=moment)
+        pace_services.pace_withdraw(public_id=campaign.public_id, user=users["gerd"], moment=moment)
+
+    with pytest.raises(services.RateLimited) as refused:
+        pace_services.pace_propose(public_id=campaign.public_id, user=users["gerd"], hours=24,
+                                   moment=datetime(2026, 11, 2, 20, 0, tzinfo=UTC))
+
+    assert str(refused.value) == ("You have proposed a new pace 5 times within 24 hours, the most a side may: you may "
+                                  "propose again at 09:00 UTC on 03 Nov 2026.")
+    assert fresh(campaign).pace_request == {} and pace_events(campaign).count("pace-proposed") == 5
+    pace_services.pace_propose(public_id=campaign.public_id, user=users["cana"], hours=72,  # the other side may
+                               moment=datetime(2026, 11, 2, 20, 0, tzinfo=UTC))
+    pace_services.pace_withdraw(public_id=campaign.public_id, user=users["cana"])
+    pace_services.pace_propose(public_id=campaign.public_id, user=users["gerd"], hours=24,
+                               moment=datetime(2026, 11, 3, 9, 0, tzinfo=UTC))
+    assert fresh(campaign).pace_request == {"side": "german", "hours": 24}
+
+
+def test_a_proposal_asked_too_often_is_answered_429_on_the_players_card_and_the_page(rr: Any, users: Any) -> None:
+    campaign = paced(users, 48)
+    first = timezone.now() - timedelta(hours=2)
+    for n in range(5):
+        moment = first + timedelta(minutes=n)
+        pace_services.pace_propose(public_id=campaign.public_id, user=users["gerd"], hours=24, moment=moment)
+        pace_services.pace_withdraw(public_id=campaign.public_id, user=users["gerd"], moment=moment)
+
+    htmx = post(users["gerd"], campaign, "campaign_pace", {"hours": "24"}, **HTMX)
+    plain = post(users["gerd"], campaign, "campaign_pace", {"hours": "24"})
+
+    for response in (htmx, plain):
+        assert response.status_code == 429
+        assert "You have proposed a new pace 5 times within 24 hours" in response.content.decode()
+        assert 22 * 3600 - 120 < int(response["Retry-After"]) <= 22 * 3600
+    assert 'id="players"' in htmx.content.decode()
+    assert fresh(campaign).pace_request == {}
+
+
+def test_a_side_asks_for_a_pause_at_most_5_times_a_day(rr: Any, users: Any) -> None:
+    campaign = paced(users, 48)
+    for hour in range(5):
+        moment = datetime(2026, 11, 2, 9 + hour, 0, tzinfo=UTC)
+        pace_services.pause_ask(public_id=campaign.public_id, user=users["cana"], until=date(2026, 11, 9),
+                                moment=moment)
+        pace_services.pause_answer(public_id=campaign.public_id, user=users["gerd"], agree=False, moment=moment)
+
+    with pytest.raises(services.RateLimited, match="You have asked for a pause 5 times within 24 hours, the most a "
+                                                   "side may: you may ask again at 09:00 UTC on 03 Nov 2026."):
+        pace_services.pause_ask(public_id=campaign.public_id, user=users["cana"], until=date(2026, 11, 9),
+                                moment=datetime(2026, 11, 2, 22, 0, tzinfo=UTC))
+    assert fresh(campaign).pause_request == {}
