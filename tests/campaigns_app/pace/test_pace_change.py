@@ -289,3 +289,15 @@ def test_a_side_asks_for_a_pause_at_most_5_times_a_day(rr: Any, users: Any) -> N
         pace_services.pause_ask(public_id=campaign.public_id, user=users["cana"], until=date(2026, 11, 9),
                                 moment=datetime(2026, 11, 2, 22, 0, tzinfo=UTC))
     assert fresh(campaign).pause_request == {}
+
+
+def test_after_the_cg_ends_no_new_pace_is_offered_or_taken(rr: Any, users: Any) -> None:
+    campaign = paced(users, 48)
+    services.cg_end_concede(user=users["cana"], public_id=campaign.public_id)
+
+    refused = post(users["gerd"], campaign, "campaign_pace", {"hours": "24"})
+
+    assert refused.status_code == 400
+    assert "The Campaign Game has ended: there is no pace left to change." in refused.content.decode()
+    assert "Propose a new pace" not in page_of(users["gerd"], campaign)
+    assert fresh(campaign).pace_request == {} and fresh(campaign).pace_hours == 48
