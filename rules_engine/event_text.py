@@ -21,6 +21,7 @@ from rules_engine.event_words import (
     result_summary,
 )
 from rules_engine.events import JSON, EventKind
+from rules_engine.pace import pace_words
 from rules_engine.vocabulary import Visibility
 
 K = EventKind
@@ -219,6 +220,12 @@ def _note_place(s: Seen, w: Words) -> str:
     return f"{date}, {w.step(step)}" if date and step else "before the CG began"
 
 
+def _pace(s: Seen, w: Words, did: str, after: str) -> str:
+    hours, was = (v if isinstance(v, int) else None for v in (s.p.get("hours"), s.p.get("was")))
+    return (f"{w.who(s.p.get('side'), s.viewer, 'You', '')} {did} {pace_words(hours).lower()}"
+            f"{after.format(was=pace_words(was).lower())}")
+
+
 def _titled(title: str, text: Text) -> Record:
     return lambda s, w: (title, text(s, w))
 
@@ -247,6 +254,11 @@ EVENT_SPECS: Mapping[EventKind, EventSpec] = {
                                                    f"campaign until {s.p.get('until')}: no deadline runs meanwhile."),
     K.PAUSE_DECLINED: EventSpec(PUBLIC, lambda s, w: f"{w.who(s.p.get('side'), s.viewer, 'You', '')} declined the pause until "
                                                      f"{s.p.get('until')}."),
+    K.PACE_PROPOSED: EventSpec(PUBLIC, lambda s, w: _pace(s, w, "proposed a new pace:", " (until now: {was}).")),
+    K.PACE_AGREED: EventSpec(PUBLIC, lambda s, w: _pace(s, w, "agreed to the new pace:", " (was: {was}); every "
+                                                        "running deadline started again from then.")),
+    K.PACE_DECLINED: EventSpec(PUBLIC, lambda s, w: _pace(s, w, "declined the new pace:", "; it stays {was}.")),
+    K.PACE_WITHDRAWN: EventSpec(PUBLIC, lambda s, w: _pace(s, w, "withdrew the proposed pace:", "; it stays {was}.")),
     K.NOTE_WRITTEN: EventSpec(CG_END, lambda s, w: f"{w.who(s.owner, s.viewer, 'You', '')} sealed note "
                                                    f"#{s.p.get('note')} ({_note_place(s, w)}): “{s.p.get('text')}”",
                               lambda s, w: f"Commitment (SHA-256): {s.p.get('commitment')}"),

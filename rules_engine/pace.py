@@ -1,6 +1,6 @@
-"""Pace: the hours a player has for each due action, agreed by both players when the campaign is made; pauses stop
-the clock. Overdue never plays for anyone: it is shown, reminded once and recorded. Pure: the caller gives the
-moments (timezone-aware datetimes)."""
+"""Pace: the hours a player has for each due action, agreed by both players when the campaign is made and changed
+later only when both agree; pauses stop the clock. Overdue never plays for anyone: it is shown, reminded once and
+recorded. Pure: the caller gives the moments (timezone-aware datetimes)."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -11,6 +11,8 @@ from enum import StrEnum
 PACES = (24, 48, 72, 168)  # hours offered on the create page (none is offered too)
 MAX_PAUSE_DAYS = 60
 SOON_SHARE = 4  # the first reminder goes out when a quarter of the time is left
+ASKS_PER_DAY = 5  # pauses asked for, and new paces proposed, by one side in any 24 hours (each kind counted alone)
+DAY = timedelta(hours=24)
 
 
 class Reminder(StrEnum):
@@ -64,6 +66,22 @@ def reminder_due(due_since: datetime, hours: int, pauses: Sequence[Pause], momen
     return Reminder.NONE
 
 
+def ask_again(own_latest: Sequence[datetime], moment: datetime) -> datetime | None:
+    """When a side may ask again (None: now): ``own_latest`` holds the moments of its latest ASKS_PER_DAY asks of one
+    kind (or all, when fewer); a new one waits until the oldest of them is a day old."""
+    if len(own_latest) < ASKS_PER_DAY:
+        return None
+    oldest = sorted(own_latest)[-ASKS_PER_DAY]
+    return oldest + DAY if oldest > moment - DAY else None
+
+
+def minute_words(moment: datetime) -> str:
+    """"11:01 UTC on 27 Nov 2026": the first whole minute at or after ``moment`` (a UTC moment)."""
+    shown = moment.replace(second=0, microsecond=0)
+    shown += timedelta(minutes=1) if shown < moment else timedelta()
+    return f"{shown:%H:%M} UTC on {shown:%d %b %Y}"
+
+
 def pace_words(hours: int | None) -> str:
     """The pace as players say it."""
     if not hours:
@@ -72,6 +90,21 @@ def pace_words(hours: int | None) -> str:
         days = hours // 24
         return f"{days} day{'s' if days != 1 else ''} per action" if days != 7 else "1 week per action"
     return f"{hours} hours per action"
+
+
+def change_problem(current: int | None, proposed: int | None) -> str:
+    """Why a new pace cannot be proposed ("" when it can): one offered on the create page, other than the current."""
+    if proposed is not None and proposed not in PACES:
+        return f"A pace is no time limit or one of {', '.join(str(h) for h in PACES)} hours per action."
+    if proposed == current:
+        return f"{pace_words(current)} is the pace already: propose a different one."
+    return ""
+
+
+def repaced(due: Mapping[str, Mapping[str, str]], moment: str) -> dict[str, dict[str, str]]:
+    """Each due action's clock once a new pace is agreed at ``moment``: it starts again there, so the action is due
+    the new pace after the change (time already spent is not carried over), and no reminder has been sent for it."""
+    return {side: {"since": moment, "reminded": Reminder.NONE.value} for side in due}
 
 
 def next_due(due: Mapping[str, Mapping[str, str]], before: Mapping[str, Sequence[str]],

@@ -1,11 +1,15 @@
 """Sending a message (``@seated``): htmx gets the conversation fragment and the form's next id; without JavaScript,
-back to the campaign page."""
+back to the campaign page. Too many messages: 429 with when the writer may write again (Retry-After)."""
 from __future__ import annotations
+
+import math
+from datetime import datetime
 
 from django.contrib import messages as flash
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.html import format_html
 from django.views.decorators.http import require_POST
 
@@ -21,15 +25,19 @@ MAX_FIELD = 10_000  # characters read from the text field at most (the rule's bo
 @require_POST
 def message_send(request: HttpRequest, seat: Seat) -> HttpResponse:
     text = request.POST.get("text", "")
-    error = ""
+    error, status, again = "", 422, None
     if len(text) > MAX_FIELD:
         error = "A message is at most 2,000 characters."
     else:
         try:
             services.message_send(public_id=seat.campaign.public_id, user=player(request), text=text,
-                                  form_id=request.POST.get("form_id", ""))
+                                  form_id=request.POST.get("form_id", "")[:64])
+        except services.RateLimited as limited:
+            error, status, again = str(limited), 429, limited.again
         except services.ServiceError as refused:
             error = str(refused)
+    if status == 429:
+        return _too_many(request, seat, error, again)
     if is_htmx(request):  # 422: the page's htmx swaps it (the error in #message-error, the text kept)
         if error:
             return HttpResponse(error_paragraph(error), status=422)
@@ -40,6 +48,15 @@ def message_send(request: HttpRequest, seat: Seat) -> HttpResponse:
         return page(request, seat, 400, message_error=error)
     flash.success(request, "Message sent.")
     return redirect(reverse("campaign_detail", args=[seat.campaign.public_id]) + "#messages")
+
+
+def _too_many(request: HttpRequest, seat: Seat, error: str, again: datetime | None) -> HttpResponse:
+    """429: the error where the form shows it (htmx) or the page with it; Retry-After when the writer may write again."""
+    response = HttpResponse(error_paragraph(error), status=429) if is_htmx(request) else \
+        page(request, seat, 429, message_error=error)
+    if again is not None:
+        response["Retry-After"] = str(max(1, math.ceil((again - timezone.now()).total_seconds())))
+    return response
 
 
 def error_paragraph(error: str) -> str:

@@ -157,11 +157,17 @@ class Campaign(models.Model):
     supplied_values = models.JSONField(default=dict, blank=True, editable=False)
     # Pace (issue 13): hours per due action, proposed on the create page and accepted by joining (None: no limit);
     # pauses both players agreed to, [[start, end] ISO 8601 …]; a pause asked for, {"side", "until"} ({} when none);
-    # each side's due action, {side: {"since": ISO 8601, "reminded": "" | "soon" | "overdue"}} (no key: nothing due).
+    # each side's due action, {side: {"since": ISO 8601, "reminded": "" | "soon" | "overdue"}} (no key: nothing due;
+    # "since": when its clock started — it fell due, or a new pace was agreed); a new pace proposed, changed only when
+    # both agree, {"side", "hours": int | None} ({} when none).
     pace_hours = models.PositiveIntegerField(null=True, blank=True)
     pauses = models.JSONField(default=list, blank=True)
     pause_request = models.JSONField(default=dict, blank=True)
     due = models.JSONField(default=dict, blank=True)
+    pace_request = models.JSONField(default=dict, blank=True)
+    # The last message e-mailed to each reader who was away, {side: {"at": ISO 8601, "seq": event seq}}: the next is
+    # e-mailed MAIL_GAP later at the soonest, unless the reader opened the page since (rules_engine.messages.mail_due).
+    messages_mailed = models.JSONField(default=dict, blank=True)
     replayed = False  # not stored: set by services.act — a resent or stale form that recorded nothing
 
     class Meta:

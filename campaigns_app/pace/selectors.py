@@ -1,4 +1,4 @@
-"""Reads for the pace: each side's deadline, the pause, a pause asked for. Public to both seats (what is due is on
+"""Reads for the pace: each side's deadline, the pause, a pause asked for, a new pace proposed. Public to both seats (what is due is on
 both pages already). "Overdue" is what the reminders recorded, so a page shows it from the moment it is recorded."""
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ def pace_context(campaign: Campaign, system: System, viewer: str, moment: dateti
     pauses = pace.pauses_of(campaign.pauses)
     running = pace.paused_at(pauses, moment)
     asked = campaign.pause_request or {}
+    proposed = campaign.pace_request or {}
     sides = []
     for side, entry in (campaign.due or {}).items():
         if not hours:
@@ -34,6 +35,9 @@ def pace_context(campaign: Campaign, system: System, viewer: str, moment: dateti
         "asked": {"by_you": asked.get("side") == viewer, "until": asked.get("until"),
                   "side_name": engine.side_name(system, str(asked.get("side")))} if asked else None,
         "max_pause_days": pace.MAX_PAUSE_DAYS,
+        "proposed": {"by_you": proposed.get("side") == viewer, "words": pace.pace_words(proposed.get("hours")),
+                     "side_name": engine.side_name(system, str(proposed.get("side")))} if proposed else None,
+        "choices": [{"value": h or "", "words": pace.pace_words(h)} for h in (None, *pace.PACES) if h != hours],
     }
 
 

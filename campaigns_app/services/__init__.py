@@ -35,6 +35,7 @@ from campaigns_app.services.errors import (
     LostValuesInvalid,
     NotSeated,
     PlayerSettingsInvalid,
+    RateLimited,
     RefusedOrder,
     ServiceError,
 )
@@ -67,7 +68,7 @@ from campaigns_app.services.tokens import FORM_NOT_VALID, current_step_ref, form
 
 __all__ = [
     "END_REASONS", "FORM_NOT_VALID", "PLAYER_SEED_MAX", "CampaignFull", "FormNotValid",
-    "InvitationNotFound", "LostValuesInvalid", "Move", "NotSeated", "PlayerSettingsInvalid", "RefusedOrder",
+    "InvitationNotFound", "LostValuesInvalid", "Move", "NotSeated", "PlayerSettingsInvalid", "RateLimited", "RefusedOrder",
     "ServiceError", "act", "after_commit", "append_events", "assisted_roll_submit", "board_roll_submit",
     "campaign_create", "campaign_join", "cg_end_concede", "cg_end_decline", "cg_end_propose", "cg_end_withdraw",
     "chit_submit", "clean_player_seed", "current_step_ref", "declaration_submit", "engine", "form_tag", "form_token",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from datetime import datetime
 from functools import partial
 
 from django.contrib.auth.models import User
@@ -70,22 +71,24 @@ def require_both_seated(seats: list[Seat]) -> None:
         raise ServiceError(OPPONENT_MISSING)
 
 
-def numbered_events(campaign: Campaign, events: Iterable[Event]) -> list[EventRecord]:
+def numbered_events(campaign: Campaign, events: Iterable[Event], at: datetime | None = None) -> list[EventRecord]:
     """The events as rows after the campaign's last one, moving ``campaign.event_seq`` past them (the caller holds the
-    campaign row lock and saves the counter with the row, so seq cannot collide)."""
+    campaign row lock and saves the counter with the row, so seq cannot collide); ``at``: their moment (now)."""
     first = campaign.event_seq
+    at = at or now()
     rows = [
         EventRecord(campaign=campaign, seq=first + index, kind=event.kind, visibility=str(event.visibility),
-                    side=event.side or "", payload=dict(event.payload))
+                    side=event.side or "", payload=dict(event.payload), created=at)
         for index, event in enumerate(events, start=1)
     ]
     campaign.event_seq = first + len(rows)
     return rows
 
 
-def append_events(campaign: Campaign, events: Iterable[Event]) -> list[EventRecord]:
-    """Append events after the last one and save the campaign's event counter (the caller holds the row lock)."""
-    rows = numbered_events(campaign, events)
+def append_events(campaign: Campaign, events: Iterable[Event], at: datetime | None = None) -> list[EventRecord]:
+    """Append events after the last one (at ``at``, else now) and save the campaign's event counter (the caller holds
+    the row lock)."""
+    rows = numbered_events(campaign, events, at)
     Campaign.objects.filter(pk=campaign.pk).update(event_seq=campaign.event_seq)
     return EventRecord.objects.bulk_create(rows)
 

@@ -1,9 +1,19 @@
 """What a write service refuses: every error says what is wrong and what is allowed; nothing was changed."""
 from __future__ import annotations
 
+from datetime import datetime
+
 
 class ServiceError(ValueError):
     """A request Refit refuses, with a message for the player; nothing was changed."""
+
+
+class RateLimited(ServiceError):
+    """Too many messages: ``again`` is when the writer may write again (None: never, the campaign holds its most)."""
+
+    def __init__(self, message: str, again: datetime | None) -> None:
+        self.again = again
+        super().__init__(message)
 
 
 class NotSeated(ServiceError):

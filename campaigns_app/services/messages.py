@@ -1,18 +1,23 @@
-"""Messages between the two players: one locked write like every other, both live pages refreshed after commit, and
-an e-mail to the reader when no page of theirs is open."""
+"""Messages between the two players: one locked write like every other, bounded in rate (rules_engine.messages:
+PER_HOUR per side, PER_CAMPAIGN in all), both live pages refreshed after commit, and an e-mail to a reader with no
+page open — at most one per MAIL_GAP while the messages stay unread."""
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from functools import partial
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.utils import timezone
 
 from campaigns_app import engine
+from campaigns_app.campaigns.selectors import seat_online
 from campaigns_app.messages import mail
-from campaigns_app.models import EventRecord
+from campaigns_app.models import Campaign, EventRecord, Seat
+from campaigns_app.notify import deliver
 from campaigns_app.services.core import after_commit, append_events, locked, seat_of, seats_of
-from campaigns_app.services.errors import ServiceError
+from campaigns_app.services.errors import RateLimited, ServiceError
 from rules_engine import messages
 from rules_engine.events import EventKind
 from rules_engine.plain_text import TextError
@@ -21,25 +26,55 @@ FORM_ID = re.compile(r"[0-9a-f]{32}")
 
 
 @transaction.atomic
-def message_send(*, public_id: str, user: User, text: str, form_id: str) -> bool:
-    """Send a message to the opponent; False when this form was already sent (nothing new)."""
+def message_send(*, public_id: str, user: User, text: str, form_id: str, moment: datetime | None = None) -> bool:
+    """Send a message to the opponent; False when this form was already sent (nothing new). RateLimited when the
+    side wrote PER_HOUR messages within the hour or the campaign holds PER_CAMPAIGN (nothing saved)."""
     campaign = locked(public_id)
     seats = seats_of(campaign)
     seat = seat_of(seats, user)
+    moment = moment or timezone.now()
     if not FORM_ID.fullmatch(form_id):
         raise ServiceError("This form has expired: reload the campaign page and write the message there.")
-    if EventRecord.objects.filter(campaign=campaign, kind=EventKind.MESSAGE, side=seat.side,
-                                  payload__form=form_id).exists():
+    sent = EventRecord.objects.filter(campaign=campaign, kind=EventKind.MESSAGE)
+    if sent.filter(side=seat.side, payload__form=form_id).exists():
         return False
+    own_latest = list(sent.filter(side=seat.side).order_by("-seq").values_list("created", flat=True)[:messages.PER_HOUR])
+    wait = messages.rate_wait(own_latest, sent.count(), moment)
+    if wait is not None:
+        raise RateLimited(wait.words(), wait.again)
     try:
         event = messages.message(seat.side, text, form_id)
     except TextError as error:
         raise ServiceError(str(error)) from None
-    append_events(campaign, (event,))
-    system = engine.system_for(campaign)
-    after_commit(campaign, system, {})
+    (row,) = append_events(campaign, (event,), moment)
     for other in seats:
         if other.side != seat.side:
-            transaction.on_commit(partial(mail.email_message, public_id, other.side, seat.side,
-                                          str(event.payload["text"])))
+            _mail_if_away(campaign, other, row, moment)
+    after_commit(campaign, engine.system_for(campaign), {})
     return True
+
+
+def _mail_if_away(campaign: Campaign, reader: Seat, row: EventRecord, moment: datetime) -> None:
+    """E-mail the message to a reader with no page open (a digest reader: queue each message; "none": nothing), unless
+    one was e-mailed within MAIL_GAP and the reader has not opened the page since; the e-mail counts the messages written since the last one that were not e-mailed."""
+    if seat_online(campaign.public_id, reader.side):
+        return
+    chosen = deliver.route(reader)
+    if chosen is not deliver.Route.SEND:  # a digest gets every message's line; "none" gets nothing
+        if chosen is deliver.Route.QUEUE:
+            transaction.on_commit(partial(mail.email_message, campaign.public_id, reader.side, row.side,
+                                          str(row.payload["text"])))
+        return
+    last = (campaign.messages_mailed or {}).get(reader.side) or {}
+    last_at = datetime.fromisoformat(last["at"]) if last.get("at") else None
+    if not messages.mail_due(last_at, reader.last_seen, moment):
+        return
+    unread = EventRecord.objects.filter(campaign=campaign, kind=EventKind.MESSAGE, side=row.side,
+                                        seq__gt=int(last.get("seq", 0)), seq__lt=row.seq)
+    if reader.last_seen is not None:
+        unread = unread.filter(created__gt=reader.last_seen)
+    campaign.messages_mailed = {**(campaign.messages_mailed or {}), reader.side: {"at": moment.isoformat(),
+                                                                                   "seq": row.seq}}
+    campaign.save(update_fields=["messages_mailed"])
+    transaction.on_commit(partial(mail.email_message, campaign.public_id, reader.side, row.side,
+                                  str(row.payload["text"]), unread.count()))

@@ -53,6 +53,8 @@ def test_every_campaign_url_is_covered_by_this_test() -> None:
         "campaign_archive", "campaign_message", "campaign_pause", "campaign_pause_answer",
         # issue 13 item 6: the story of each CG Date
         "records_story",
+        # issue 13: the pace changed later by both agreeing
+        "campaign_pace", "campaign_pace_answer", "campaign_pace_withdraw",
     }
 
 

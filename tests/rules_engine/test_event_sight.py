@@ -32,3 +32,11 @@ def test_a_sealed_chit_is_hidden_by_its_own_chosen_chit_in_the_history_and_by_no
     sealed = Event(EventKind.CHIT_SEALED, Visibility.PUBLIC, "german", {"date": "19 PM", "side": "german"})
     assert visible_events([chosen, sealed], "german", False) == [chosen]
     assert visible_events([chosen, sealed], "canadian", False) == [sealed]
+
+
+def test_a_pace_change_is_public_and_nothing_hides_it() -> None:
+    kinds = (EventKind.PACE_PROPOSED, EventKind.PACE_AGREED, EventKind.PACE_DECLINED, EventKind.PACE_WITHDRAWN)
+    for kind in kinds:
+        event = Event(kind, Visibility.PUBLIC, None, {"side": "german", "hours": 24, "was": 48})
+        assert visible_events([event], "canadian", False) == [event]
+        assert kind not in sight("canadian", False).hidden_by

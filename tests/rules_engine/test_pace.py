@@ -3,7 +3,19 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from rules_engine.pace import Pause, Reminder, deadline, next_due, pace_words, pauses_of, reminder_due
+from rules_engine.pace import (
+    Pause,
+    Reminder,
+    ask_again,
+    change_problem,
+    deadline,
+    minute_words,
+    next_due,
+    pace_words,
+    pauses_of,
+    reminder_due,
+    repaced,
+)
 
 
 def at(day: int, hour: int = 0, minute: int = 0) -> datetime:
@@ -52,3 +64,56 @@ def test_pace_words_and_stored_pauses() -> None:
     assert pauses_of([["2026-11-01T00:00:00+00:00", "2026-11-02T00:00:00+00:00"], ["bad"], "x"]) == (
         Pause(at(1), at(2)),)
     assert pauses_of(None) == ()
+
+
+def test_a_new_pace_agreed_after_10_hours_of_a_48_hour_action_makes_it_due_24_hours_after_the_change() -> None:
+    due = {"german": {"since": "2026-11-01T00:00:00+00:00", "reminded": "soon"}}
+    assert deadline(at(1, 0), 48, (), at(1, 10)) == at(3, 0)  # before: due by the 3rd 00:00
+
+    after = repaced(due, "2026-11-01T10:00:00+00:00")
+
+    assert after == {"german": {"since": "2026-11-01T10:00:00+00:00", "reminded": ""}}
+    assert deadline(at(1, 10), 24, (), at(1, 11)) == at(2, 10)
+
+
+def test_a_longer_pace_restarts_an_overdue_action_with_the_whole_new_time_and_no_reminder_sent() -> None:
+    due = {"german": {"since": "2026-11-01T00:00:00+00:00", "reminded": "overdue"},
+           "canadian": {"since": "2026-11-02T06:00:00+00:00", "reminded": ""}}
+
+    after = repaced(due, "2026-11-03T12:00:00+00:00")
+
+    assert after == {"german": {"since": "2026-11-03T12:00:00+00:00", "reminded": ""},
+                     "canadian": {"since": "2026-11-03T12:00:00+00:00", "reminded": ""}}
+    assert deadline(at(3, 12), 168, (), at(4)) == at(10, 12)
+    assert repaced({}, "2026-11-03T12:00:00+00:00") == {}  # nothing due: nothing to restart
+
+
+def test_a_pace_agreed_during_a_pause_starts_its_clock_when_the_pause_ends() -> None:
+    pauses = (Pause(at(1, 5), at(4, 0)),)
+
+    assert deadline(at(2, 0), 72, pauses, at(3)) is None  # still paused
+    assert deadline(at(2, 0), 72, pauses, at(5)) == at(7, 0)  # 72 h from the pause's end, the 4th 00:00
+
+
+def test_a_new_pace_is_one_offered_on_the_create_page_and_not_the_current_one() -> None:
+    assert change_problem(48, 24) == ""
+    assert change_problem(48, None) == ""
+    assert change_problem(None, 168) == ""
+    assert change_problem(48, 48) == "2 days per action is the pace already: propose a different one."
+    assert change_problem(None, None) == "No time limit is the pace already: propose a different one."
+    assert change_problem(48, 5) == "A pace is no time limit or one of 24, 48, 72, 168 hours per action."
+
+
+def test_a_side_asks_at_most_5_times_a_day_and_the_6th_waits_until_the_first_of_the_5_is_a_day_old() -> None:
+    five = [at(2, 9), at(2, 10), at(2, 11), at(2, 12), at(2, 13, 30)]
+
+    assert ask_again(five[:4], at(2, 14)) is None
+    assert ask_again(five, at(2, 14)) == at(3, 9)
+    assert ask_again(five, at(3, 8, 59)) == at(3, 9)
+    assert ask_again(five, at(3, 9)) is None
+    assert ask_again([at(1, 1), *five], at(2, 14)) == at(3, 9)  # only the latest five count
+
+
+def test_a_moment_is_said_as_the_first_whole_minute_from_which_it_holds() -> None:
+    assert minute_words(at(3, 9)) == "09:00 UTC on 03 Nov 2026"
+    assert minute_words(datetime(2026, 11, 3, 9, 0, 1, tzinfo=UTC)) == "09:01 UTC on 03 Nov 2026"

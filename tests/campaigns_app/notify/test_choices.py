@@ -82,6 +82,22 @@ def test_a_message_for_a_reader_away_follows_the_readers_choice(
         assert "Ready when you are." in _gerd_mail()[0].body and "/notifications/link/" in _gerd_mail()[0].body
 
 
+def test_a_digest_reader_gets_every_message_in_the_digest_even_two_within_the_email_gap(
+    rr: Any, users: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    campaign = created(users)
+    services.campaign_join(user=users["cana"], token=campaign.invitations.get().token)
+    choose_default(users["gerd"], "digest")
+    for text in ("Ready when you are.", "Coffee first?"):  # the second within 15 minutes of the first
+        with django_capture_on_commit_callbacks(execute=True):
+            services.message_send(public_id=campaign.public_id, user=users["cana"], text=text,
+                                  form_id=message_form_id(campaign, "canadian"))
+
+    assert queued(users["gerd"]) == ["A message from cana (Canadian): Ready when you are.",
+                                     "A message from cana (Canadian): Coffee first?"]
+    assert _gerd_mail() == []
+
+
 @pytest.mark.parametrize(("choice", "sent", "queued_lines"), [("each", 1, 0), ("digest", 0, 1), ("none", 0, 0)])
 def test_a_pace_reminder_follows_the_players_choice(
     rr: Any, users: Any, django_capture_on_commit_callbacks: Any, choice: str, sent: int, queued_lines: int
