@@ -19,7 +19,7 @@ from rules_engine.events import JSON, Event, EventKind
 from rules_engine.record_view import (
     DATE_KINDS,
     RESOLVED_KIND,
-    ROLL_KIND,
+    ROW_KINDS,
     DicePage,
     DiceRow,
     EndStatus,
@@ -114,10 +114,10 @@ def dice_page_of(campaign: Campaign, side: str, asked: str | None) -> tuple[Reco
     system, state = _system(campaign), _state(campaign)
     view = record_view_for(system, state, side, RecordSources())
     visible = visible_records(campaign, records_sight(side, state.ended))
-    rolls = visible.filter(kind=ROLL_KIND)
-    counted = {(Visibility(visibility), owner or None): n for visibility, owner, n in
-               rolls.order_by().values_list("visibility", "side").annotate(n=Count("id")).values_list(
-                   "visibility", "side", "n")}
+    rolls = visible.filter(kind__in=[str(kind) for kind in ROW_KINDS])
+    counted = {(kind, Visibility(visibility), owner or None): n for kind, visibility, owner, n in
+               rolls.order_by().values_list("kind", "visibility", "side").annotate(n=Count("id")).values_list(
+                   "kind", "visibility", "side", "n")}
     page = page_of(asked, sum(counted.values()), event_pages.PAGE_SIZE)
     shown = list(rolls.annotate(
         date_then=Subquery(
