@@ -51,6 +51,8 @@ def test_every_campaign_url_is_covered_by_this_test() -> None:
         # issue 13: dice statistics and sealed notes
         "records_dice_stats", "campaign_notes", "campaign_note_seal", "campaign_note_reveal",
         "campaign_archive", "campaign_message", "campaign_pause", "campaign_pause_answer",
+        # issue 13 item 4b: secret rolls at the board
+        "campaign_secret_roll", "campaign_secret_roll_reveal",
     }
 
 
