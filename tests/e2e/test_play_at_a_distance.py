@@ -76,15 +76,17 @@ def test_messages_a_sealed_note_and_a_reminder_driven_overdue_badge(
     expect(sealed).to_contain_text("Matches the commitment sealed")
     screenshot(cdn.page, "04-note-revealed-canadian")
 
-    # A secret roll at the board: the Canadian sees at once that a secret DR was made, never its purpose or dice
+    # A secret roll at the board: the Canadian sees at once (live) that a secret DR was made, never its purpose or dice
+    cdn.page.goto(campaign_path)  # type: ignore[attr-defined]
+    expect(cdn.page.locator("#live-indicator")).to_have_attribute("data-state", "online")  # type: ignore[attr-defined]
     ger.page.goto(campaign_path + "notes/")  # type: ignore[attr-defined]
     ger.page.locator("#roll-purpose").fill(ROLL_PURPOSE)  # type: ignore[attr-defined]
     ger.page.get_by_role("button", name="Roll in secret").click()  # type: ignore[attr-defined]
     rolled = ger.page.locator("#secret-roll-german-1")  # type: ignore[attr-defined]
     expect(rolled).to_contain_text(ROLL_PURPOSE)
     screenshot(ger.page, "04b-secret-roll-german")
-    cdn.page.goto(campaign_path)  # type: ignore[attr-defined]
     expect(cdn.page.locator("#history-latest")).to_contain_text("The German side made secret DR #1 at the board")  # type: ignore[attr-defined]
+    assert "Quagmire" not in cdn.page.content() and all("Quagmire" not in frame for frame in cdn.frames)  # type: ignore[attr-defined]
     cdn.page.goto(campaign_path + "notes/")  # type: ignore[attr-defined]
     shadow = cdn.page.locator("#secret-roll-german-1")  # type: ignore[attr-defined]
     expect(shadow).to_contain_text("Hidden: its purpose and dice stay secret")
