@@ -16,7 +16,7 @@ from django.core.management.base import CommandError
 from django.db import transaction
 from django.urls import reverse
 
-from campaigns_app import services
+from campaigns_app import event_pages, services
 from campaigns_app.archive.build import build_archive, digest
 from campaigns_app.models import Campaign, EventRecord, Seat
 from campaigns_app.services.archive import ArchiveRefused, campaign_import
@@ -24,6 +24,7 @@ from rules_engine.cli import main
 from tests.campaigns_app.conftest import client_for, deterministic_csrf, scrub_random, snapshot, ws_fragments
 from tests.campaigns_app.phase.test_chits import pin_clock
 from tests.campaigns_app.phase.test_phase_flow import german_to_buy_at_19pm
+from tests.campaigns_app.records.test_dice_pages import whole_and_paged
 
 SHORT = "Quagmire check O7"
 LONG = "Marksman: the stone building in O7, then the orchard hexes " * 3
@@ -109,6 +110,34 @@ def test_the_roller_reads_its_roll_and_the_opponent_reads_it_once_revealed_in_no
     assert german.get(_url("records_dice", campaign)).content.decode().count("German board #1") == 1
     assert german.post(_url("campaign_secret_roll_reveal", campaign, number)).status_code == 302  # again: nothing new
     assert EventRecord.objects.filter(campaign=campaign, kind="board-roll-revealed").count() == 1
+
+
+@pytest.mark.parametrize("ended", [False, True])
+@pytest.mark.parametrize("side", ["german", "canadian"])
+def test_the_dice_log_pages_give_the_rows_and_tallies_of_the_whole_log_with_hidden_and_revealed_secret_rolls(
+    rr: Any, users: Any, monkeypatch: Any, side: str, ended: bool
+) -> None:
+    monkeypatch.setattr(event_pages, "PAGE_SIZE", 2)
+    campaign = german_to_buy_at_19pm(users)
+    for form in (FORM, OTHER_FORM):
+        services.secret_roll(public_id=campaign.public_id, user=users["gerd"], kind="DR", purpose=SHORT, form_id=form)
+    services.secret_roll_reveal(public_id=campaign.public_id, user=users["gerd"], number=2)
+    if ended:
+        services.cg_end_concede(user=users["cana"], public_id=campaign.public_id)
+
+    whole, pages = whole_and_paged(Campaign.objects.get(pk=campaign.pk), side)
+
+    assert [row for log, _ in pages for row in log.rows] == list(whole.rows)
+    for log, _ in pages:
+        assert [log.count(seen) for seen in ("public", "own", "revealed")] == [
+            whole.count(seen) for seen in ("public", "own", "revealed")]
+    board = [(row.stream_label, row.visibility) for row in whole.rows if "board" in row.stream_label]
+    if side == "german":  # the roller: both its rolls, once each, whether revealed or not
+        assert board == [("German board #1", "own"), ("German board #2", "own")]
+    elif ended:  # at CG end the opponent sees both rolls themselves, the revealed one once
+        assert board == [("German board #1", "revealed"), ("German board #2", "revealed")]
+    else:  # before, only the revealed one
+        assert board == [("German board #2", "revealed")]
 
 
 def test_at_cg_end_every_secret_roll_is_revealed_and_verifies_from_the_seed(rr: Any, users: Any, tmp_path: Path
