@@ -201,3 +201,22 @@ def test_verify_dice_checks_board_rolls_and_fails_when_a_board_rolls_dice_are_al
     assert main(["verify-dice", str(path)], out, err) == 1
     assert out.getvalue().startswith("roll board-german #2 (Bog check (german)): recorded ")
     assert "verification FAILED: 1 problem(s) in 4 rolls checked" in err.getvalue()
+
+
+def test_verify_dice_on_an_archive_also_checks_that_each_revealed_secret_roll_shows_the_roll_made(tmp_path: Path
+                                                                                                  ) -> None:
+    dice = CommittedDice(SEED, "c-1", PLAYERS)
+    full, shadow = roll_in_secret(dice, GER, "DR", "Bog check O7", "19 PM", "2.518")
+    shown = reveal(full.payload, GER)
+    archive = {"format": "refit-archive/1", "dice": export_rolls(SEED, "c-1", PLAYERS, [roll_from_event(full)]),
+               "events": [e.to_json() for e in (full, shadow, shown)]}
+    path = tmp_path / "archive.json"
+    path.write_text(json.dumps(archive))
+    assert main(["verify-dice", str(path)], StringIO(), StringIO()) == 0
+
+    archive["events"][2]["payload"]["purpose"] = "Something else"  # type: ignore[index]
+    path.write_text(json.dumps(archive))
+    out, err = StringIO(), StringIO()
+    assert main(["verify-dice", str(path)], out, err) == 1
+    assert out.getvalue().startswith("secret roll board-german #1: revealed DR [")
+    assert "(Something else), rolled DR [" in out.getvalue() and "1 problem(s) in 1 rolls checked" in err.getvalue()
