@@ -9,9 +9,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
+from rules_engine.board_secret import reveal_problems
 from rules_engine.dice import roll_from_json, verify_export
 from rules_engine.dice.stats import Scope, figures_text, samples_of_rolls, statistics
 from rules_engine.errors import DefinitionError, DefinitionErrors, MissingValueError, RulesError, UnknownNameError
+from rules_engine.events import EventKind
 from rules_engine.loader import definition_kind, parse_card, parse_system
 from rules_engine.model import VERIFY_NOTE, Setting, System
 from rules_engine.notes import verify_notes
@@ -157,21 +159,33 @@ def _cmd_verify_dice(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         data = _read_json(path, err)
     except _Unread as unread:
         return unread.status
+    reveals: list[dict[str, object]] = []
     if isinstance(data, dict) and str(data.get("format", "")).startswith("refit-archive/"):
+        reveals = _board_reveals(data.get("events"))
         data = data.get("dice")  # a campaign's archive holds its dice export
     if not isinstance(data, dict):
         print(f"{path}: expected a JSON object (a refit-dice/1 export or a refit-archive/1)", file=err)
         return EXIT_REFUSED
     result = verify_export(data)
-    if result.ok:
+    rolls = data.get("rolls")
+    failures = [*result.failures, *reveal_problems(
+        [r for r in rolls if isinstance(r, dict)] if isinstance(rolls, list) else [], reveals)]
+    if not failures:
         print(f"all {result.checked} rolls verified", file=out)
         if args.stats:
             _print_stats(data, out)
         return EXIT_OK
-    for failure in result.failures:
+    for failure in failures:
         print(failure, file=out)
-    print(f"verification FAILED: {len(result.failures)} problem(s) in {result.checked} rolls checked", file=err)
+    print(f"verification FAILED: {len(failures)} problem(s) in {result.checked} rolls checked", file=err)
     return EXIT_REFUSED
+
+
+def _board_reveals(events: object) -> list[dict[str, object]]:
+    """An archive's revealed secret rolls at the board (each must show the roll made: its kind, dice and purpose)."""
+    found = events if isinstance(events, list) else []
+    return [e["payload"] for e in found if isinstance(e, dict) and e.get("kind") == EventKind.BOARD_ROLL_REVEALED
+            and isinstance(e.get("payload"), dict)]
 
 
 def _cmd_verify_notes(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:

@@ -16,6 +16,7 @@ from rules_engine.event_words import (
     STEP_LABELS,
     Payload,
     Words,
+    board_roll_words,
     cg_ended_text,
     mapping,
     result_summary,
@@ -107,6 +108,8 @@ def _revealed_order(s: Seen, w: Words) -> str:
 
 def _roll(s: Seen, w: Words) -> str:
     p = s.p
+    if p.get("board_secret"):  # rules_engine.board_secret: a side's secret roll at the board
+        return board_roll_words(w, p, s.viewer, "made", True)
     roller = w.side(p.get("roller"))
     whom = roller if roller.casefold().endswith(" side") else f"{roller} side"  # PL "Allied Side"
     text = f"{p.get('purpose')}: {p.get('kind')} {p.get('total')} rolled for the {whom}"
@@ -269,6 +272,9 @@ EVENT_SPECS: Mapping[EventKind, EventSpec] = {
                                                     f"#{s.p.get('note')} (sealed {_note_place(s, w)}): "
                                                     f"“{s.p.get('text')}”",
                                lambda s, w: f"Commitment (SHA-256): {s.p.get('commitment')}"),
+    K.BOARD_ROLL_SEALED: EventSpec(PUBLIC, lambda s, w: board_roll_words(w, s.p, s.viewer, "made", False),
+                                   hidden_by=K.ROLL),
+    K.BOARD_ROLL_REVEALED: EventSpec(PUBLIC, lambda s, w: board_roll_words(w, s.p, s.viewer, "revealed", True)),
     K.ROLL: EventSpec(ALL, _roll, lambda s, w: "Verify this result against your printed chart." if s.p.get("verify")
                       else "", record=lambda s, w: (str(s.p.get("purpose") or "Roll"), "")),
     K.STEP_DONE: EventSpec(PUBLIC, _step_done),

@@ -1,7 +1,7 @@
 """The words the event texts use: a side, a date, a step, a scenario's results, the CG's end — from the system only."""
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from rules_engine.errors import UnknownNameError
@@ -126,3 +126,17 @@ class Words:
     def who(self, side: JSON, viewer: str, you: str = "You", them: str = "") -> str:
         """"You" for the viewer's own side, else "The German side" (plus ``them``)."""
         return you if side == viewer else f"The {self.side(side)} side{them}"
+
+
+def board_roll_words(words: Words, p: Payload, viewer: str, verb: str, shown: bool) -> str:
+    """A secret roll at the board in words: who, what it did ("made", "revealed"), which roll and where; its purpose
+    and dice only when ``shown`` (the shadow's words never depend on them)."""
+    who = words.who(p.get("side") or p.get("roller"), viewer)
+    where = f"{p.get('date')}, {words.step(p.get('step'))}" if p.get("date") and p.get("step") else "before the CG began"
+    text = f"{who} {verb} secret {p.get('kind')} #{p.get('number')} at the board ({where})"
+    if not shown:
+        return text + "."
+    found = p.get("dice")
+    faces = [str(d) for d in found] if isinstance(found, Sequence) and not isinstance(found, str) else []
+    rolled = f"{'+'.join(faces)} = {p.get('total')}" if len(faces) > 1 else "".join(faces)
+    return f"{text}: “{p.get('purpose')}” — {rolled}."

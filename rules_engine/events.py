@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TypeAlias
 
-from rules_engine.dice import PUBLIC_STREAM, Roll, roll_from_json
+from rules_engine.dice import PUBLIC_STREAM, Roll, board_stream, roll_from_json
 from rules_engine.vocabulary import SideId, Visibility
 
 JSON: TypeAlias = "str | int | float | bool | None | Sequence[JSON] | Mapping[str, JSON]"
@@ -19,6 +19,8 @@ class EventKind(StrEnum):
 
     ANNOUNCED = "announced"
     BOARD_PART = "board-part"
+    BOARD_ROLL_REVEALED = "board-roll-revealed"
+    BOARD_ROLL_SEALED = "board-roll-sealed"
     CAMPAIGN_CREATED = "campaign-created"
     CAMPAIGN_STARTED = "campaign-started"
     CG_ENDED = "cg-ended"
@@ -119,7 +121,8 @@ class Event:
 
 
 def roll_event(roll: Roll, visibility: Visibility, side: SideId | None = None, **extra: JSON) -> Event:
-    """The event of one roll (kind "roll"); a secret roll belongs to its roller's stream, a public one to "public"."""
+    """The event of one roll (kind "roll"); a secret roll belongs to its roller's stream (or its board stream), a public
+    one to "public"."""
     if (visibility is Visibility.PUBLIC) != (roll.stream == PUBLIC_STREAM):
         raise ValueError(
             f"A {visibility} roll event needs a {'public' if visibility is Visibility.PUBLIC else 'side'} stream "
@@ -127,8 +130,8 @@ def roll_event(roll: Roll, visibility: Visibility, side: SideId | None = None, *
         )
     if visibility is not Visibility.PUBLIC:
         side = side if side is not None else roll.roller
-        if side != roll.stream:
-            raise ValueError(f"A secret roll belongs to its roller's stream {roll.stream!r}, not {side!r}")
+        if roll.stream not in (side, board_stream(side)):
+            raise ValueError(f"A secret roll of {side!r} belongs to its stream or its board stream, not {roll.stream!r}")
     payload: dict[str, JSON] = {
         "stream": roll.stream,
         "number": roll.number,

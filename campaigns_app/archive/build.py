@@ -2,7 +2,8 @@
 
 Contents: the rules in use (the system's YAML, the CG Card copied into the campaign, the players' choices and the
 values typed for those lost in the rule text), the seats, the state, every event in order, the dice (seed,
-commitment, player seeds and every roll: a refit-dice/1 export, so ``python -m rules_engine verify-dice`` checks it),
+commitment, player seeds and every roll — the secret rolls at the board on their ``board-<side>`` streams too: a
+refit-dice/1 export, so ``python -m rules_engine verify-dice`` checks it; a revealed secret roll must show the roll made),
 the sealed notes with their salts (``verify-notes`` checks them), the players' messages and a SHA-256 digest of all of it. The players'
 archive exists only after CG end, when nothing is secret any more; the operators' (``manage.py export_campaign``)
 exists at any time and also carries the players' e-mail addresses, so a moved campaign's players can sign in again.
@@ -16,6 +17,7 @@ from typing import Any
 
 from campaigns_app.models import Campaign, EventRecord, Seat, now
 from campaigns_app.records import door as record_door
+from rules_engine.board_secret import reveal_problems
 from rules_engine.dice import EXPORT_FORMAT, PUBLIC_STREAM
 from rules_engine.events import EventKind
 from rules_engine.notes import matches
@@ -101,6 +103,10 @@ def archive_problems(archive: Mapping[str, Any]) -> list[str]:
         return [*problems, "dice: missing"]
     checked = record_door.verify_export(dice)
     problems += [f"dice: {failure}" for failure in checked.failures]
+    reveals = [e.get("payload") or {} for e in archive.get("events") or []
+               if isinstance(e, dict) and e.get("kind") == EventKind.BOARD_ROLL_REVEALED]
+    rolls = [r for r in dice.get("rolls") or [] if isinstance(r, dict)]
+    problems += [f"dice: {problem}" for problem in reveal_problems(rolls, reveals)]
     for note in archive.get("notes") or []:
         if not isinstance(note, dict) or not matches(str(note.get("text")), str(note.get("salt")),
                                                       str(note.get("commitment"))):

@@ -1,4 +1,4 @@
-"""The notes page and its two actions (``@seated``: 404 for anyone without a seat)."""
+"""The notes and secret rolls page and its four actions (``@seated``: 404 for anyone without a seat)."""
 from __future__ import annotations
 
 from django.contrib import messages
@@ -8,14 +8,17 @@ from django.views.decorators.http import require_GET, require_POST
 
 from campaigns_app import services
 from campaigns_app.models import Seat
+from campaigns_app.notes.rolls import secret_rolls_context
 from campaigns_app.notes.selectors import notes_context
 from campaigns_app.web import player, seated
 
 MAX_FIELD = 20_000  # characters read from the text field at most (the rule's bound is checked by the service)
+MAX_PURPOSE_FIELD = 2_000  # characters read from a roll's purpose field at most (the rule's bound: 200)
 
 
 def _page(request: HttpRequest, seat: Seat, status: int = 200, **extra: object) -> HttpResponse:
     context = notes_context(seat)
+    context.update(secret_rolls_context(seat))
     context.update(extra)
     response = render(request, "campaigns/notes.html", context, status=status)
     response["Cache-Control"] = "private, no-store"
@@ -52,4 +55,33 @@ def note_reveal(request: HttpRequest, seat: Seat, number: int) -> HttpResponse:
         return _page(request, seat, 400, error=str(error))
     messages.success(request, f"Note #{number} is revealed to both sides." if revealed
                      else f"Note #{number} was already revealed.")
+    return redirect("campaign_notes", seat.campaign.public_id)
+
+
+@seated
+@require_POST
+def secret_roll(request: HttpRequest, seat: Seat) -> HttpResponse:
+    kind, purpose = request.POST.get("kind", ""), request.POST.get("purpose", "")
+    if len(purpose) > MAX_PURPOSE_FIELD:
+        return _page(request, seat, 400, roll_error="A roll's purpose is at most 200 characters.", purpose="",
+                     kind=kind[:2])
+    try:
+        number = services.secret_roll(public_id=seat.campaign.public_id, user=player(request), kind=kind,
+                                      purpose=purpose, form_id=request.POST.get("form_id", ""))
+    except services.ServiceError as error:
+        return _page(request, seat, 400, roll_error=str(error), purpose=purpose, kind=kind[:2])
+    messages.success(request, f"Secret roll #{number} is made. Your opponent sees that you rolled, never the purpose "
+                              "or the dice.")
+    return redirect("campaign_notes", seat.campaign.public_id)
+
+
+@seated
+@require_POST
+def secret_roll_reveal(request: HttpRequest, seat: Seat, number: int) -> HttpResponse:
+    try:
+        revealed = services.secret_roll_reveal(public_id=seat.campaign.public_id, user=player(request), number=number)
+    except services.ServiceError as error:
+        return _page(request, seat, 400, roll_error=str(error))
+    messages.success(request, f"Secret roll #{number} is revealed to both sides." if revealed
+                     else f"Secret roll #{number} was already revealed.")
     return redirect("campaign_notes", seat.campaign.public_id)

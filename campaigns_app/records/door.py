@@ -3,6 +3,7 @@ log read as far as rules_engine.record_view allows, and a side's ``RecordView`` 
 selectors, views and exports see only what comes out of here, never a CampaignState."""
 from __future__ import annotations
 
+import json
 from collections.abc import Collection
 
 from django.db.models import Count, JSONField, OuterRef, QuerySet, Subquery
@@ -19,7 +20,7 @@ from rules_engine.events import JSON, Event, EventKind
 from rules_engine.record_view import (
     DATE_KINDS,
     RESOLVED_KIND,
-    ROLL_KIND,
+    ROW_KINDS,
     DicePage,
     DiceRow,
     EndStatus,
@@ -147,10 +148,10 @@ def dice_page_of(campaign: Campaign, side: str, asked: str | None) -> tuple[Reco
     system, state = _system(campaign), _state(campaign)
     view = record_view_for(system, state, side, RecordSources())
     visible = visible_records(campaign, records_sight(side, state.ended))
-    rolls = visible.filter(kind=ROLL_KIND)
-    counted = {(Visibility(visibility), owner or None): n for visibility, owner, n in
-               rolls.order_by().values_list("visibility", "side").annotate(n=Count("id")).values_list(
-                   "visibility", "side", "n")}
+    rolls = visible.filter(kind__in=[str(kind) for kind in ROW_KINDS])
+    counted = {(kind, Visibility(visibility), owner or None): n for kind, visibility, owner, n in
+               rolls.order_by().values_list("kind", "visibility", "side").annotate(n=Count("id")).values_list(
+                   "kind", "visibility", "side", "n")}
     page = page_of(asked, sum(counted.values()), event_pages.PAGE_SIZE)
     shown = list(rolls.annotate(
         date_then=Subquery(
@@ -177,6 +178,8 @@ def _event(data: dict[str, JSON] | None) -> Event | None:
     if data is None:
         return None
     payload, owner = data.get("payload"), data.get("side")
+    if isinstance(payload, str):  # SQLite's JSON_OBJECT gives a JSON column nested in it as its text
+        payload = json.loads(payload)
     if not isinstance(payload, dict):
         raise ValueError(f"Bad event record: {data!r}")
     return Event(EventKind(str(data["kind"])), Visibility(str(data["visibility"])), str(owner) if owner else None,

@@ -64,6 +64,7 @@ from campaigns_app.services.phase import (
     value_supply,
 )
 from campaigns_app.services.presence import presence_beat, presence_close, presence_open
+from campaigns_app.services.secret_rolls import secret_roll, secret_roll_reveal
 from campaigns_app.services.tokens import FORM_NOT_VALID, current_step_ref, form_token, require_genuine
 
 __all__ = [
@@ -75,6 +76,6 @@ __all__ = [
     "locked", "losses_submit", "message_send", "newly_due", "note_reveal", "note_seal", "now", "order_submit", "owes_all", "phase_mark_done",
     "player_seed_problem", "player_seeds", "presence_beat", "presence_close", "presence_open", "recon_declare",
     "recon_submit", "repair_roll_submit", "require_genuine", "resolution_order_submit", "results_submit",
-    "save_state", "scenario_roll_submit", "seat_of", "seat_seed_set", "seats_of", "seeds_fixed", "step_mark_done",
+    "save_state", "scenario_roll_submit", "secret_roll", "secret_roll_reveal", "seat_of", "seat_seed_set", "seats_of", "seeds_fixed", "step_mark_done",
     "value_supply",
 ]

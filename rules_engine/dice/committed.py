@@ -8,7 +8,7 @@ import secrets
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
-from rules_engine.dice.rolls import DICE_PER_KIND, PUBLIC_STREAM, Roll, dice_kind
+from rules_engine.dice.rolls import DICE_PER_KIND, PUBLIC_STREAM, Roll, board_stream, dice_kind, stream_allowed
 from rules_engine.errors import RulesError
 from rules_engine.vocabulary import DiceKind, SideId
 
@@ -126,8 +126,9 @@ class CommittedDice:
     def roll(self, kind: DiceKind, purpose: str, roller: SideId, stream: str = PUBLIC_STREAM) -> Roll:
         """Make the next roll of ``stream``."""
         kind = dice_kind(kind)
-        if stream != PUBLIC_STREAM and stream != roller:
-            raise RulesError(f"A secret roll's stream is its roller's side ({roller!r}); got {stream!r}")
+        if not stream_allowed(stream, roller):
+            raise RulesError(f"A secret roll's stream is its roller's side ({roller!r}) or its board stream "
+                             f"({board_stream(roller)!r}); got {stream!r}")
         number = self._next.get(stream, 1)
         key = (stream, kind, roller, purpose)
         parts = self._parts.get(key)

@@ -9,6 +9,7 @@ from rules_engine.errors import RulesError
 from rules_engine.vocabulary import DiceKind, SideId
 
 PUBLIC_STREAM = "public"
+BOARD_PREFIX = "board-"  # a side's stream of secret rolls at the board ("board-german"), apart from the rules' own
 DICE_PER_KIND: Mapping[DiceKind, int] = {DiceKind.DR: 2, DiceKind.dr: 1}
 
 
@@ -42,6 +43,16 @@ class Roll:
     def doubles(self) -> bool:
         """A DR whose two dice show the same face."""
         return len(self.dice) == 2 and self.dice[0] == self.dice[1]
+
+
+def board_stream(side: SideId) -> str:
+    """The stream of ``side``'s secret rolls at the board (numbered apart from the rules' secret rolls)."""
+    return f"{BOARD_PREFIX}{side}"
+
+
+def stream_allowed(stream: str, roller: SideId) -> bool:
+    """Whether a roll of ``roller`` may be on ``stream``: public, its own secret stream or its board stream."""
+    return stream in (PUBLIC_STREAM, roller, board_stream(roller))
 
 
 class Dice(Protocol):
@@ -151,8 +162,9 @@ def roll_problems(data: Mapping[str, object]) -> list[str]:
     elif kind in ("DR", "dr") and len(dice) != DICE_PER_KIND[DiceKind(str(kind))]:
         problems.append(f"a {kind} has {DICE_PER_KIND[DiceKind(str(kind))]} dice (got {len(dice)})")
     stream, roller = data.get("stream"), data.get("roller")
-    if isinstance(stream, str) and isinstance(roller, str) and stream not in (PUBLIC_STREAM, roller):
-        problems.append(f"stream must be {PUBLIC_STREAM!r} or the roller's side {roller!r} (got {stream!r})")
+    if isinstance(stream, str) and isinstance(roller, str) and not stream_allowed(stream, roller):
+        problems.append(f"stream must be {PUBLIC_STREAM!r}, the roller's side {roller!r} or its board stream "
+                        f"{board_stream(roller)!r} (got {stream!r})")
     unknown = sorted(set(data) - {"stream", "number", "kind", "dice", "roller", "purpose"})
     if unknown:
         problems.append(f"unknown field(s) {', '.join(unknown)}")

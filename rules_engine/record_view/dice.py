@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from rules_engine.dice import PUBLIC_STREAM
+from rules_engine.dice import BOARD_PREFIX, PUBLIC_STREAM
 from rules_engine.dice.stats import Sample
 from rules_engine.event_words import side_name
-from rules_engine.events import JSON, Event
+from rules_engine.events import JSON, Event, EventKind
 from rules_engine.model import System
 from rules_engine.record_view.model import (
     DiceLog,
@@ -23,6 +23,7 @@ from rules_engine.vocabulary import DiceKind, SideId, Visibility
 
 DICE_KINDS = frozenset(kind.value for kind in DiceKind)
 DATE_KINDS = ("campaign-started", "date-advanced")  # public events that move the log to a CG Date
+ROW_KINDS = (EventKind.ROLL, EventKind.BOARD_ROLL_REVEALED)  # a roll, or a secret roll at the board revealed early
 
 
 def modifiers_of(payload: Mapping[str, JSON]) -> tuple[Modifier, ...]:
@@ -64,15 +65,28 @@ def _follows(payload: Mapping[str, JSON], dice: list[int], follower: Event | Non
     return extra if same_dice and extra.get("side") in (payload.get("roller"), None) else None
 
 
-def seen_as(visibility: Visibility, side: SideId | None, viewer: SideId) -> str:
-    """How the viewer sees a roll it may see: public, its own secret one, or the opponent's revealed at CG end."""
+def seen_as(visibility: Visibility, side: SideId | None, viewer: SideId, kind: str = EventKind.ROLL) -> str:
+    """How the viewer sees a roll it may see: public, its own secret one, or the opponent's revealed (at CG end, or
+    a secret roll at the board its roller revealed)."""
+    if kind == EventKind.BOARD_ROLL_REVEALED:
+        return "revealed"
     if visibility is Visibility.PUBLIC:
         return "public"
     return "own" if side == viewer else "revealed"
 
 
 def _visibility(event: Event, viewer: SideId) -> str:
-    return seen_as(event.visibility, event.side, viewer)
+    return seen_as(event.visibility, event.side, viewer, event.kind)
+
+
+def stream_name(stream: str, names: Mapping[str, str]) -> str:
+    """A stream as the log names it: "Public", "German", "German board" (a side's secret rolls at the board)."""
+    if stream == PUBLIC_STREAM:
+        return "Public"
+    if stream.startswith(BOARD_PREFIX):
+        side = stream.removeprefix(BOARD_PREFIX)
+        return f"{names.get(side, side)} board"
+    return names.get(stream, stream)
 
 
 def _result_text(payload: Mapping[str, JSON], result: JSON, label: JSON, names: Mapping[str, str]) -> str:
@@ -115,7 +129,7 @@ def roll_row(system: System, event: Event, follower: Event | None, date: str, vi
         date=str(payload.get("date") or date),
         purpose=str(payload.get("purpose", "")),
         roller=names.get(str(payload.get("roller")), str(payload.get("roller", ""))),
-        stream="Public" if stream == PUBLIC_STREAM else names.get(stream, stream),
+        stream=stream_name(stream, names),
         number=int(str(number or 0)),
         kind=str(payload.get("kind", "")),
         dice=tuple(dice),
@@ -150,7 +164,7 @@ def dice_log(system: System, events: Sequence[Event], viewer: SideId, ended: boo
             if key in made:
                 rows[made[key]] = resolved_row(rows[made[key]], payload)
             continue
-        if event.kind != "roll":
+        if event.kind not in ROW_KINDS:
             continue
         follower = visible[index + 1] if index + 1 < len(visible) else None
         made[key] = len(rows)

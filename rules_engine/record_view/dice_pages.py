@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from rules_engine.events import Event
 from rules_engine.history import frozen_map
 from rules_engine.model import System
-from rules_engine.record_view.dice import DATE_KINDS, resolved_row, roll_row, seen_as
+from rules_engine.record_view.dice import DATE_KINDS, ROW_KINDS, resolved_row, roll_row, seen_as
 from rules_engine.record_view.model import DiceRow
 from rules_engine.vocabulary import SideId, Visibility
 
@@ -17,7 +17,7 @@ ROLL_KIND = "roll"
 RESOLVED_KIND = "roll-resolved"
 SEEN_AS = ("public", "own", "revealed")
 
-__all__ = ["DATE_KINDS", "RESOLVED_KIND", "ROLL_KIND", "DicePage", "PagedRoll", "dice_page"]
+__all__ = ["DATE_KINDS", "RESOLVED_KIND", "ROLL_KIND", "ROW_KINDS", "DicePage", "PagedRoll", "dice_page"]
 
 
 @dataclass(frozen=True)
@@ -47,15 +47,15 @@ class DicePage:
         return self.tallies.get(seen, 0)
 
 
-def dice_page(system: System, rolls: Sequence[PagedRoll], counted: Mapping[tuple[Visibility, SideId | None], int],
-              viewer: SideId) -> DicePage:
+def dice_page(system: System, rolls: Sequence[PagedRoll],
+              counted: Mapping[tuple[str, Visibility, SideId | None], int], viewer: SideId) -> DicePage:
     """The page's rows (as ``dice.dice_log`` would make them) and the tallies of the rolls the viewer may see,
-    counted by (visibility, owning side)."""
+    counted by (event kind, visibility, owning side)."""
     rows = []
     for paged in rolls:
         row = roll_row(system, paged.roll, paged.follower, paged.date, viewer)
         rows.append(resolved_row(row, paged.resolved.payload) if paged.resolved is not None else row)
     tallies = dict.fromkeys(SEEN_AS, 0)
-    for (visibility, side), n in counted.items():
-        tallies[seen_as(visibility, side, viewer)] += n
+    for (kind, visibility, side), n in counted.items():
+        tallies[seen_as(visibility, side, viewer, kind)] += n
     return DicePage(tuple(rows), tallies)

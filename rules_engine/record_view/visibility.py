@@ -6,14 +6,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
-from rules_engine.event_sight import Sight, sight
-from rules_engine.events import JSON, Event
+from rules_engine.event_sight import HIDING_KEY, Sight, sight
+from rules_engine.events import JSON, Event, EventKind
 from rules_engine.model import FormColumn, System
 from rules_engine.state import CampaignState
 from rules_engine.view import public_roster_fields
 from rules_engine.vocabulary import SideId, Visibility
 
 SUPPLIED_KINDS = frozenset({"supplied", "value-supplied"})  # a player typed a value in (step facts, a lost cell)
+RECORDS_HIDDEN_BY = {EventKind.BOARD_ROLL_REVEALED: EventKind.ROLL}
+"""The dice log shows a secret roll at the board revealed early as a roll, unless the viewer sees the roll itself (the
+roller; both sides at CG end): whoever sees one of a side's secret rolls of a CG Date sees them all."""
 
 
 def sides_of(system: System, side: SideId) -> tuple[SideId, SideId]:
@@ -58,8 +61,11 @@ def sees_books(state: CampaignState, side: SideId, of_side: SideId) -> bool:
 
 
 def visible_events(events: Iterable[Event], side: SideId, ended: bool) -> list[Event]:
-    """The events ``side`` may see (the dice log's and the supplied values' filter)."""
-    return [event for event in events if event.visible_to(side, ended)]
+    """The events ``side`` may see (the dice log's and the supplied values' filter; RECORDS_HIDDEN_BY applied)."""
+    seen = [event for event in events if event.visible_to(side, ended)]
+    shown = {(event.kind, event.side, event.payload.get(HIDING_KEY)) for event in seen}
+    return [event for event in seen if not (event.kind in RECORDS_HIDDEN_BY and (
+        RECORDS_HIDDEN_BY[event.kind], event.side, event.payload.get(HIDING_KEY)) in shown)]
 
 
 def supplied_events(events: Sequence[Event], side: SideId, ended: bool) -> list[Event]:
@@ -68,5 +74,5 @@ def supplied_events(events: Sequence[Event], side: SideId, ended: bool) -> list[
 
 
 def records_sight(side: SideId, ended: bool) -> Sight:
-    """The dice log's filter as data a query can apply (Event.visible_to alone: no event hides another there)."""
-    return replace(sight(side, ended), hidden_by={})
+    """The dice log's filter as data a query can apply (Event.visible_to, then RECORDS_HIDDEN_BY)."""
+    return replace(sight(side, ended), hidden_by=RECORDS_HIDDEN_BY)

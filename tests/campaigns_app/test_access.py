@@ -55,6 +55,8 @@ def test_every_campaign_url_is_covered_by_this_test() -> None:
         "records_story",
         # issue 13: the pace changed later by both agreeing
         "campaign_pace", "campaign_pace_answer", "campaign_pace_withdraw",
+        # issue 13 item 4b: secret rolls at the board
+        "campaign_secret_roll", "campaign_secret_roll_reveal",
     }
 
 

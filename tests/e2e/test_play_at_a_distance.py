@@ -1,6 +1,7 @@
 """Play at a distance in two browsers: a campaign with a pace of 2 days per action; the players exchange messages
 live; the German seals a note (the Canadian sees that, when and where, and the commitment, never the text) and reveals
-it (it matches its commitment); the scheduler's reminders, run with a clock two days on, mark the Canadian — away from
+it (it matches its commitment); he rolls a secret DR at the board (the Canadian sees that it was made, never its
+purpose or dice) and reveals it; the scheduler's reminders, run with a clock two days on, mark the Canadian — away from
 the page — overdue on both pages and in My campaigns; the dice statistics page. Every page photographed at 1280 and
 390 px (no sideways scrolling, axe)."""
 from __future__ import annotations
@@ -17,6 +18,7 @@ from tests.e2e.conftest import REPO, LiveServer, Player, create_campaign, join_c
 
 pytestmark = pytest.mark.e2e
 NOTE = "HIP: the 9-1 and two 4-6-7 in the K5 stone building"
+ROLL_PURPOSE = "Quagmire check for the Sherman in O7"
 
 
 def send_message(player: Player, opponent: Player, text: str) -> None:
@@ -73,6 +75,28 @@ def test_messages_a_sealed_note_and_a_reminder_driven_overdue_badge(
     expect(sealed).to_contain_text(NOTE)
     expect(sealed).to_contain_text("Matches the commitment sealed")
     screenshot(cdn.page, "04-note-revealed-canadian")
+
+    # A secret roll at the board: the Canadian sees at once (live) that a secret DR was made, never its purpose or dice
+    cdn.page.goto(campaign_path)  # type: ignore[attr-defined]
+    expect(cdn.page.locator("#live-indicator")).to_have_attribute("data-state", "online")  # type: ignore[attr-defined]
+    ger.page.goto(campaign_path + "notes/")  # type: ignore[attr-defined]
+    ger.page.locator("#roll-purpose").fill(ROLL_PURPOSE)  # type: ignore[attr-defined]
+    ger.page.get_by_role("button", name="Roll in secret").click()  # type: ignore[attr-defined]
+    rolled = ger.page.locator("#secret-roll-german-1")  # type: ignore[attr-defined]
+    expect(rolled).to_contain_text(ROLL_PURPOSE)
+    screenshot(ger.page, "04b-secret-roll-german")
+    expect(cdn.page.locator("#history-latest")).to_contain_text("The German side made secret DR #1 at the board")  # type: ignore[attr-defined]
+    assert "Quagmire" not in cdn.page.content() and all("Quagmire" not in frame for frame in cdn.frames)  # type: ignore[attr-defined]
+    cdn.page.goto(campaign_path + "notes/")  # type: ignore[attr-defined]
+    shadow = cdn.page.locator("#secret-roll-german-1")  # type: ignore[attr-defined]
+    expect(shadow).to_contain_text("Hidden: its purpose and dice stay secret")
+    assert "Quagmire" not in cdn.page.content() and all("Quagmire" not in frame for frame in cdn.frames)  # type: ignore[attr-defined]
+    screenshot(cdn.page, "04c-secret-roll-canadian")
+    ger.page.get_by_role("button", name="Reveal secret roll #1 to both sides").click()  # type: ignore[attr-defined]
+    expect(ger.page.locator("#secret-roll-german-1")).to_contain_text("Revealed to both sides")  # type: ignore[attr-defined]
+    cdn.page.reload()  # type: ignore[attr-defined]
+    expect(shadow).to_contain_text(ROLL_PURPOSE)
+    expect(shadow).to_contain_text("it agrees with the roll announced")
 
     # The Canadian is away; the scheduler runs two days and a minute on: his move is overdue, the German's is not
     ger.page.goto(campaign_path)  # type: ignore[attr-defined]

@@ -24,10 +24,11 @@ def test_before_cg_end_a_side_sees_public_events_and_its_own_secret_ones_after_i
     assert sight("german", True).anyones == set(Visibility) and not sight("german", True).owns
 
 
-def test_a_sealed_chit_is_hidden_by_its_own_chosen_chit_in_the_history_and_by_nothing_in_the_dice_log() -> None:
+def test_a_sealed_chit_is_hidden_by_its_own_chosen_chit_in_the_history_and_in_the_dice_log_only_a_revealed_roll_by_the_roll() -> None:
     assert dict(sight("german", False).hidden_by) == {EventKind.CHIT_SEALED: EventKind.CHIT_CHOSEN,
-                                                      EventKind.NOTE_SEALED: EventKind.NOTE_WRITTEN}
-    assert dict(records_sight("german", False).hidden_by) == {}
+                                                      EventKind.NOTE_SEALED: EventKind.NOTE_WRITTEN,
+                                                      EventKind.BOARD_ROLL_SEALED: EventKind.ROLL}
+    assert dict(records_sight("german", False).hidden_by) == {EventKind.BOARD_ROLL_REVEALED: EventKind.ROLL}
     chosen = Event(EventKind.CHIT_CHOSEN, Visibility.SIDE, "german", {"date": "19 PM", "side": "german"})
     sealed = Event(EventKind.CHIT_SEALED, Visibility.PUBLIC, "german", {"date": "19 PM", "side": "german"})
     assert visible_events([chosen, sealed], "german", False) == [chosen]

@@ -131,6 +131,8 @@ def test_different_player_seeds_give_different_dice() -> None:
 def test_a_secret_roll_must_use_its_rollers_stream() -> None:
     with pytest.raises(RulesError, match="A secret roll's stream is its roller's side"):
         CommittedDice(SEED, "c-1", PLAYERS).roll(DiceKind.DR, "2.513 Shift DR", GER, CDN)
+    with pytest.raises(RulesError, match="or its board stream \\('board-german'\\); got 'board-canadian'"):
+        CommittedDice(SEED, "c-1", PLAYERS).roll(DiceKind.DR, "Bog check", GER, "board-canadian")
 
 
 def test_a_seed_must_be_32_bytes() -> None:
@@ -265,7 +267,9 @@ def test_a_roll_recorded_as_a_dr_instead_of_a_DR_is_detected() -> None:
         ({"dice": [7]}, "dice must be a list of whole numbers 1 to 6 (got [7])"),
         ({"dice": [1, 2]}, "a dr has 1 dice (got 2)"),
         ({"purpose": ""}, "purpose must be a non-empty string"),
-        ({"stream": GER}, "stream must be 'public' or the roller's side 'canadian' (got 'german')"),
+        ({"stream": GER}, "stream must be 'public', the roller's side 'canadian' or its board stream 'board-canadian' "
+                          "(got 'german')"),
+        ({"stream": "board-german"}, "or its board stream 'board-canadian' (got 'board-german')"),
         ({"extra": 1}, "unknown field(s) extra"),
     ],
 )
