@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol, TypeVar
+from typing import TypeVar
 
 from rules_engine.event_words import (
     RESULT_LABELS,
@@ -21,7 +21,7 @@ from rules_engine.event_words import (
     mapping,
     result_summary,
 )
-from rules_engine.events import JSON, EventKind
+from rules_engine.events import JSON, EventKind, EventLike
 from rules_engine.pace import pace_words
 from rules_engine.vocabulary import Visibility
 
@@ -341,22 +341,6 @@ EVENT_SPECS: Mapping[EventKind, EventSpec] = {
     K.VALUE_NEEDED: EventSpec(ALL, _plain(K.VALUE_NEEDED)),
     K.VALUE_SUPPLIED: EventSpec(ALL, _plain(K.VALUE_SUPPLIED)),
 }
-
-
-class EventLike(Protocol):
-    """An event as stored or as the engine made it: its kind, visibility, owning side and payload."""
-
-    @property
-    def kind(self) -> str: ...
-
-    @property
-    def visibility(self) -> str: ...
-
-    @property
-    def side(self) -> str | None: ...
-
-    @property
-    def payload(self) -> Payload: ...
 
 
 E = TypeVar("E", bound=EventLike)

@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TypeAlias
+from typing import Protocol, TypeAlias
 
 from rules_engine.dice import PUBLIC_STREAM, Roll, board_stream, roll_from_json
 from rules_engine.vocabulary import SideId, Visibility
@@ -153,3 +153,19 @@ def roll_from_event(event: Event) -> Roll:
     if event.kind is not EventKind.ROLL:
         raise ValueError(f"Not a roll event: {event.kind}")
     return roll_from_json({k: event.payload[k] for k in ("stream", "number", "kind", "dice", "roller", "purpose")})
+
+
+class EventLike(Protocol):
+    """An event as stored or as the engine made it: its kind, visibility, owning side and payload."""
+
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def visibility(self) -> str: ...
+
+    @property
+    def side(self) -> str | None: ...
+
+    @property
+    def payload(self) -> Mapping[str, JSON]: ...
