@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import math
 from datetime import date
+from typing import Protocol
 
+from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils import timezone
@@ -15,6 +17,13 @@ from campaigns_app.models import Seat
 from campaigns_app.services import pace as pace_services
 from campaigns_app.web import fragments_response, is_htmx, page, player, seated
 from rules_engine.pace import PACES
+
+
+class Answer(Protocol):
+    """A service answering the opponent's request (``pause_answer``, ``pace_answer``)."""
+
+    def __call__(self, *, public_id: str, user: User, agree: bool) -> None: ...
+
 
 PACE_ALLOWED = "no time limit or " + ", ".join(str(hours) for hours in PACES) + " hours per action"
 
@@ -32,6 +41,20 @@ def _answer(request: HttpRequest, seat: Seat, error: str, limited: services.Rate
     if limited is not None and limited.again is not None:
         response["Retry-After"] = str(max(1, math.ceil((limited.again - timezone.now()).total_seconds())))
     return response
+
+
+def _agree_or_decline(request: HttpRequest, seat: Seat, answer_with: Answer, what: str) -> HttpResponse:
+    """The opponent's pause or new pace answered: the form's ``answer`` is agree or decline."""
+    answer = request.POST.get("answer", "")
+    error = ""
+    if answer not in ("agree", "decline"):
+        error = f"Answer {what} with agree or decline."
+    else:
+        try:
+            answer_with(public_id=seat.campaign.public_id, user=player(request), agree=answer == "agree")
+        except services.ServiceError as refused:
+            error = str(refused)
+    return _answer(request, seat, error)
 
 
 @seated
@@ -56,16 +79,7 @@ def pause_ask(request: HttpRequest, seat: Seat) -> HttpResponse:
 @seated
 @require_POST
 def pause_answer(request: HttpRequest, seat: Seat) -> HttpResponse:
-    answer = request.POST.get("answer", "")
-    error = ""
-    if answer not in ("agree", "decline"):
-        error = "Answer a pause with agree or decline."
-    else:
-        try:
-            pace_services.pause_answer(public_id=seat.campaign.public_id, user=player(request), agree=answer == "agree")
-        except services.ServiceError as refused:
-            error = str(refused)
-    return _answer(request, seat, error)
+    return _agree_or_decline(request, seat, pace_services.pause_answer, "a pause")
 
 
 @seated
@@ -89,16 +103,7 @@ def pace_propose(request: HttpRequest, seat: Seat) -> HttpResponse:
 @seated
 @require_POST
 def pace_answer(request: HttpRequest, seat: Seat) -> HttpResponse:
-    answer = request.POST.get("answer", "")
-    error = ""
-    if answer not in ("agree", "decline"):
-        error = "Answer a new pace with agree or decline."
-    else:
-        try:
-            pace_services.pace_answer(public_id=seat.campaign.public_id, user=player(request), agree=answer == "agree")
-        except services.ServiceError as refused:
-            error = str(refused)
-    return _answer(request, seat, error)
+    return _agree_or_decline(request, seat, pace_services.pace_answer, "a new pace")
 
 
 @seated
