@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F
 
 from campaigns_app.engine import System
@@ -219,8 +219,29 @@ def publish(campaign: Campaign, system: System, seats: list[Seat], moved: bool =
             frames.append(Frame(seat.side, made.version, previous,
                                 {key: html for key, html in rendered.items() if before.get(key) != html}))
     if updated:
-        LiveView.objects.bulk_update(updated, ["revision", "epoch", "version", "digest", "fragments"])
+        _update_all(updated)
     return frames
+
+
+STORED = ("revision", "epoch", "version", "digest", "fragments")  # LiveView's columns a publish writes
+
+
+def _update_all(views: list[LiveView]) -> None:
+    """Write the stored views of one publish in one UPDATE (a CASE on the id per column): what ``bulk_update`` would
+    write, without building its expressions — which cost more CPU than rendering a seat's fragments."""
+    ops = connection.ops
+    columns: list[str] = []
+    params: list[Any] = []
+    for name in STORED:
+        columns.append(f"{ops.quote_name(name)} = CASE {ops.quote_name('id')} "
+                       f"{' '.join('WHEN %s THEN %s' for _ in views)} END")
+        for view in views:
+            value = getattr(view, name)
+            params += [view.pk, ops.adapt_json_value(value, None) if name == "fragments" else value]
+    params += [view.pk for view in views]
+    with connection.cursor() as cursor:
+        cursor.execute(f"UPDATE {ops.quote_name(LiveView._meta.db_table)} SET {', '.join(columns)} "
+                       f"WHERE {ops.quote_name('id')} IN ({', '.join('%s' for _ in views)})", params)
 
 
 def _publish(seat: Seat, revision: int, epoch: str) -> Published:
