@@ -205,7 +205,7 @@ def publish(campaign: Campaign, system: System, seats: list[Seat], moved: bool =
         return []
     epoch = _epoch_of(campaign.system.sha256, campaign.card_sha256)
     stored = {view.seat_id: view for view in LiveView.objects.filter(seat__in=[seat.pk for seat in watched])}
-    common = live_page.shared(campaign, system, seats)
+    common = live_page.shared(campaign, system, seats, online)
     frames = []
     updated: list[LiveView] = []
     for seat in watched:
