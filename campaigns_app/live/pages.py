@@ -124,8 +124,24 @@ class _Remembered:
             while len(self._items) > REMEMBERED:
                 self._items.popitem(last=False)
 
+    def at(self, seat_id: int, revision: int, epoch: str) -> Published | None:
+        """The seat's rendering at ``revision`` and ``epoch``, whatever its version."""
+        with self._lock:
+            found = self._items.get(seat_id)
+            if found is None or found[0][:2] != (revision, epoch):
+                return None
+            return found[1]
+
 
 _remembered = _Remembered()
+
+
+def published_at(seat_id: int, campaign: Campaign) -> Published | None:
+    """The seat's rendering at the revision a write left ``campaign`` at (read under its row lock, with its system
+    row), when this worker holds it — the write published it and committed: the htmx answer to the write reuses it
+    without a query. None otherwise (``published`` reads it). A newer write's frame outranks it on the page (its
+    version)."""
+    return _remembered.at(seat_id, campaign.revision, _epoch_of(campaign.system.sha256, campaign.card_sha256))
 
 
 def published(seat_id: int) -> Published | None:
