@@ -13,7 +13,8 @@ depend on the machine and its load: compare two commits in the same sitting, alt
 
 REVEAL_CPU_ROUNDS: the rounds counted (default 60); REVEAL_CPU_PARTS=1: the CPU per round of the main parts (wrapped:
 a part's time includes the parts it calls); REVEAL_CPU_PROFILE=1: a cProfile (CPU time) of the htmx reveals by
-cumulative time; REVEAL_CPU_SQL=1: the statements of one more round (not timed: a debug cursor lists them).
+cumulative time (REVEAL_CPU_PROFILE_SORT=tottime: by own time); REVEAL_CPU_SQL=1: the statements of one more round
+(not timed: a debug cursor lists them).
 """
 from __future__ import annotations
 
@@ -118,4 +119,4 @@ def test_print_the_cpu_of_one_reveal(campaign_factory: Any, users: Any, htmx: bo
     if os.environ.get("REVEAL_CPU_SQL"):
         print("\n".join(statement[:160] for statement in statements))
     if profile is not None:
-        pstats.Stats(profile).sort_stats("cumulative").print_stats(50)
+        pstats.Stats(profile).sort_stats(os.environ.get("REVEAL_CPU_PROFILE_SORT", "cumulative")).print_stats(50)
