@@ -15,7 +15,7 @@ from campaigns_app.campaigns import selectors as campaign_selectors
 from campaigns_app.live import fragments
 from campaigns_app.live import pages as live
 from campaigns_app.messages.selectors import message_form_id
-from campaigns_app.models import Seat
+from campaigns_app.models import Campaign, Seat
 from campaigns_app.phase import form_numbers
 
 NOT_FOUND = "No such campaign."
@@ -62,11 +62,14 @@ def page(request: HttpRequest, seat: Seat, status: int = 200, **extra: Any) -> H
     return live.render(seat, lambda context: render(request, "campaigns/detail.html", context, status=status), **extra)
 
 
-def fragments_response(seat: Seat, ids: list[str], status: int = 200, **extra: Any) -> HttpResponse:
-    """Live fragments for htmx: the published view, or rendered with ``extra`` (errors, a notice, a confirmation) —
-    like the published view, without the request (no CSRF field: htmx sends the header), so only ``extra`` differs."""
+def fragments_response(seat: Seat, ids: list[str], status: int = 200, written: Campaign | None = None,
+                       **extra: Any) -> HttpResponse:
+    """Live fragments for htmx: the published view (``written``: the campaign as the player's write left it — the
+    rendering that write published, when this worker holds it), or rendered with ``extra`` (errors, a notice, a
+    confirmation) — like the published view, without the request (no CSRF field: htmx sends the header), so only
+    ``extra`` differs."""
     if not extra:
-        view = live.published(seat.pk)
+        view = (live.published_at(seat.pk, written) if written is not None else None) or live.published(seat.pk)
         if view is None:
             raise Http404(NOT_FOUND)
         return HttpResponse("".join(view.stamped(f) for f in ids), status=status)
@@ -74,10 +77,12 @@ def fragments_response(seat: Seat, ids: list[str], status: int = 200, **extra: A
         "".join(fragments.render_fragment(f, context) for f in ids), status=status), **extra)
 
 
-def panel_response(request: HttpRequest, seat: Seat, status: int, **extra: Any) -> HttpResponse:
-    """The chit panel alone (htmx) or the whole live page (no JavaScript), with ``extra`` in its context."""
+def panel_response(request: HttpRequest, seat: Seat, status: int, written: Campaign | None = None,
+                   **extra: Any) -> HttpResponse:
+    """The chit panel alone (htmx) or the whole live page (no JavaScript), with ``extra`` in its context
+    (``written``: as in ``fragments_response``)."""
     if is_htmx(request):
-        return fragments_response(seat, ["chit-panel"], status, **extra)
+        return fragments_response(seat, ["chit-panel"], status, written, **extra)
     return page(request, seat, status, **extra)
 
 

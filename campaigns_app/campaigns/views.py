@@ -23,7 +23,7 @@ from campaigns_app.cards import selectors as card_selectors
 from campaigns_app.event_pages import PageError
 from campaigns_app.forms import CampaignCreateForm, ChitForm, PlayerSeedForm, SignupForm
 from campaigns_app.live import fragments, notifications
-from campaigns_app.models import Invitation, Seat
+from campaigns_app.models import Campaign, Invitation, Seat
 from campaigns_app.phase import history as phase_history
 from campaigns_app.records import lost_values as lost_value_selectors
 from campaigns_app.web import NOT_FOUND, fragments_response, is_htmx, page, panel_response, player, safe_next, seated
@@ -259,20 +259,20 @@ def chit_submit(request: HttpRequest, seat: Seat) -> HttpResponse:
     if problem:
         return panel_response(request, seat, 422, chit_error=problem)
     try:
-        services.chit_submit(user=player(request), public_id=seat.campaign.public_id, side=side, chit=chit)
+        written = services.chit_submit(user=player(request), public_id=seat.campaign.public_id, side=side, chit=chit)
     except services.NotSeated:
         raise Http404(NOT_FOUND) from None
     except services.ServiceError as error:
         return panel_response(request, seat, 422, chit_error=str(error))
     if is_htmx(request):
-        return panel_response(request, seat, 200)
+        return panel_response(request, seat, 200, written)
     messages.success(request, f"Your {chit.capitalize()} chit is sealed.")
     return redirect("campaign_detail", public_id=seat.campaign.public_id)
 
 
 def _action(request: HttpRequest, seat: Seat, service: Callable[..., Any], done: str) -> HttpResponse:
     try:
-        service(user=player(request), public_id=seat.campaign.public_id)
+        written = service(user=player(request), public_id=seat.campaign.public_id)
     except services.NotSeated:
         raise Http404(NOT_FOUND) from None
     except services.ServiceError as error:
@@ -280,7 +280,7 @@ def _action(request: HttpRequest, seat: Seat, service: Callable[..., Any], done:
             return fragments_response(seat, ["owes"], 422, action_error=str(error))
         return page(request, seat, 422, action_error=str(error))
     if is_htmx(request):
-        return fragments_response(seat, ["owes"])
+        return fragments_response(seat, ["owes"], written=written if isinstance(written, Campaign) else None)
     messages.success(request, done)
     return redirect("campaign_detail", public_id=seat.campaign.public_id)
 

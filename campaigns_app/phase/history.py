@@ -56,9 +56,16 @@ def _visible(records: list[EventRecord], side: str, ended: bool) -> list[EventRe
 HISTORY_WINDOW = 24  # events read at a time, newest first, for the latest few
 
 
-def history(campaign: Campaign, seat: Seat, latest: int | None = None, view: SideView | None = None
-            ) -> list[dict[str, Any]]:
-    """The events the seat's side may see, in order (``latest``: only the last few, read from the newest back)."""
+def recent_records(campaign: Campaign) -> list[EventRecord]:
+    """The campaign's newest HISTORY_WINDOW events, in order, whoever may see them: read once for both seats' latest
+    history (``history(recent=…)`` filters them for one side, as it does the rows it reads itself)."""
+    return list(EventRecord.objects.filter(campaign=campaign).order_by("-seq")[:HISTORY_WINDOW])[::-1]
+
+
+def history(campaign: Campaign, seat: Seat, latest: int | None = None, view: SideView | None = None,
+            recent: list[EventRecord] | None = None) -> list[dict[str, Any]]:
+    """The events the seat's side may see, in order (``latest``: only the last few, read from the newest back;
+    ``recent``: the campaign's newest events as ``recent_records`` read them, used as the first window)."""
     system = door.system_of(campaign)
     ended = (view if view is not None else door.side_view(campaign, seat.side)).ended
     events = EventRecord.objects.filter(campaign=campaign)
@@ -67,7 +74,10 @@ def history(campaign: Campaign, seat: Seat, latest: int | None = None, view: Sid
     else:
         window = max(HISTORY_WINDOW, latest + 1)
         while True:
-            records = list(events.order_by("-seq")[:window])[::-1]
+            if recent is not None and window == HISTORY_WINDOW:
+                records = recent
+            else:
+                records = list(events.order_by("-seq")[:window])[::-1]
             visible = _visible(records, seat.side, ended)
             if len(records) < window:  # the whole campaign
                 break

@@ -11,10 +11,10 @@ from campaigns_app.campaigns.selectors import seeds_fixed
 from campaigns_app.engine import System
 from campaigns_app.live import presence_store
 from campaigns_app.messages.selectors import conversation, latest_messages
-from campaigns_app.models import Campaign, Seat
+from campaigns_app.models import Campaign, EventRecord, Seat
 from campaigns_app.pace.selectors import pace_context
 from campaigns_app.phase.context import phase_context
-from campaigns_app.phase.history import history
+from campaigns_app.phase.history import history, recent_records
 from campaigns_app.phase.steps import step_label
 from campaigns_app.records import end_selectors
 from rules_engine.event_text import STEP_LABELS, cg_ended_text
@@ -33,23 +33,27 @@ PHASE_FRAGMENT_IDS = ("campaign-status", "owes", "step-panel", "chit-panel", "st
 @dataclass(frozen=True)
 class Shared:
     """What both seats' live pages read alike: the campaign (with its system row), its rules, its seats by side (with
-    their users) and the sides online now. A service passes the rows it holds under the lock (``shared``)."""
+    their users), the sides online now, the latest messages and the newest events. A service passes the rows it holds under the lock (``shared``)."""
 
     campaign: Campaign
     system: System
     seats: dict[str, Seat]
     online: set[str]
     messages: list[tuple[str, str, datetime]]
+    recent: list[EventRecord]  # the newest events, read once: each seat's latest history filters them for its side
 
 
-def shared(campaign: Campaign, system: System | None = None, seats: list[Seat] | None = None) -> Shared:
-    """The shared part of the live context: ``system`` and ``seats`` read when not given, who is online read now."""
+def shared(campaign: Campaign, system: System | None = None, seats: list[Seat] | None = None,
+           online: frozenset[str] | None = None) -> Shared:
+    """The shared part of the live context: ``system`` and ``seats`` read when not given, who is online read now
+    (``online``: as the publishing caller just read it)."""
     found = seats if seats is not None else list(Seat.objects.filter(campaign=campaign).select_related("user"))
     for seat in found:
         seat.campaign = campaign  # templates reach the campaign through the seat: no query per seat
-    online = set(presence_store.online(campaign.public_id))
+    online = presence_store.online(campaign.public_id) if online is None else online
     return Shared(campaign, system if system is not None else door.system_of(campaign),
-                  {seat.side: seat for seat in found}, online, latest_messages(campaign))
+                  {seat.side: seat for seat in found}, set(online), latest_messages(campaign),
+                  recent_records(campaign))
 
 
 def live_context(seat: Seat, common: Shared | None = None) -> dict[str, Any]:
@@ -147,7 +151,7 @@ def live_context(seat: Seat, common: Shared | None = None) -> dict[str, Any]:
         "end_question": end_question,
         "cg_end_text": cg_ended_text(system, view["cg_end"]) if view.get("ended") and view.get("cg_end") else "",
         "can_mark_done": len(seats) == 2 and side_view.can_mark_done,
-        "history_latest": history(campaign, seat, latest=HISTORY_LATEST, view=side_view),
+        "history_latest": history(campaign, seat, latest=HISTORY_LATEST, view=side_view, recent=common.recent),
         "conversation": conversation(common.messages, system, seat.side),
         "pace": pace_context(campaign, system, seat.side),
         "ended": view.get("ended", False),

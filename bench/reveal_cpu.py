@@ -1,0 +1,122 @@
+"""The server CPU of one reveal, measured in process: the second chit POST (htmx and plain form) through Django's test
+client against the configured database, with both players' pages open (presence store), timed with
+``time.process_time``; the median of many. Run by hand (not collected by the suite), from the repository root:
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/refit REDIS_URL=redis://127.0.0.1:6379/7 \\
+        .venv/bin/python -m pytest -q -s -p no:cacheprovider bench/reveal_cpu.py
+
+Each reveal runs in a savepoint rolled back afterwards, so every round reveals the same sealed chits from the same
+rows; the first rounds warm the caches and are not counted. The after-commit work (frames, e-mail) runs too
+(``django_capture_on_commit_callbacks``). As in production, templates render without the test environment's signal
+and the suite's template-context guard is not installed. It prints the figures and asserts nothing about them (timings
+depend on the machine and its load: compare two commits in the same sitting, alternating).
+
+REVEAL_CPU_ROUNDS: the rounds counted (default 60); REVEAL_CPU_PARTS=1: the CPU per round of the main parts (wrapped:
+a part's time includes the parts it calls); REVEAL_CPU_PROFILE=1: a cProfile (CPU time) of the htmx reveals by
+cumulative time (REVEAL_CPU_PROFILE_SORT=tottime: by own time); REVEAL_CPU_SQL=1: the statements of one more round
+(not timed: a debug cursor lists them).
+"""
+from __future__ import annotations
+
+import cProfile
+import os
+import pstats
+import statistics
+import time
+from collections import defaultdict
+from contextlib import nullcontext
+from typing import Any
+
+import pytest
+from django.db import connection, transaction
+from django.template.base import PartialTemplate, Template
+from django.test import utils as test_utils
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from campaigns_app import door, web
+from campaigns_app.campaigns import selectors
+from campaigns_app.live import fragments, pages, presence_store
+from campaigns_app.phase import live_page
+from campaigns_app.services import core
+from tests.campaigns_app.conftest import _test_settings, campaign_factory, client_for, rr, users  # noqa: F401
+
+ROUNDS = int(os.environ.get("REVEAL_CPU_ROUNDS", "60"))
+WARM = 5
+PARTS: list[tuple[object, str, str]] = [
+    (pages, "publish", "publish (every seat's fragments)"),
+    (live_page, "live_context", "  live_context"),
+    (live_page, "history", "    history"),
+    (door, "side_view", "    door.side_view"),
+    (fragments, "render_fragment", "  render_fragment"),
+    (selectors, "seat_for", "seat_for (the view's seat)"),
+    (core, "save_state", "save_state"),
+    (web, "fragments_response", "htmx response"),
+]
+
+
+def time_parts(monkeypatch: pytest.MonkeyPatch) -> dict[str, float]:
+    """Wrap each of PARTS to add its CPU seconds to the returned totals."""
+    spent: dict[str, float] = defaultdict(float)
+    for owner, name, label in PARTS:
+        original = getattr(owner, name)
+
+        def timed(*args: Any, _original: Any = original, _label: str = label, **kwargs: Any) -> Any:
+            start = time.process_time()
+            try:
+                return _original(*args, **kwargs)
+            finally:
+                spent[_label] += time.process_time() - start
+
+        monkeypatch.setattr(owner, name, timed)
+    return spent
+
+
+@pytest.mark.parametrize("htmx", [True, False], ids=["htmx", "plain form"])
+def test_print_the_cpu_of_one_reveal(campaign_factory: Any, users: Any, htmx: bool,  # noqa: F811
+                                     django_capture_on_commit_callbacks: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(Template, "_render", test_utils._TestState.saved_data.template_render)
+    monkeypatch.setattr(PartialTemplate, "_render", test_utils._TestState.saved_data.partial_template_render)
+    campaign = campaign_factory(users["gerd"], users["cana"])
+    for side in ("german", "canadian"):
+        presence_store.store().beat(campaign.public_id, side, f"bench.live!{side}", presence_store.clock())
+    url = reverse("chit_submit", args=[campaign.public_id])
+    headers = {"HX-Request": "true"} if htmx else {}
+    client_for(users["gerd"]).post(url, {"side": "german", "chit": "attack", "confirmed": "yes"}, headers=headers)
+    second = client_for(users["cana"])
+    spent = time_parts(monkeypatch) if os.environ.get("REVEAL_CPU_PARTS") else {}
+    profile = cProfile.Profile(time.process_time) if os.environ.get("REVEAL_CPU_PROFILE") and htmx else None
+    times: list[float] = []
+    statements: list[str] = []
+    for index in range(WARM + ROUNDS + 1):
+        savepoint = transaction.savepoint_create()
+        last = index == WARM + ROUNDS  # one more round, not timed: its statements are listed (debug cursor)
+        with (CaptureQueriesContext(connection) if last else nullcontext()) as captured, \
+                django_capture_on_commit_callbacks(execute=True):
+            if profile is not None and index >= WARM:
+                profile.enable()
+            start = time.process_time()
+            response = second.post(url, {"side": "canadian", "chit": "idle", "confirmed": "yes"}, headers=headers)
+            cpu = time.process_time() - start
+            if profile is not None:
+                profile.disable()
+        assert response.status_code == (200 if htmx else 302)
+        assert b'id="chit-reveal"' in response.content or not htmx
+        transaction.savepoint_rollback(savepoint)
+        if index == WARM - 1:
+            spent.clear()
+        if last:
+            statements = [q["sql"] for q in captured.captured_queries
+                          if not q["sql"].startswith(("SAVEPOINT", "RELEASE"))]
+        elif index >= WARM:
+            times.append(cpu * 1000)
+    times.sort()
+    print(f"\nreveal ({'htmx' if htmx else 'plain form'}), {ROUNDS} rounds: CPU median {statistics.median(times):.2f} ms, "
+          f"p10 {times[len(times) // 10]:.2f} ms, p90 {times[len(times) * 9 // 10]:.2f} ms; "
+          f"{len(statements)} statements (request and after commit)")
+    for label, seconds in spent.items():
+        print(f"  {label:40} {seconds * 1000 / (ROUNDS + 1):6.2f} ms")
+    if os.environ.get("REVEAL_CPU_SQL"):
+        print("\n".join(statement[:160] for statement in statements))
+    if profile is not None:
+        pstats.Stats(profile).sort_stats(os.environ.get("REVEAL_CPU_PROFILE_SORT", "cumulative")).print_stats(50)
