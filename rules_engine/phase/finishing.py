@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 from rules_engine.dice import Dice
 from rules_engine.events import Event, EventKind
@@ -101,7 +100,7 @@ def recon_work(system: SystemLike, state: CampaignState, step: Step, side: str, 
     resolution = roll_on(table, roll, None, facts, {}, side_settings(system, side))
     state, events = result_events(state, step, side, resolution, visibility, cost=price, currency=currency)
     if order is not None:
-        bought = replace(ledger.purchases[-1], rolled=True,
+        bought = ledger.purchases[-1].evolve(rolled=True,
                          notes=f"{step.ref} Recon Final dr {resolution.final}: {resolution.final} Locations (2.524)")
         ledger = ledger.with_purchase(bought)
         state = with_ledger(state, side, ledger)

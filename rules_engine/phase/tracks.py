@@ -1,8 +1,6 @@
 """A side's tracks (SAN, ELR, LVP) and its ledger's CG Roster lines as the phase writes them (RR 2.5122, 2.5032, M2)."""
 from __future__ import annotations
 
-from dataclasses import replace
-
 from rules_engine.errors import RulesError
 from rules_engine.events import Event
 from rules_engine.ledger import RosterLine, SideLedger, new_ledger
@@ -64,7 +62,7 @@ def roster_update(state: CampaignState, side: str, date_id: str, currency: str |
         return state
     line = ledger.roster_line(date_id) or RosterLine(date_id, start=ledger.balance(currency) if currency else None,
                                                      elr=ledger.elr, san=ledger.san)
-    return with_ledger(state, side, ledger.with_roster_line(replace(line, **values)))  # type: ignore[arg-type]
+    return with_ledger(state, side, ledger.with_roster_line(line.evolve(**values)))  # type: ignore[arg-type]
 
 
 def fold_san(system: SystemLike, state: CampaignState, side: str) -> CampaignState:
@@ -77,7 +75,7 @@ def fold_san(system: SystemLike, state: CampaignState, side: str) -> CampaignSta
         return state
     pending = ledger.san_pending
     roster = tuple(
-        replace(line, san=(line.san if line.san is not None else san) + line.san_pending, san_pending=0)
+        line.evolve(san=(line.san if line.san is not None else san) + line.san_pending, san_pending=0)
         if line.san_pending else line
         for line in ledger.roster
     )
