@@ -29,6 +29,8 @@ def run_key(state: CampaignState, ref: str) -> str:
 
 def auto_run(system: SystemLike, state: CampaignState, step: Step) -> Progress:
     """Sides that confirmed a run holding the current step (``mark_run_done``) finish it now."""
+    if not state.run_done:
+        return Progress(state, ())  # nobody confirmed a run
     key = run_key(state, step.ref)
     finished = [s for s in state.sides if s not in state.done and key in state.run_done.get(s, ())]
     if not finished:
@@ -56,7 +58,7 @@ def finish(system: SystemLike, state: CampaignState, side: str, *private: Event)
     done = state.done | {side}
     ref = state.phase_ref if state.step == PHASE else state.step
     events: list[Event] = [*private, Event(EventKind.STEP_DONE, Visibility.PUBLIC, side, {"date": state.date_id, "step": ref, "side": side})]
-    if not done >= set(state.sides):
+    if state.sides[0] not in done or state.sides[1] not in done:  # not both sides (``done >= set(state.sides)``)
         return Progress(state.evolve(done=done), tuple(events))
     new = state  # both have finished: the cursor moves on and the next step's marks start afresh (``goto``)
     step = step_at(system, new)
