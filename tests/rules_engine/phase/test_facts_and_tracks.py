@@ -2,12 +2,15 @@
 same answers however often they are asked (the engine remembers what it derives from frozen data)."""
 from __future__ import annotations
 
+from dataclasses import replace
 from decimal import Decimal
 
 from rules_engine import sequence
 from rules_engine.history import DateRecord, ScenarioResult
-from rules_engine.ledger import RosterLine, new_ledger
+from rules_engine.ledger import PurchaseLine, RosterLine, SideLedger, new_ledger
+from rules_engine.model import System
 from rules_engine.phase.tracks import set_track
+from rules_engine.record_facts import platoons_purchased
 from rules_engine.state import CampaignState
 from tests.rules_engine.phase.test_initiative import CDN, GER, rr_system
 
@@ -69,3 +72,30 @@ def test_a_track_of_a_side_without_books_is_only_on_the_tracks() -> None:
     state = state_after().evolve(ledgers={CDN: new_ledger(CDN, {"CPP": 20})})
     state = set_track(state, GER, "elr", 2)
     assert state.tracks[GER] == {"elr": 2} and GER not in state.ledgers
+
+
+def rr_with_qualities(eng_platoon: str) -> System:
+    """RR with the German Eng Pltn (RG I4) printed as ``eng_platoon`` quality, as a CG Card may print it (PL 3.47)."""
+    system = rr_system()
+    chart = system.rg_chart(GER)
+    rows = tuple(replace(r, quality=eng_platoon) if r.id == "I4" else r for r in chart.rows)
+    charts = tuple(replace(c, rows=rows) if c.side == GER else c for c in system.rg_charts)
+    return replace(system, rg_charts=charts)
+
+
+def bought(ledger: SideLedger, rg_id: str, date_id: str) -> SideLedger:
+    line = PurchaseLine(ledger.next_line, date_id, rg_id, "Eng Pltn", Decimal(10))
+    return ledger.evolve(purchases=(*ledger.purchases, line))
+
+
+def test_platoons_bought_on_a_date_are_counted_by_the_quality_of_the_systems_chart() -> None:
+    elite, green = rr_with_qualities("elite"), rr_with_qualities("green")
+    ledger = bought(bought(new_ledger(GER), "I4", "20 AM"), "I4", "19 PM")
+    counts = platoons_purchased(elite, ledger, GER, "20 AM")
+    assert counts["elite_platoons_purchased_previous"] == 1 and counts["green_platoons_purchased_previous"] == 0
+    counts["elite_platoons_purchased_previous"] = 7  # the caller's copy
+    assert platoons_purchased(elite, ledger, GER, "20 AM")["elite_platoons_purchased_previous"] == 1
+    assert platoons_purchased(green, ledger, GER, "20 AM")["green_platoons_purchased_previous"] == 1  # its own chart
+    more = bought(ledger, "I4", "20 AM")  # a new purchase: new books, counted again
+    assert platoons_purchased(elite, more, GER, "20 AM")["elite_platoons_purchased_previous"] == 2
+    assert platoons_purchased(rr_system(), more, GER, "20 AM") == {}  # no quality printed: the players are asked
