@@ -23,7 +23,7 @@ def is_open(state: CampaignState, step: Step) -> bool:
     """True once the automatic part of ``step`` is done on this date and its board part is waiting for the players."""
     return text(step) is not None and any(
         e.kind == KIND and e.payload.get("step") == step.ref and e.payload.get("date") == state.date_id
-        for e in state.records
+        for e in reversed(state.records)  # the newest first: the board part began at this step
     )
 
 

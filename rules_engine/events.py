@@ -93,12 +93,14 @@ class Event:
     def __init__(self, kind: EventKind, visibility: Visibility, side: SideId | None = None,
                  payload: Mapping[str, JSON] | None = None) -> None:
         """An event of ``kind`` (a stored string read back becomes its EventKind; ValueError for an unknown kind)."""
-        object.__setattr__(self, "kind", kind if type(kind) is EventKind else EventKind(kind))
-        object.__setattr__(self, "visibility", visibility)
-        object.__setattr__(self, "side", side)
-        object.__setattr__(self, "payload", payload if payload is not None else {})
-        if self.visibility is not Visibility.PUBLIC and self.side is None:
-            raise ValueError(f"A {self.visibility} event needs the side that owns it")
+        kind = kind if type(kind) is EventKind else EventKind(kind)
+        if visibility is not Visibility.PUBLIC and side is None:
+            raise ValueError(f"A {visibility} event needs the side that owns it")
+        fields = self.__dict__  # frozen: the fields are written once, here, without a __setattr__ each
+        fields["kind"] = kind
+        fields["visibility"] = visibility
+        fields["side"] = side
+        fields["payload"] = payload if payload is not None else {}
 
     def visible_to(self, viewer: SideId, cg_ended: bool) -> bool:
         """Whether ``viewer`` may see this event now (Visibility: SIDE and CG_END open to both sides at CG end)."""
@@ -141,10 +143,10 @@ def roll_event(roll: Roll, visibility: Visibility, side: SideId | None = None, *
         "purpose": roll.purpose,
         "roller": roll.roller,
     }
-    for key, value in extra.items():
-        if key in payload:
-            raise ValueError(f"roll_event: extra field {key!r} would overwrite the roll itself")
-        payload[key] = value
+    if not payload.keys().isdisjoint(extra):
+        key = next(k for k in extra if k in payload)
+        raise ValueError(f"roll_event: extra field {key!r} would overwrite the roll itself")
+    payload.update(extra)
     return Event(EventKind.ROLL, visibility, side, payload)
 
 

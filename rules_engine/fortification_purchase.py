@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
 
 from rules_engine.errors import MissingValueError, SubmissionError
@@ -332,7 +332,7 @@ def apply_fortifications(
         roster = ledger.roster_line(date_id)
         if roster is not None:
             label = row.type if order.quantity == 1 else f"{row.type} ×{order.quantity}"
-            ledger = ledger.with_roster_line(replace(roster, fortifications=(*roster.fortifications, label)))
+            ledger = ledger.with_roster_line(roster.evolve(fortifications=(*roster.fortifications, label)))
     return ledger
 
 

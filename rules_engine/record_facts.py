@@ -4,7 +4,7 @@ Purchase Record, by the quality the CG Card prints on each RG line (``quality:``
 from __future__ import annotations
 
 from rules_engine.errors import UnknownNameError
-from rules_engine.ledger import SideLedger
+from rules_engine.ledger import PurchaseLine, SideLedger
 from rules_engine.model import RG_QUALITIES, RgChart, RgRow, System
 from rules_engine.system_memo import SystemMemo
 
@@ -29,11 +29,22 @@ def is_infantry_platoon(chart: RgChart, row: RgRow) -> bool:
 def platoons_purchased(system: System, ledger: SideLedger, side: str, date_id: str) -> dict[str, int]:
     """Each quality's count of infantry platoons bought (not OB-given) on ``date_id``; empty when one of them has no
     quality on its chart line (then the players are asked)."""
+    purchases = ledger.purchases
+    key = (id(purchases), id(system), side, date_id)
+    found = _COUNTED.get(key)
+    if found is None or found[0] is not purchases or found[1] is not system:
+        if len(_COUNTED) >= 512:
+            _COUNTED.clear()
+        found = _COUNTED[key] = (purchases, system, _counted(system, purchases, side, date_id))
+    return dict(found[2])  # the caller's own copy
+
+
+def _counted(system: System, purchases: tuple[PurchaseLine, ...], side: str, date_id: str) -> dict[str, int]:
     platoons = _PLATOONS(system, side)
     if platoons is None:
         return {}
     counts = {quality: 0 for quality in RG_QUALITIES}
-    for line in ledger.purchases:
+    for line in purchases:
         if line.date_id != date_id or line.initial_ob or line.rg_id not in platoons:
             continue
         quality = platoons[line.rg_id]
@@ -54,4 +65,6 @@ def _platoons(system: System, side: str) -> dict[str, str | None] | None:
 
 
 _PLATOONS = SystemMemo(_platoons)
+# per purchases tuple (frozen: a purchase makes a new one) and System, both kept alive with their entry
+_COUNTED: dict[tuple[int, int, str, str], tuple[tuple[PurchaseLine, ...], System, dict[str, int]]] = {}
 _FACT_NAMES = {quality: fact_name(quality) for quality in RG_QUALITIES}

@@ -3,7 +3,7 @@ the KGP 8.31 Balance that halves one side's 8.616 Secret DR (``Balance``)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from rules_engine.dice import Dice
 from rules_engine.errors import MissingValueError, RulesError
@@ -113,7 +113,7 @@ def _record(
     before = ledger.balance(currency)
     ledger = ledger.adjust(currency, to_decimal(amount))
     line = ledger.roster_line(date_id) or RosterLine(date_id, start=before, elr=ledger.elr, san=ledger.san)
-    ledger = ledger.with_roster_line(replace(line, replenished=to_decimal(amount), left=ledger.balance(currency)))
+    ledger = ledger.with_roster_line(line.evolve(replenished=to_decimal(amount), left=ledger.balance(currency)))
     event = Event(EventKind.REPLENISHED, Visibility.CG_END, ledger.side, {
         "currency": currency, "amount": amount_text(to_decimal(amount)), "date_id": date_id, **payload,
     })

@@ -6,7 +6,6 @@ final values and the DRM breakdown from ``tables.resolve``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 
 from rules_engine.dice import Dice, Roll
 from rules_engine.errors import MissingValueError, RulesError
@@ -250,7 +249,7 @@ def roll_for_purchase(
         raise RollMissingValueError(str(error), line, (*events, made)) from error
     except MissingValueError as error:
         raise RollMissingValueError(str(error), line, tuple(events)) from error
-    return replace(line, rolled=True), tuple(events)
+    return line.evolve(rolled=True), tuple(events)
 
 
 def _facts(system: System, side: SideId, line: PurchaseLine, facts: Mapping[str, Fact] | None) -> dict[str, Fact]:
@@ -272,7 +271,7 @@ def _strength(
         return line
     sides = _depletion_sides(system)
     if sides is not None and side not in sides:
-        return replace(line, strength="F", units=_units(row.full))
+        return line.evolve(strength="F", units=_units(row.full))
     table = _param_table(system, "strength_table", f"RG {row.id} is subject to depletion")
     roll, result = _roll_on(dice, table, side, f"{table.ref} RG Strength {table.dice} — RG {row.id}",
                             facts=_facts(system, side, line, facts), settings=int_settings(system, side), answers=answers)
@@ -280,7 +279,7 @@ def _strength(
     strength = "D" if depleted else "F"
     units = _units(row.depleted) if depleted and row.depleted else _units(row.full)
     events.append(_event(roll, side, line, result, table, strength=strength))
-    return replace(line, strength=strength, units=units)
+    return line.evolve(strength=strength, units=units)
 
 
 def _units(units: Sequence[UnitCount]) -> tuple[tuple[int, str], ...]:
@@ -295,7 +294,7 @@ def _support_weapons(
     if not row.sw:
         return line
     if line.strength != "D":
-        return replace(line, sw=dict(row.sw))
+        return line.evolve(sw=dict(row.sw))
     table = _param_table(system, "sw_table", f"the Depleted RG {row.id} must roll for each SW")
     at_least = _param(system, "sw_at_least_by_type")
     wanted = at_least.get(row.type, 0) if isinstance(at_least, Mapping) else 0
@@ -316,7 +315,7 @@ def _support_weapons(
             units = line.units
             if not row.depleted and all(u.unit in row.sw for u in row.full):
                 units = tuple((n, w) for w, n in received.items() if n)
-            return replace(line, sw=received, units=units)
+            return line.evolve(sw=received, units=units)
     raise RulesError(f"RG {row.id}: no SW allotment after {MAX_SW_ROUNDS} rounds")
 
 
@@ -357,7 +356,7 @@ def _leaders(
                     counts[final] = counts.get(final, 0) + 1
             leaders.extend(got)
             events.append(_event(roll, side, line, result, table, leaders=list(got), adjustments=list(adjustments)))
-    return replace(line, leaders=tuple(leaders), leader_column=column_used)
+    return line.evolve(leaders=tuple(leaders), leader_column=column_used)
 
 
 def _oba(
@@ -374,7 +373,7 @@ def _oba(
     roll, result = _roll_on(dice, table, side, f"{table.ref} {table.name} {table.dice} — RG {row.id}",
                             facts=given, settings=int_settings(system, side), answers=answers)
     events.append(_event(roll, side, line, result, table))
-    return replace(line, oba_ammo=result.cell.text)
+    return line.evolve(oba_ammo=result.cell.text)
 
 
 def line_questions(system: System, line: PurchaseLine, side: SideId) -> tuple[tuple[DiceTable, str | None, int], ...]:

@@ -140,10 +140,11 @@ class CampaignState:
         values: dict[str, object] = self.__dict__.copy()
         if "step" in changes or "pass_kind" in changes:
             _check_step(changes.get("step", self.step), changes.get("pass_kind", self.pass_kind))
+        if not _FIELD_NAMES.issuperset(changes):
+            name = next(n for n in changes if n not in _FIELD_NAMES)
+            raise TypeError(f"CampaignState has no field {name!r}")
         freezers = _FREEZE
         for name, value in changes.items():
-            if name not in values:
-                raise TypeError(f"CampaignState has no field {name!r}")
             freeze = freezers.get(name)
             values[name] = value if freeze is None else freeze(value)
         new = object.__new__(type(self))
@@ -298,7 +299,8 @@ _FRESH_ENTRY: Mapping[str, object] = {  # what a new entry starts with (read-onl
     "done": frozenset(), "facts_supplied": _EMPTY, "parts_done": frozenset(), "map_done": _EMPTY, "map_results": _EMPTY,
     "map_agreed": _EMPTY, "board_log": (), "board_counts": _EMPTY,
 }
-if set(StateChanges.__annotations__) != {f.name for f in fields(CampaignState)}:
+_FIELD_NAMES = frozenset(f.name for f in fields(CampaignState))
+if set(StateChanges.__annotations__) != _FIELD_NAMES:
     raise TypeError("StateChanges must list every field of CampaignState")  # the two lists drift apart otherwise
 
 
@@ -335,8 +337,9 @@ def side_name(system: SystemLike, side: SideId) -> str:
 
 def check_side(system: SystemLike, side: SideId) -> None:
     """SubmissionError unless ``side`` is one of the system's two sides."""
-    allowed = side_ids(system)
-    if side not in allowed:
+    first, second = system.sides[0].id, system.sides[1].id
+    if side != first and side != second:
+        allowed = (first, second)
         raise SubmissionError(f"Unknown side {side!r} (allowed: {', '.join(allowed)})")
 
 

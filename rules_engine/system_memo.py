@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 
+_UNSET = object()
+
 
 class SystemMemo[S, K: Hashable, V]:
     """``compute(owner, key)`` remembered per (owner object, key): call it as ``memo(owner, key)``."""
@@ -13,15 +15,23 @@ class SystemMemo[S, K: Hashable, V]:
     def __init__(self, compute: Callable[[S, K], V], bound: int = 512) -> None:
         self._compute = compute
         self._bound = bound
-        self._found: dict[tuple[int, K], tuple[S, V]] = {}
+        self._size = 0
+        self._found: dict[int, tuple[S, dict[K, V]]] = {}  # id(owner) → (owner, key → value)
 
     def __call__(self, owner: S, key: K) -> V:
         """The remembered value for ``owner`` and ``key`` (computed on the first call)."""
-        entry = self._found.get((id(owner), key))
+        entry = self._found.get(id(owner))
         if entry is not None and entry[0] is owner:
-            return entry[1]
+            value = entry[1].get(key, _UNSET)
+            if value is not _UNSET:
+                return value  # type: ignore[return-value]  # stored below for this key
         value = self._compute(owner, key)
-        if len(self._found) >= self._bound:
+        if self._size >= self._bound:
             self._found.clear()
-        self._found[(id(owner), key)] = (owner, value)
+            self._size = 0
+        entry = self._found.get(id(owner))
+        if entry is None or entry[0] is not owner:
+            entry = self._found[id(owner)] = (owner, {})
+        entry[1][key] = value
+        self._size += 1
         return value

@@ -214,7 +214,7 @@ def resolve(
 ) -> TableResult:
     """Resolve a roll on a table: DRM breakdown, final, row, cell (MissingValueError if that cell is lost)."""
     kind = getattr(roll, "kind", None)
-    if kind is not None and str(kind) != table.dice.value:
+    if kind is not None and str(kind) != table.dice:  # DiceKind is a StrEnum: compared as its text
         raise RulesError(f"{table.id} ({table.ref}) is rolled with a {table.dice.value}, not a {kind}")
     col = table.column(column)
     applied = modifiers_for(table, col.id, facts, answers, settings)

@@ -2,9 +2,10 @@
 2.38, 2.4) and the CG Roster (RR 2.518); each to and from JSON."""
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields
 from decimal import Decimal
+from typing import Any, TypedDict, Unpack
 
 from rules_engine.events import JSON
 from rules_engine.ledger.amounts import SETUP_MODES, STRENGTHS, amount_text, frozen_mapping, to_decimal
@@ -17,6 +18,70 @@ _as_int = READ.as_whole
 _opt_int = READ.opt_whole
 _str = READ.text
 _opt_str = READ.opt_text
+
+
+class PurchaseChanges(TypedDict, total=False):
+    """The fields ``PurchaseLine.evolve`` may change (every field, with its type)."""
+
+    line: int
+    date_id: str
+    rg_id: str
+    group_type: str
+    cost: Decimal | int | str
+    setup_mode: str
+    pre_registered: int
+    extra: int
+    initial_ob: bool
+    number_purchased: int
+    remaining: int | None
+    strength: str | None
+    units: tuple[tuple[int, str], ...]
+    sw: Mapping[str, int]
+    leaders: tuple[str, ...]
+    oba_ammo: str | None
+    setup_area: str | None
+    notes: str
+    leader_column: str | None
+    rolled: bool
+
+
+class RosterChanges(TypedDict, total=False):
+    """The fields ``RosterLine.evolve`` may change (every field, with its type)."""
+
+    date_id: str
+    start: Decimal | None
+    replenished: Decimal | None
+    purchased: tuple[tuple[str, Decimal], ...]
+    spent: Decimal | int
+    left: Decimal | None
+    recon: int | None
+    elr: int | None
+    san: int | None
+    initiative: str | None
+    lvp_current: int | None
+    lvp_cg: int | None
+    fortifications: tuple[str, ...]
+    cvp_suffered: int | None
+    cvp_amassed: int | None
+    notes: str
+    san_pending: int
+
+
+def _evolved[L](line: L, changes: Mapping[str, object], normal: Mapping[str, Callable[[Any], object]]) -> L:
+    """A copy of a frozen line with ``changes``, each changed field normalized as ``__post_init__`` would."""
+    values: dict[str, object] = line.__dict__.copy()
+    for name, value in changes.items():
+        if name not in values:
+            raise TypeError(f"{type(line).__name__} has no field {name!r}")
+        fix = normal.get(name)
+        values[name] = value if fix is None else fix(value)
+    new: L = object.__new__(type(line))
+    object.__setattr__(new, "__dict__", values)
+    return new
+
+
+def _opt_decimal(value: Decimal | None) -> Decimal | None:
+    return None if value is None else to_decimal(value)
 
 
 @dataclass(frozen=True)
@@ -53,6 +118,15 @@ class PurchaseLine:
             raise ValueError(f"unknown set-up mode {self.setup_mode!r} (allowed: {', '.join(SETUP_MODES)})")
         if self.strength is not None and self.strength not in STRENGTHS:
             raise ValueError(f"strength is F or D, got {self.strength!r}")
+
+    def evolve(self, **changes: Unpack[PurchaseChanges]) -> PurchaseLine:
+        """``dataclasses.replace``, normalizing and checking only the changed fields (the others are already)."""
+        new = _evolved(self, changes, _PURCHASE_NORMAL)
+        if "setup_mode" in changes and new.setup_mode not in SETUP_MODES:
+            raise ValueError(f"unknown set-up mode {new.setup_mode!r} (allowed: {', '.join(SETUP_MODES)})")
+        if "strength" in changes and new.strength is not None and new.strength not in STRENGTHS:
+            raise ValueError(f"strength is F or D, got {new.strength!r}")
+        return new
 
     def to_json(self) -> dict[str, JSON]:
         """JSON-safe data (Decimals as strings)."""
@@ -227,6 +301,10 @@ class RosterLine:
         object.__setattr__(self, "purchased", tuple((str(r), to_decimal(c)) for r, c in self.purchased))
         object.__setattr__(self, "fortifications", tuple(self.fortifications))
 
+    def evolve(self, **changes: Unpack[RosterChanges]) -> RosterLine:
+        """``dataclasses.replace``, normalizing only the changed fields (the others are already)."""
+        return _evolved(self, changes, _ROSTER_NORMAL)
+
     def to_json(self) -> dict[str, JSON]:
         """JSON-safe data."""
         def dec(value: Decimal | None) -> str | None:
@@ -278,3 +356,16 @@ class RosterLine:
             notes=str(data.get("notes") or ""),
             san_pending=whole_or_zero(data, "san_pending"),
         )
+
+
+_PURCHASE_NORMAL: Mapping[str, Callable[[Any], object]] = {  # as ``PurchaseLine.__post_init__`` normalizes them
+    "cost": to_decimal, "sw": frozen_mapping, "units": lambda units: tuple((int(c), str(u)) for c, u in units),
+    "leaders": tuple,
+}
+_ROSTER_NORMAL: Mapping[str, Callable[[Any], object]] = {  # as ``RosterLine.__post_init__`` normalizes them
+    "start": _opt_decimal, "replenished": _opt_decimal, "left": _opt_decimal, "spent": to_decimal,
+    "purchased": lambda rows: tuple((str(r), to_decimal(c)) for r, c in rows), "fortifications": tuple,
+}
+for _cls, _changes in ((PurchaseLine, PurchaseChanges), (RosterLine, RosterChanges)):
+    if set(_changes.__annotations__) != {f.name for f in fields(_cls)}:
+        raise TypeError(f"{_changes.__name__} must list every field of {_cls.__name__}")  # they drift apart otherwise

@@ -136,10 +136,11 @@ class SideLedger:
 
     def with_roster_line(self, line: RosterLine) -> SideLedger:
         """The ledger with a date's roster line replaced (or appended)."""
-        rows = [r for r in self.roster if r.date_id != line.date_id]
-        if len(rows) == len(self.roster):
-            return self.evolve(roster=(*self.roster, line))
-        return self.evolve(roster=tuple(line if r.date_id == line.date_id else r for r in self.roster))
+        date_id, roster = line.date_id, self.roster
+        for row in roster:
+            if row.date_id == date_id:
+                return self.evolve(roster=tuple(line if r.date_id == date_id else r for r in roster))
+        return self.evolve(roster=(*roster, line))
 
     def with_purchase(self, line: PurchaseLine) -> SideLedger:
         """The ledger with one RG Purchase Record line replaced (same number) or appended."""

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from rules_engine.errors import UnknownNameError
 from rules_engine.model.values import Cell
+from rules_engine.system_memo import SystemMemo
 from rules_engine.vocabulary import SideId
 
 
@@ -90,9 +91,20 @@ class RgChart:
 
     def row(self, rg_id: str) -> RgRow:
         """The RG line with this id (UnknownNameError listing the ids)."""
-        for row in self.rows:
-            if row.id == rg_id:
-                return row
+        row = _ROWS_BY_ID(self.rows, None).get(rg_id)
+        if row is not None:
+            return row
         raise UnknownNameError(
             f"unknown RG {rg_id!r} on the {self.name} (allowed: {', '.join(r.id for r in self.rows)})"
         )
+
+
+def _rows_by_id(rows: tuple[RgRow, ...], _: None) -> dict[str, RgRow]:
+    """A chart's lines by id, the first line with an id (as a scan finds it)."""
+    found: dict[str, RgRow] = {}
+    for row in rows:
+        found.setdefault(row.id, row)
+    return found
+
+
+_ROWS_BY_ID = SystemMemo(_rows_by_id)  # per rows tuple (frozen): ``RgChart.row`` without a scan

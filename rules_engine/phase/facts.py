@@ -7,6 +7,7 @@ from rules_engine.model import Step
 from rules_engine.record_facts import platoons_purchased
 from rules_engine.state import (
     CampaignState,
+    DateRecord,
     SystemLike,
 )
 from rules_engine.system_memo import SystemMemo
@@ -59,21 +60,8 @@ def setting_value(system: SystemLike, side: str, key: str) -> object:
 
 def facts_for(system: SystemLike, state: CampaignState, side: str) -> dict[str, Fact]:
     """DRM facts the engine knows from its records ("previous"/"this" = the date just finished), plus supplied ones."""
-    facts: dict[str, Fact] = dict(side_facts(system, side))
-    other = state.other(side)
-    last = state.history[-1] if state.history else None
-    result = last.result if last is not None else None
-    facts["own_attack_previous"] = last is not None and last.choices.get(side) == _ATTACK
-    # RR 2.521 "-1 Attacked in the previous CG Scenario": the last scenario played (an Idle Date has none)
-    played = next((r.result for r in reversed(state.history) if r.kind != "idle" and r.result is not None), None)
-    facts["own_attacked_previous_scenario"] = bool(played and played.attacked.get(side))
-    won = bool(result and result.winner == side)
-    facts["won_previous"] = won
-    facts["won_this"] = won
-    facts["cvp_amassed_this"] = result.cvp.get(side, 0) if result else 0
-    facts["cvp_suffered_previous"] = result.cvp.get(other, 0) if result else 0
-    idle_seen = any(r.kind == "idle" for r in state.history)
-    facts["firefights_without_idle"] = 0 if idle_seen else len(state.history)  # every date played: none was Idle
+    facts: dict[str, Fact] = side_facts(system, side)  # a fresh dict
+    facts.update(_HISTORY_FACTS(state.history, (side, state.other(side))))
     if 0 <= state.date_index < len(system.calendar):
         facts["night"] = system.calendar[state.date_index].night
     own = state.sealed.get(side)
@@ -84,3 +72,27 @@ def facts_for(system: SystemLike, state: CampaignState, side: str) -> dict[str, 
         facts.update(platoons_purchased(system, ledger, side, state.date_id))  # PL 3.47, from the record
     facts.update(state.facts_supplied.get(side, {}))
     return facts
+
+
+def _history_facts(history: tuple[DateRecord, ...], sides: tuple[str, str]) -> dict[str, Fact]:
+    """The facts ``facts_for`` reads from the dates played, for ``sides`` = (the side, its opponent)."""
+    side, other = sides
+    facts: dict[str, Fact] = {}
+    last = history[-1] if history else None
+    result = last.result if last is not None else None
+    facts["own_attack_previous"] = last is not None and last.choices.get(side) == _ATTACK
+    # RR 2.521 "-1 Attacked in the previous CG Scenario": the last scenario played (an Idle Date has none)
+    played = next((r.result for r in reversed(history) if r.kind != "idle" and r.result is not None), None)
+    facts["own_attacked_previous_scenario"] = bool(played and played.attacked.get(side))
+    won = bool(result and result.winner == side)
+    facts["won_previous"] = won
+    facts["won_this"] = won
+    facts["cvp_amassed_this"] = result.cvp.get(side, 0) if result else 0
+    facts["cvp_suffered_previous"] = result.cvp.get(other, 0) if result else 0
+    idle_seen = any(r.kind == "idle" for r in history)
+    facts["firefights_without_idle"] = 0 if idle_seen else len(history)  # every date played: none was Idle
+    return facts
+
+
+# per history tuple (frozen: a new date makes a new tuple); the caller's dict is a copy (``facts.update``)
+_HISTORY_FACTS = SystemMemo(_history_facts)

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 from rules_engine.dice import Dice
 from rules_engine.events import Event, EventKind
@@ -30,6 +29,8 @@ def run_key(state: CampaignState, ref: str) -> str:
 
 def auto_run(system: SystemLike, state: CampaignState, step: Step) -> Progress:
     """Sides that confirmed a run holding the current step (``mark_run_done``) finish it now."""
+    if not state.run_done:
+        return Progress(state, ())  # nobody confirmed a run
     key = run_key(state, step.ref)
     finished = [s for s in state.sides if s not in state.done and key in state.run_done.get(s, ())]
     if not finished:
@@ -57,7 +58,7 @@ def finish(system: SystemLike, state: CampaignState, side: str, *private: Event)
     done = state.done | {side}
     ref = state.phase_ref if state.step == PHASE else state.step
     events: list[Event] = [*private, Event(EventKind.STEP_DONE, Visibility.PUBLIC, side, {"date": state.date_id, "step": ref, "side": side})]
-    if not done >= set(state.sides):
+    if state.sides[0] not in done or state.sides[1] not in done:  # not both sides (``done >= set(state.sides)``)
         return Progress(state.evolve(done=done), tuple(events))
     new = state  # both have finished: the cursor moves on and the next step's marks start afresh (``goto``)
     step = step_at(system, new)
@@ -101,7 +102,7 @@ def recon_work(system: SystemLike, state: CampaignState, step: Step, side: str, 
     resolution = roll_on(table, roll, None, facts, {}, side_settings(system, side))
     state, events = result_events(state, step, side, resolution, visibility, cost=price, currency=currency)
     if order is not None:
-        bought = replace(ledger.purchases[-1], rolled=True,
+        bought = ledger.purchases[-1].evolve(rolled=True,
                          notes=f"{step.ref} Recon Final dr {resolution.final}: {resolution.final} Locations (2.524)")
         ledger = ledger.with_purchase(bought)
         state = with_ledger(state, side, ledger)

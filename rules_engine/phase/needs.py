@@ -148,15 +148,14 @@ def needs(system: SystemLike, state: CampaignState, side: str) -> tuple[Need, ..
     """What ``side`` must supply before the current step goes on: a value lost in the rule text that its roll fell on
     ("table-value"), its SAN/ELR/Current-LVP ("track"), a DRM fact the records do not give ("fact")."""
     state = settle(system, state)
-    out: list[Need] = []
     pending = open_pending(state, side)
-    if pending is not None:
-        out.append(table_need(system, state, side, pending))
+    lost = (table_need(system, state, side, pending),) if pending is not None else ()
     if state.step != PHASE or state.phase_ref in MARKS or state.phase_ref is None:
-        return tuple(out)
+        return lost
     step = find_step(system, state.phase_ref)
     if current_kind(system, state, step) != AUTOMATIC:
-        return tuple(out)
+        return lost
+    out: list[Need] = list(lost)
     for track in _missing_tracks(system, state, step, side):
         text = f"your current {track.upper()} ({step.ref})"
         bought = ledger_of(system, state, side).san_pending if track == "san" else 0

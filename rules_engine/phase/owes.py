@@ -4,7 +4,7 @@ from __future__ import annotations
 from rules_engine import map_groups, patrols
 from rules_engine.events import JSON
 from rules_engine.model import MapGroup
-from rules_engine.phase.needs import needs
+from rules_engine.phase.needs import needs, open_pending, table_need
 from rules_engine.phase.order import order_chooser, resolve_order, waiting_for
 from rules_engine.phase.program import (
     ASSISTED,
@@ -42,7 +42,7 @@ def owes(system: SystemLike, state: CampaignState, side: str) -> tuple[str, ...]
     state = settle(system, state)
     if state.ended or state.step == WAITING:
         return ()  # waiting for the second player: nothing is owed yet
-    groups = map_groups.in_play(system, state)
+    groups = map_groups.in_play(system, state) if state.step in (INITIAL_SCENARIO, SCENARIO, RESULTS) else ()
     if state.step in (INITIAL_SCENARIO, SCENARIO) and groups:
         what = "the Initial Scenario" if state.step == INITIAL_SCENARIO else "the scenario"
         return tuple(f"mark {what} on {g.id} finished" for g in groups if side not in state.map_done.get(g.id, ()))
@@ -76,11 +76,15 @@ def owes(system: SystemLike, state: CampaignState, side: str) -> tuple[str, ...]
     if step is None:
         return ()
     kind = current_kind(system, state, step)
-    wanted = needs(system, state, side)
-    lost = [n for n in wanted if n.kind == "table-value"]
-    if lost:
-        return (f"{step_label(step)}: {lost[0].text}",)
-    if kind == AUTOMATIC:
+    if kind != AUTOMATIC:  # what ``needs`` gives at a step the app does not resolve: a lost value a roll fell on
+        pending = open_pending(state, side)
+        if pending is not None:
+            return (f"{step_label(step)}: {table_need(system, state, side, pending).text}",)
+    else:
+        wanted = needs(system, state, side)
+        lost = [n for n in wanted if n.kind == "table-value"]
+        if lost:
+            return (f"{step_label(step)}: {lost[0].text}",)
         asked = dict.fromkeys(n.id if n.kind == "track" else "the answers for your secret rolls"
                               if n.kind == "questions" else "an answer" for n in wanted)  # never an internal key
         return (f"{step_label(step)}: supply {', '.join(asked)}",) if wanted else ()

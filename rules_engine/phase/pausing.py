@@ -46,9 +46,9 @@ def attempt(
     stored before that change is run again with its rolls given back (never re-rolled). Returns (state, events,
     finished)."""
     pending = state.pending.get(side)
-    replay = [roll_from_json(r) for r in _json_list(pending, "rolls") if isinstance(r, Mapping)]
+    replay = [roll_from_json(r) for r in _json_list(pending, "rolls") if isinstance(r, Mapping)] if pending else []
     lost_before = {(str(k[0]), int(str(k[1]))) for k in _json_list(pending, "lost_rolls")
-                   if isinstance(k, (list, tuple)) and len(k) == 2}
+                   if isinstance(k, (list, tuple)) and len(k) == 2} if pending else set()
     recorder = ReplayDice(dice, replay)
     before = len(state.records)
     try:

@@ -1,8 +1,6 @@
 """A side's tracks (SAN, ELR, LVP) and its ledger's CG Roster lines as the phase writes them (RR 2.5122, 2.5032, M2)."""
 from __future__ import annotations
 
-from dataclasses import replace
-
 from rules_engine.errors import RulesError
 from rules_engine.events import Event
 from rules_engine.ledger import RosterLine, SideLedger, new_ledger
@@ -32,17 +30,17 @@ def main_currency(system: SystemLike) -> str | None:
 def set_track(state: CampaignState, side: str, name: str, value: int, date_id: str | None = None,
                currency: str | None = None) -> CampaignState:
     """A side's track (SAN, ELR, LVP …) set, on its ledger and its CG Roster line too."""
-    tracks = {s: dict(v) for s, v in state.tracks.items()}
-    tracks.setdefault(side, {})[name] = value
-    state = state.evolve(tracks=tracks)
+    tracks = {**state.tracks, side: {**state.tracks.get(side, {}), name: value}}
     ledger = state.ledgers.get(side)
-    if ledger is not None and name == "san":
-        state = with_ledger(state, side, ledger.evolve(san=value))
-    if ledger is not None and name == "elr":
-        state = with_ledger(state, side, ledger.evolve(elr=value))
+    if ledger is None:
+        return state.evolve(tracks=tracks)
+    if name == "san":
+        ledger = ledger.evolve(san=value)
+    elif name == "elr":
+        ledger = ledger.evolve(elr=value)
     if name in ROSTER_TRACKS:
-        state = roster_update(state, side, date_id or state.date_id, currency, **{ROSTER_TRACKS[name]: value})
-    return state
+        ledger = _roster_written(ledger, date_id or state.date_id, currency, **{ROSTER_TRACKS[name]: value})
+    return state.evolve(tracks=tracks, ledgers={**state.ledgers, side: ledger})
 
 
 def ledger_of(system: SystemLike, state: CampaignState, side: str) -> SideLedger:
@@ -62,9 +60,14 @@ def roster_update(state: CampaignState, side: str, date_id: str, currency: str |
     ledger = state.ledgers.get(side)
     if ledger is None:
         return state
+    return with_ledger(state, side, _roster_written(ledger, date_id, currency, **values))
+
+
+def _roster_written(ledger: SideLedger, date_id: str, currency: str | None, **values: object) -> SideLedger:
+    """The ledger with ``values`` written on its CG Roster line for a date (``roster_update``)."""
     line = ledger.roster_line(date_id) or RosterLine(date_id, start=ledger.balance(currency) if currency else None,
                                                      elr=ledger.elr, san=ledger.san)
-    return with_ledger(state, side, ledger.with_roster_line(replace(line, **values)))  # type: ignore[arg-type]
+    return ledger.with_roster_line(line.evolve(**values))  # type: ignore[arg-type]
 
 
 def fold_san(system: SystemLike, state: CampaignState, side: str) -> CampaignState:
@@ -77,7 +80,7 @@ def fold_san(system: SystemLike, state: CampaignState, side: str) -> CampaignSta
         return state
     pending = ledger.san_pending
     roster = tuple(
-        replace(line, san=(line.san if line.san is not None else san) + line.san_pending, san_pending=0)
+        line.evolve(san=(line.san if line.san is not None else san) + line.san_pending, san_pending=0)
         if line.san_pending else line
         for line in ledger.roster
     )

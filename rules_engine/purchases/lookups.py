@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from rules_engine.errors import UnknownNameError
 from rules_engine.fortification_purchase import Violation
 from rules_engine.model import Cell, RgChart, RgRow, SettingValue, SpecialRule, System
+from rules_engine.system_memo import SystemMemo
 from rules_engine.vocabulary import SideId
 
 
@@ -20,10 +21,17 @@ def objective_hex_prefixes(system: System) -> tuple[tuple[str, ...], str] | None
 
 def _purchase_step_params(system: System) -> tuple[str, Mapping[str, object]]:
     """The secret purchase step's rule number and params (empty when the system has none)."""
+    return _PURCHASE_STEP(system, None)
+
+
+def _find_purchase_step(system: System, _: None) -> tuple[str, Mapping[str, object]]:
     for step in system.steps:
         if step.secret == "purchase" and step.action in ("purchase-rg", "purchase"):
             return step.ref, step.params
     return "", {}
+
+
+_PURCHASE_STEP = SystemMemo(_find_purchase_step)
 
 
 def purchase_currency(system: System) -> str:

@@ -3,7 +3,6 @@ the Initial Scenario OB's lines (RR 2.5188, PHD C4.2)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from decimal import Decimal
 
 from rules_engine.errors import UnknownNameError
@@ -84,7 +83,7 @@ def record_initial_ob(
         for _ in range(group.count):
             if row is not None:
                 line = new_purchase_line(system, ledger, side, date_id, RgOrder(row.id), Decimal(0), initial_ob=True)
-                line = replace(line, notes="Initial Scenario OB")
+                line = line.evolve(notes="Initial Scenario OB")
             else:
                 line = PurchaseLine(
                     line=ledger.next_line, date_id=date_id, rg_id=group.rg_id or "", group_type=group.group_type or "",

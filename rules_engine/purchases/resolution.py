@@ -3,7 +3,6 @@ the same for a batch just validated."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from decimal import Decimal
 
 from rules_engine.errors import SubmissionError
@@ -56,7 +55,7 @@ def record_order(
             for code, cell in row.gives.items():
                 if any(c.code == code for c in system.currencies) and not cell.missing:
                     ledger = ledger.adjust(code, to_decimal(cell.number))
-            roster = replace(roster, purchased=(*roster.purchased, (row.id, cost)), spent=roster.spent + cost,
+            roster = roster.evolve(purchased=(*roster.purchased, (row.id, cost)), spent=roster.spent + cost,
                              san_pending=roster.san_pending + row.effects.get("san", 0))
         elif isinstance(order, FortOrder):
             forts.append(order)
@@ -66,15 +65,15 @@ def record_order(
             ledger = ledger.evolve(items=(*ledger.items, item)).adjust(currency, -item.cost)
             for code, amount in item.gives.items():
                 ledger = ledger.adjust(code, amount)
-            roster = replace(roster, spent=roster.spent + item.cost)
-        ledger = ledger.with_roster_line(replace(roster, left=ledger.balance(currency)))
+            roster = roster.evolve(spent=roster.spent + item.cost)
+        ledger = ledger.with_roster_line(roster.evolve(left=ledger.balance(currency)))
     if forts:
         if ledger.roster_line(date_id) is None:
             ledger = ledger.with_roster_line(roster_for(ledger, date_id, currency))
         ledger = apply_fortifications(system, ledger, side, date_id, forts, initial=initial)
         written = ledger.roster_line(date_id)
         if written is not None:
-            ledger = ledger.with_roster_line(replace(written, left=ledger.balance(currency)))
+            ledger = ledger.with_roster_line(written.evolve(left=ledger.balance(currency)))
     return ledger
 
 

@@ -72,3 +72,37 @@ def test_bad_set_up_mode_and_strength_are_refused() -> None:
         PurchaseLine(1, "19 PM", "I1", "Para Inf Coy", Decimal(28), setup_mode="air-drop")
     with pytest.raises(ValueError, match="F or D"):
         PurchaseLine(1, "19 PM", "I1", "Para Inf Coy", Decimal(28), strength="X")
+
+
+def test_a_purchase_line_evolved_equals_the_same_line_built_whole() -> None:
+    line = sample().purchases[0]
+    changed = line.evolve(strength="F", units=[(9, "6-5-8")], sw={"MMG": 1}, leaders=["9-1"], cost=30, rolled=False)
+    assert changed == PurchaseLine(1, "19 PM", "I1", "Para Inf Coy", Decimal(30), setup_mode="on-map",
+                                   number_purchased=1, remaining=3, strength="F", units=((9, "6-5-8"),),
+                                   sw={"MMG": 1}, leaders=("9-1",), setup_area="A3", leader_column="leaders")
+    assert changed.cost == Decimal(30) and type(changed.cost) is Decimal
+    assert changed.units == ((9, "6-5-8"),) and changed.leaders == ("9-1",)
+    with pytest.raises(TypeError):
+        changed.sw["MMG"] = 2  # type: ignore[index]
+    assert line.strength == "D" and line.rolled  # the line it came from is unchanged
+
+
+def test_a_purchase_line_evolved_refuses_what_the_constructor_refuses() -> None:
+    line = sample().purchases[0]
+    with pytest.raises(ValueError, match="set-up mode"):
+        line.evolve(setup_mode="airdrop")
+    with pytest.raises(ValueError, match="strength is F or D"):
+        line.evolve(strength="X")
+    with pytest.raises(TypeError, match="no field 'colour'"):
+        line.evolve(colour="red")  # type: ignore[call-arg]
+
+
+def test_a_roster_line_evolved_equals_the_same_line_built_whole() -> None:
+    roster = sample().roster[0]
+    changed = roster.evolve(left=40, spent=40, purchased=[("I1", 28), ("M2", "12")], replenished=None, san=3)
+    assert changed == RosterLine("19 PM", start=Decimal(80), replenished=None,
+                                 purchased=(("I1", Decimal(28)), ("M2", Decimal(12))), spent=Decimal(40),
+                                 left=Decimal(40), recon=2, san=3, initiative="attack", lvp_current=4, lvp_cg=9,
+                                 fortifications=("Trench",), cvp_suffered=12)
+    assert type(changed.left) is Decimal and type(changed.purchased[1][1]) is Decimal
+    assert roster.left == Decimal(52)  # the line it came from is unchanged
