@@ -3,6 +3,7 @@ log read as far as rules_engine.record_view allows, and a side's ``RecordView`` 
 selectors, views and exports see only what comes out of here, never a CampaignState."""
 from __future__ import annotations
 
+import json
 from collections.abc import Collection
 
 from django.db.models import Count, JSONField, OuterRef, QuerySet, Subquery
@@ -177,6 +178,8 @@ def _event(data: dict[str, JSON] | None) -> Event | None:
     if data is None:
         return None
     payload, owner = data.get("payload"), data.get("side")
+    if isinstance(payload, str):  # SQLite's json_object() embeds a JSON column as its text, PostgreSQL as an object
+        payload = json.loads(payload)
     if not isinstance(payload, dict):
         raise ValueError(f"Bad event record: {data!r}")
     return Event(EventKind(str(data["kind"])), Visibility(str(data["visibility"])), str(owner) if owner else None,
