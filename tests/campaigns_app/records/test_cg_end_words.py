@@ -34,3 +34,13 @@ def test_after_a_first_date_concession_the_pages_speak_of_the_ended_cg(rr: Any, 
     assert ">Scenario</h2>" in story and "No scenario was recorded on this CG Date." in story
     assert "How the CG ended" in story
     assert "The Campaign Game ended on 19 AM: the German side conceded; the Canadian side wins." in story
+
+
+def test_the_verification_of_a_cg_conceded_before_any_roll_does_not_read_all_0_rolls_verified(rr: Any,
+                                                                                                users: Any) -> None:
+    campaign = create_rr(users["gerd"], users["cana"])
+    client_for(users["gerd"]).post(reverse("records_cg_end_concede", args=[campaign.public_id]), {"confirmed": "yes"})
+    html = client_for(users["cana"]).get(reverse("records_verify", args=[campaign.public_id])).content.decode()
+    assert "No roll to verify; the revealed seed matches its commitment." in html
+    assert "All 0 rolls" not in html and "rules_engine/dice.py" not in html
+    assert "described in Refit's source, rules_engine/dice/." in html
