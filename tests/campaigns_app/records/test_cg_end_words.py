@@ -30,6 +30,8 @@ def test_after_a_first_date_concession_the_pages_speak_of_the_ended_cg(rr: Any, 
     assert (f'The CG is over and the seed is revealed: <a href="{verify}">verify every roll</a> against its SHA-256 '
             "commitment.") in page
     assert BEFORE not in page
+    assert '<h2 id="checklist-title" class="card-title">Steps</h2>' in page  # not an empty "Before the Initial Scenario"
+    assert '<p class="muted" id="checklist-ended">No more steps: the Campaign Game is over.</p>' in page
     story = client.get(reverse("records_story", args=[campaign.public_id, "1"])).content.decode()
     assert ">Scenario</h2>" in story and "No scenario was recorded on this CG Date." in story
     assert "How the CG ended" in story
