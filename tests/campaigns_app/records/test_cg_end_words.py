@@ -46,3 +46,15 @@ def test_the_verification_of_a_cg_conceded_before_any_roll_does_not_read_all_0_r
     assert "No roll to verify; the revealed seed matches its commitment." in html
     assert "All 0 rolls" not in html and "rules_engine/dice.py" not in html
     assert "described in Refit's source, rules_engine/dice/." in html
+
+
+def test_the_rules_pages_still_missing_parts_are_named_as_players_name_them(rr: Any, users: Any) -> None:
+    campaign = create_rr(users["gerd"], users["cana"])
+    html = client_for(users["cana"]).get(reverse("campaign_rules", args=[campaign.public_id])).content.decode()
+    missing = html.split('id="card-missing"')[1].split("</section>")[0]
+    for words in ("<strong>Initial OB</strong>", "<strong>Steps</strong> <code>2.502</code>",
+                  "<strong>CG Special Rules</strong> <span", "<strong>CG Victory Conditions</strong>",
+                  "<strong>CG Special Rules</strong> <code>2.42</code>", "<strong>RG charts</strong> <span"):
+        assert words in missing, words
+    for key in ("initial ob", "cg-ssr", "initial-scenario", "vehicle-notes", "endnotes", "special rules", "rg charts"):
+        assert key not in missing, key
