@@ -194,7 +194,8 @@ STORAGES = {
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Outgoing mail (Django 6.1 MAILERS). The environment names stay the familiar EMAIL_* ones.
-_email_backend = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+# The default prints each e-mail decoded, its links whole (campaigns_app/notify/console.py): `make run` players copy them.
+_email_backend = os.environ.get("EMAIL_BACKEND", "campaigns_app.notify.console.EmailBackend")
 _email_options: dict[str, object] = {}
 if _email_backend.endswith("smtp.EmailBackend"):
     _email_options = {

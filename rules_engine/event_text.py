@@ -197,7 +197,7 @@ def _weather_record(s: Seen, w: Words) -> tuple[str, str]:
     if p.get("board"):
         return "Weather", str(p.get("text") or "")
     parts = [f"{name.upper() if name == 'ec' else name.capitalize()}: {p[name]}"
-             for name in ("ec", "weather", "moon", "wind") if p.get(name)]
+             for name in ("ec", "weather", "moon", "wind") if p.get(name) and p.get(name) != "-"]  # "-": none
     return "Weather", (" · ".join(parts) + (" · Night" if p.get("night") else "")
                        + (f" (rolled on the {p.get('rolled')})" if p.get("rolled") else ""))
 

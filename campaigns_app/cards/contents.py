@@ -33,6 +33,23 @@ def _human(name: str) -> str:
     return name.replace("_", " ")
 
 
+# A system file's part as a player names it (the rules page's "Still missing" and a card's report).
+PART_WORDS = {"calendar": "CG calendar", "currencies": "Points", "forms": "Record forms", "initial_ob": "Initial OB",
+              "rg_charts": "RG charts", "settings": "Players' choices", "setup_costs": "Setup costs",
+              "special_rules": "CG Special Rules", "victory_conditions": "CG Victory Conditions",
+              "map_groups_in_play": "Map Groups in play", "between_phase": "Between-scenario phase"}
+
+
+def part_words(part: str) -> str:
+    """``rg_charts`` → "RG charts": a part's name for players, never the file's key."""
+    return PART_WORDS.get(part, _human(part).capitalize())
+
+
+def _part_ref(part_id: str | None) -> str:
+    """A missing part's rule number ("2.502"), shown; an internal id ("cg-ssr") is not: the note names the part."""
+    return part_id if part_id and part_id[0].isdigit() else ""
+
+
 def _label(item: object) -> str | None:
     """How an item in a list is named in a path (its id, side, type …)."""
     if isinstance(item, CgCard):
@@ -177,7 +194,7 @@ def start_blockers(system: System) -> list[str]:
 
 
 def _missing_parts(system: System) -> list[dict[str, str]]:
-    return [{"part": _human(m.part), "id": m.id or "", "note": m.note} for m in system.missing_parts]
+    return [{"part": part_words(m.part), "id": _part_ref(m.id), "note": m.note} for m in system.missing_parts]
 
 
 def _settings_rows(system: System) -> list[dict[str, str]]:
@@ -208,12 +225,12 @@ def card_report(cg_system: CgSystem, system: System) -> dict[str, Any]:
     base = engine.system_of(cg_system)
     remaining = {(m.part, m.id) for m in system.missing_parts}
     filled = [
-        {"part": _human(m.part), "id": m.id or "", "note": m.note}
+        {"part": part_words(m.part), "id": _part_ref(m.id), "note": m.note}
         for m in base.missing_parts
         if (m.part, m.id) not in remaining
     ]
     doc = system.document
-    replaced = [
+    replaced = [  # keys in words ("rg charts"): the report's template looks for "calendar" among them
         _human(part)
         for part in ("calendar", "rg_charts", "steps", "idle", "currencies", "setup_costs", "fortifications", "initiative",
                      "limits", "forms", "settings", "special_rules", "map_groups_in_play", "time_unit", "between_phase")

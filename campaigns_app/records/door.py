@@ -178,7 +178,7 @@ def _event(data: dict[str, JSON] | None) -> Event | None:
     if data is None:
         return None
     payload, owner = data.get("payload"), data.get("side")
-    if isinstance(payload, str):  # SQLite's JSON_OBJECT gives a JSON column nested in it as its text
+    if isinstance(payload, str):  # SQLite's json_object() embeds a JSON column as its text, PostgreSQL as an object
         payload = json.loads(payload)
     if not isinstance(payload, dict):
         raise ValueError(f"Bad event record: {data!r}")

@@ -19,16 +19,18 @@ from rules_engine.state import CampaignState
 from rules_engine.vocabulary import SideId, Visibility
 
 K = EventKind
+ENDING = "How the CG ended"  # a chapter of the last CG Date's story only (the others have no end to tell)
 CHAPTERS: tuple[tuple[str, frozenset[EventKind]], ...] = (
     ("Points and purchases", frozenset({K.INITIAL_OB, K.REPLENISHED, K.REPLENISHMENT_SKIPPED, K.POINTS_FORFEITED,
                                         K.RECON_DECLARED, K.DECLARED, K.ITEMS_LOST})),
     ("Initiative chits", frozenset({K.CHIT_CHOSEN, K.CHIT_SEALED, K.CHITS_REVEALED, K.INITIATIVE_ASSIGNED,
                                     K.MOVE_ORDER, K.IDLE})),
     ("Scenario result", frozenset({K.RESULTS_CONFIRMED, K.MAP_GROUP_RESULTS_CONFIRMED, K.RESULTS_DIFFER,
-                                   K.LOSSES_RECORDED, K.LVP_RECORDED, K.CG_ENDED})),
+                                   K.LOSSES_RECORDED, K.LVP_RECORDED})),
     ("Refit Phase outcomes", frozenset({K.ROLL, K.TABLE_RESULT, K.SECRET_DR, K.SAN_ADJUSTED, K.ELR_CHANGED,
                                         K.NIGHT_ELR, K.WEATHER, K.LEADERS_GENERATED, K.TRACK_SET, K.ANNOUNCED,
                                         K.RESOLUTION_ORDER, K.NOTHING_TO_RESOLVE})),
+    (ENDING, frozenset({K.CG_ENDED})),
 )
 KIND_WORDS = {"initial": "Initial Scenario", "idle": "Idle Date", "scenario": "Scenario"}
 
@@ -132,13 +134,15 @@ def story_for(system: System, state: CampaignState, viewer: SideId, number: int,
         raise StoryError("The story of each CG Date is told once the CG has ended; the records show the CG so far.")
     dates = story_dates(system, state)
     if not 1 <= number <= len(dates):
-        raise StoryError(f"No CG Date {number}: the campaign reached CG Dates 1 to {len(dates)}.")
+        reached = f"CG Dates 1 to {len(dates)}" if len(dates) > 1 else "only CG Date 1"
+        raise StoryError(f"No CG Date {number}: the campaign reached {reached}.")
     date_id = reached_dates(system, state)[number - 1].id
     record = next((r for r in state.history if r.date_id == date_id), None)
     words = Words(system)
     shown = visible_events(list(date_events(events, date_id)), viewer, True)
     chapters = [Chapter(title, tuple(_line(words, e, viewer) for e in shown if e.kind in kinds))
                 for title, kinds in CHAPTERS]
+    chapters = [c for c in chapters if c.lines or c.title != ENDING]
     chits = ""
     if record is not None and record.choices and record.kind != "initial":
         chits = ", ".join(f"{side_name(system, s.id)} {record.choices[s.id].capitalize()}" for s in system.sides

@@ -29,6 +29,10 @@ def test_the_email_settings_page_fits_both_widths_and_saves_the_choices(
     page.locator("#notify-form select").nth(1).select_option("none")  # type: ignore[attr-defined]
     page.get_by_role("button", name="Save").click()  # type: ignore[attr-defined]
     expect(page.locator(".messages")).to_contain_text("Your e-mail settings are saved.")  # type: ignore[attr-defined]
+    # the site's green notice, full width: the players' chat messages (.message-list .message) do not restyle it
+    notice = page.locator(".messages .message").first  # type: ignore[attr-defined]
+    expect(notice).to_have_css("background-color", "rgb(227, 241, 229)")  # --ok-soft #e3f1e5
+    expect(notice).to_have_css("margin-right", "0px")
     expect(page.get_by_label("All my campaigns")).to_have_value("digest")  # type: ignore[attr-defined]
     expect(page.locator("#notify-form select").nth(1)).to_have_value("none")  # type: ignore[attr-defined]
     screenshot(page, "02-email-settings-saved")

@@ -66,3 +66,9 @@ def test_the_roster_charts_and_the_story_fit_1280_and_390_px(
     cdn.page.get_by_role("link", name="19 PM →").click()  # type: ignore[attr-defined]
     expect(cdn.page.locator("h1")).to_have_text("The story of 19 PM")  # type: ignore[attr-defined]
     screenshot(cdn.page, "03-canadian-story-19-pm")
+    # on a phone every record page's link is in sight (none hidden in a strip scrolled sideways)
+    cdn.page.set_viewport_size({"width": 390, "height": 844})  # type: ignore[attr-defined]
+    links = cdn.page.locator(".records-nav a")  # type: ignore[attr-defined]
+    expect(links).to_have_count(9)
+    rights = links.evaluate_all("links => links.map(a => Math.round(a.getBoundingClientRect().right))")
+    assert max(rights) <= 390, rights

@@ -162,6 +162,8 @@ def walk(problems: list[str]) -> list[str]:
             # the story of a CG Date waits for CG end: a 404 saying so, nothing of the campaign
             check(problems, f"{system_id} {who} story before CG end", client.get(campaign_url + "story/1/"), 404)  # type: ignore[attr-defined]
         at_a_distance(problems, system_id, campaign_url, creator, joiner)
+        if system_id == "rr":
+            played_and_conceded(problems, campaign_url, creator, joiner)
         walked.append(system_id)
     return walked
 
@@ -192,6 +194,25 @@ def at_a_distance(problems: list[str], system_id: str, url: str, creator: object
     check(problems, f"{where}: note revealed", creator.post(url + "notes/1/reveal/", {}), 302)  # type: ignore[attr-defined]
     if "HIP in the woods" not in check(problems, f"{where}: revealed note", joiner.get(url + "notes/")):  # type: ignore[attr-defined]
         problems.append(f"{where}: a revealed note does not reach the opponent")
+
+
+def played_and_conceded(problems: list[str], url: str, creator: object, joiner: object) -> None:
+    """RR played on to its second CG Date's chits (rolls in the dice log, each followed by another event), then
+    conceded: the dice log, statistics, story of each CG Date and the archive answer on SQLite as on PostgreSQL."""
+    from campaigns_app import services
+    from campaigns_app.models import Campaign, Seat
+    from tests.campaigns_app.records.test_records_support import play
+
+    public_id = url.strip("/").split("/")[-1]
+    play(Campaign.objects.get(public_id=public_id), until_date=1)
+    for who, client in (("creator", creator), ("joiner", joiner)):
+        for page in ("dice/", "dice/statistics/", "roster/", "history/"):
+            check(problems, f"rr {who} {page} after play", client.get(url + page))  # type: ignore[attr-defined]
+    seat = Seat.objects.select_related("user").get(campaign__public_id=public_id, side="german")
+    services.cg_end_concede(user=seat.user, public_id=public_id)
+    for who, client in (("creator", creator), ("joiner", joiner)):
+        for page in ("cg-end/", "dice/", "story/1/", "story/2/", "archive.json"):
+            check(problems, f"rr {who} {page} after concession", client.get(url + page))  # type: ignore[attr-defined]
 
 
 def main(folder: Path) -> int:

@@ -83,7 +83,8 @@ def test_a_pasted_valid_card_is_saved_for_its_owner_and_its_page_shows_what_it_f
     page = client_for(alice).get(f"/cards/{card.id}/").content.decode()
     assert "Missing parts it fills" in page
     filled = page.split('id="card-supplies"')[1].split("</section>")[0]
-    assert "calendar" in filled and "rg charts" in filled and "settings" in filled
+    assert "<strong>CG calendar</strong>" in filled and "<strong>RG charts</strong>" in filled \
+        and "<strong>Players&#x27; choices</strong>" in filled  # the parts as players name them, not the file's keys
     # the example card's calendar, as typed in fixtures/cards/example-pl25.yaml
     assert "Initial Firefight (example)" in filled and "5 June 1944" in filled and "2300" in filled
     still = page.split('id="card-missing"')[1].split("</section>")[0]

@@ -114,3 +114,12 @@ async def test_the_opponents_open_page_receives_the_message_live() -> None:
     assert 'id="messages"' in frames and "Dawn attack on Hill 112" in frames
     await socket.disconnect()
     channel_layers.backends.clear()
+
+
+def test_the_campaign_pages_links_lead_to_the_messages_first_they_sit_below_the_step_on_a_phone(rr: Any,
+                                                                                                 users: Any) -> None:
+    campaign = started(users)
+    page = client_for(users["cana"]).get(reverse("campaign_detail", args=[campaign.public_id])).content.decode()
+    links = page.split('<nav aria-label="Campaign pages">')[1].split("</nav>")[0]
+    assert links.strip().startswith('<a class="button button-secondary button-small" href="#messages-title">Messages</a>')
+    assert '<h2 id="messages-title" class="card-title">Messages</h2>' in page

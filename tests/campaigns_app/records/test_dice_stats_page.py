@@ -93,3 +93,12 @@ def test_after_cg_end_both_sides_secret_rolls_are_counted(rr: Any, users: Any) -
 
     assert secret["German"] > 0 and secret["Canadian"] > 0
     assert "python -m rules_engine verify-dice FILE --stats" in _stats(users["cana"], played.campaign)
+
+
+def test_before_cg_end_an_opponent_without_counted_rolls_reads_no_public_rolls_not_no_rolls(rr: Any, users: Any) -> None:
+    campaign = create_rr(users["gerd"], users["cana"])
+    html = _stats(users["cana"], campaign)
+    german = html.split('id="stats-2">German ', 1)[1].split("</section>", 1)[0]
+    canadian = html.split('id="stats-1">Canadian ', 1)[1].split("</section>", 1)[0]
+    assert '<p class="muted">No public rolls.</p>' in german  # its secret rolls may exist: the page cannot say none
+    assert '<p class="muted">No rolls.</p>' in canadian

@@ -54,3 +54,9 @@ def test_a_step_record_reads_from_the_same_registry() -> None:
     assert record_words(WORDS, "elr-changed", {"side": CDN, "before": 4, "after": 3}, None, GER) == \
         ("ELR", "Canadian ELR 4 → 3")
     assert record_words(WORDS, "step-done", {"step": "2.512"}, None, GER) is None
+
+
+def test_a_weather_record_leaves_out_the_charts_dash_as_the_history_line_does() -> None:
+    payload = {"date": "19 PM", "ec": "Wet/Soft Ground", "weather": "Overcast", "moon": "-"}
+    assert record_words(WORDS, "weather", payload, None, GER) == ("Weather", "EC: Wet/Soft Ground · Weather: Overcast")
+    assert describe(WORDS, EventKind.WEATHER, payload, None, GER).text == "Weather for 19 PM: Wet/Soft Ground · Overcast."

@@ -76,3 +76,21 @@ def test_an_ended_state_stays_ended_for_the_story() -> None:
     state = replace(_state(), ended=True)
     story = story_for(rr(), state, GER, 1, (), {}, {})
     assert (story.date.number, story.previous, story.what) == (1, None, "Initial Scenario")
+
+
+def test_a_one_date_campaign_refuses_date_2_saying_it_reached_only_cg_date_1() -> None:
+    state = replace(_state(ended=True), history=_state().history[:1])
+    with pytest.raises(StoryError, match=r"^No CG Date 2: the campaign reached only CG Date 1\.$"):
+        story_for(rr(), state, CDN, 2, (), {}, {})
+
+
+def test_the_cg_end_is_told_in_a_chapter_of_its_own_not_as_a_scenario_result() -> None:
+    ended = Event(EventKind.CG_ENDED, Visibility.PUBLIC, None,
+                  {"date_id": "19 AM", "reason": "concession", "side": "german", "victor": "canadian"})
+    log = (Event(EventKind.CAMPAIGN_STARTED, Visibility.PUBLIC, None, {"date": "19 AM"}), ended)
+    chapters = {c.title: c.lines for c in story_for(rr(), _state(ended=True), CDN, 1, log, {}, {}).chapters}
+    assert chapters["How the CG ended"] == (
+        "The Campaign Game ended on 19 AM: the German side conceded; the Canadian side wins.",)
+    assert chapters["Scenario result"] == ()
+    quiet = {c.title for c in story_for(rr(), _state(ended=True), CDN, 1, log[:1], {}, {}).chapters}
+    assert quiet == {"Points and purchases", "Initiative chits", "Scenario result", "Refit Phase outcomes"}
