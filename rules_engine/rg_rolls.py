@@ -35,15 +35,17 @@ class RollMissingValueError(MissingValueError):
 def _table(system: System, table_id: str, why: str) -> DiceTable:
     """A table a purchase roll needs (MissingValueError asking for a CG Card when the rule text lost it)."""
     if table_id not in system.tables:
-        raise MissingValueError(
-            f"{system.id}: {why}, but the table {table_id!r} is not in the rule text; supply it in a CG Card"
-        )
+        raise MissingValueError(f"{system.id}: {why}, but the table {table_id!r} is not in the rule text; "
+                                "supply it in a CG Card")
     return system.tables[table_id]
 
 
-def _param(system: System, key: str) -> object:
+def _find_param(system: System, key: str) -> object:
     """A purchase-roll parameter from the step that declares it (RR 2.519 names its strength and SW tables)."""
     return next((step.params[key] for step in system.steps if key in step.params), None)
+
+
+_param = SystemMemo(_find_param)  # once per System and key: a System's steps never change
 
 
 def _param_table(system: System, key: str, why: str) -> DiceTable:

@@ -135,21 +135,27 @@ def _modifier_value(table: DiceTable, modifier: Modifier, settings: Mapping[str,
 
 def _answer(table: DiceTable, index: int, modifier: Modifier, answer: int | bool) -> int:
     """How many times (tick/count) or which value (value) the player's answer applies."""
-    where = f"{table.id} modifier {index} ({modifier.reason})"
     if modifier.ask == "tick":
         if not isinstance(answer, bool):
-            raise SubmissionError(f"{where}: tick or untick it (true/false), got {answer!r}", table.ref)
+            raise SubmissionError(f"{_where(table, index, modifier)}: tick or untick it (true/false), got {answer!r}",
+                                  table.ref)
         return 1 if answer else 0
     if isinstance(answer, bool) or not isinstance(answer, int):
-        raise SubmissionError(f"{where}: enter a whole number, got {answer!r}", table.ref)
+        raise SubmissionError(f"{_where(table, index, modifier)}: enter a whole number, got {answer!r}", table.ref)
     if modifier.ask == "count":
         if answer < 0:
-            raise SubmissionError(f"{where}: a count cannot be negative, got {answer}", table.ref)
+            raise SubmissionError(f"{_where(table, index, modifier)}: a count cannot be negative, got {answer}", table.ref)
         return answer
     low, high = modifier.range if modifier.range else (-99, 99)
     if not low <= answer <= high:
-        raise SubmissionError(f"{where}: {answer} is out of range (allowed: {low} to {high})", table.ref)
+        raise SubmissionError(f"{_where(table, index, modifier)}: {answer} is out of range (allowed: {low} to {high})",
+                              table.ref)
     return answer
+
+
+def _where(table: DiceTable, index: int, modifier: Modifier) -> str:
+    """How a refused answer names its modifier: the table, the index and the reason as written."""
+    return f"{table.id} modifier {index} ({modifier.reason})"
 
 
 def modifiers_for(
@@ -174,9 +180,7 @@ def modifiers_for(
                 table.ref,
             )
     applied: list[AppliedModifier] = []
-    for index, modifier in enumerate(table.modifiers):
-        if not modifier.applies_to(col):
-            continue
+    for index, modifier in _APPLICABLE(table, col):
         value = 0
         source = "fact"
         if modifier.ask is not None:
@@ -202,6 +206,14 @@ def modifiers_for(
         if value:
             applied.append(AppliedModifier(modifier.reason, value, index, source))
     return tuple(applied)
+
+
+def _applicable(table: DiceTable, column: str) -> tuple[tuple[int, Modifier], ...]:
+    """The table's modifiers (index, modifier) that apply to ``column``, in the table's order."""
+    return tuple((i, m) for i, m in enumerate(table.modifiers) if m.applies_to(column))
+
+
+_APPLICABLE = SystemMemo(_applicable)  # per table object and column: a DiceTable is frozen
 
 
 def resolve(

@@ -31,7 +31,7 @@ from rules_engine.state import (
     side_ids,
     side_name,
 )
-from rules_engine.tables import AppliedModifier
+from rules_engine.tables import AppliedModifier, Fact
 from rules_engine.vocabulary import DiceKind, StepAction, Visibility
 
 
@@ -263,12 +263,14 @@ def _purchase_rolls(system: SystemLike, state: CampaignState, step: Step, side: 
     """RR 2.519 / PL 2.35–2.36 / PHD C5.33–C5.34: the secret rolls of each RG line bought (or OB-given) this date."""
     ledger = ledger_of(system, state, side)
     mine: list[Event] = []
+    facts: dict[str, Fact] | None = None  # the same for every line (read from ``state``, which the loop keeps)
     for line in ledger.purchases:
         if line.date_id != state.date_id or line.rolled:
             continue
+        if facts is None:
+            facts = facts_for(system, state, side)
         try:
-            rolled, evs = roll_for_purchase(system, line, side, dice, ledger=ledger,
-                                            facts=facts_for(system, state, side),
+            rolled, evs = roll_for_purchase(system, line, side, dice, ledger=ledger, facts=facts,
                                             answers=roll_questions.answers_for(system, state, step, side, line))
         except RollMissingValueError as error:
             error.events = (*mine, *error.events)  # the earlier lines' rolls are kept with the lost one

@@ -181,7 +181,7 @@ def _index_steps(steps: tuple[Step, ...]) -> tuple[tuple[Step, ...], dict[str, S
 _BY_REF: dict[int, tuple[tuple[Step, ...], dict[str, Step]]] = {}
 
 
-def _spine_step(system: SystemLike, state: CampaignState, kind: str, entry: str) -> str:
+def _spine_step(system: SystemLike, kind: str, entry: str) -> str:
     if entry == INITIAL_MARK:
         return INITIAL_SCENARIO
     if entry == SCENARIO_MARK:
@@ -196,7 +196,7 @@ def _spine_step(system: SystemLike, state: CampaignState, kind: str, entry: str)
 
 def goto(system: SystemLike, state: CampaignState, kind: str, entry: str) -> CampaignState:
     """The state with the cursor on ``entry`` of pass ``kind``; the step's marks and board log start afresh."""
-    return state.moved_to(kind, entry, _spine_step(system, state, kind, entry))
+    return state.moved_to(kind, entry, _spine_step(system, kind, entry))
 
 
 def _chit_mode(system: SystemLike) -> bool:
@@ -206,12 +206,22 @@ def _chit_mode(system: SystemLike) -> bool:
 def move_on(system: SystemLike, state: CampaignState) -> CampaignState:
     """Move the cursor past the current entry (results confirmed, a step finished): the next entry of the pass,
     branching at the end of a pass."""
-    entries = current_program(system, state)
-    index = entries.index(state.phase_ref) if state.phase_ref in entries else -1
+    kind, entry, step = _NEXT(system, (state.pass_kind or "initial", _is_last_date(system, state), state.phase_ref))
+    return state.moved_to(kind, entry, step)
+
+
+def _next(system: SystemLike, key: tuple[str, bool, str | None]) -> tuple[str, str, str]:
+    """Where ``move_on`` puts the cursor from (pass, last date?, entry): the next (pass, entry, spine step)."""
+    kind, last_date, ref = key
+    entries = program(system, kind, last_date=last_date)
+    index = entries.index(ref) if ref in entries else -1
     if index + 1 < len(entries):
-        return goto(system, state, state.pass_kind or "initial", entries[index + 1])
+        return kind, entries[index + 1], _spine_step(system, kind, entries[index + 1])
     # the end of a pass: the Initial Scenario or a scenario was played → results and the post-scenario part
-    return goto(system, state, "cycle", RESULTS_MARK)
+    return "cycle", RESULTS_MARK, _spine_step(system, "cycle", RESULTS_MARK)
+
+
+_NEXT = SystemMemo(_next)  # the cursor's next place depends on the System's steps only (frozen)
 
 
 def settled(system: SystemLike, state: CampaignState) -> CampaignState:
