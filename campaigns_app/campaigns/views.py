@@ -15,7 +15,7 @@ from django.forms import ModelChoiceField
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST, require_safe
 
 from campaigns_app import engine, services
 from campaigns_app.campaigns import selectors as campaign_selectors
@@ -32,7 +32,7 @@ from rules_engine.pace import pace_words
 DEFAULT_SYSTEM = "rr"  # preselected on the create page when loaded
 
 
-@require_GET
+@require_safe
 def home(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html", {"nav": "home"})
 

@@ -131,3 +131,11 @@ def test_no_event_sequence_number_or_primary_key_reaches_the_pages(campaign_fact
         page = client.get(reverse(name, args=[campaign.public_id])).content.decode()
         assert "seq" not in page
         assert f"/campaigns/{campaign.pk}/" not in page
+
+
+def test_the_home_page_answers_a_head_request_as_a_get_for_uptime_checks(db: Any) -> None:
+    client = client_for(None)
+    head, get = client.head("/"), client.get("/")
+    assert head.status_code == get.status_code == 200
+    assert head.content == b""
+    assert client.post("/").status_code == 405

@@ -18,6 +18,8 @@ def test_after_a_first_date_concession_the_pages_speak_of_the_ended_cg(rr: Any, 
     client = client_for(users["cana"])
     page = client.get(reverse("campaign_detail", args=[campaign.public_id])).content.decode()
     assert BEFORE in page
+    assert 'Your points <span class="badge badge-secret">Only you</span>' in page
+    assert "Your opponent never sees these until the rules reveal them." in page
     dice = client.get(reverse("records_dice", args=[campaign.public_id])).content.decode()
     assert f'Commitment (SHA-256 of the dice seed): <code class="hash">{campaign.seed_commitment}</code>' in dice
     assert "(SHA-256 <code" not in dice
@@ -30,6 +32,9 @@ def test_after_a_first_date_concession_the_pages_speak_of_the_ended_cg(rr: Any, 
     assert (f'The CG is over and the seed is revealed: <a href="{verify}">verify every roll</a> against its SHA-256 '
             "commitment.") in page
     assert BEFORE not in page
+    assert 'Your points <span class="badge">Both sides now</span>' in page  # the CG-end records show every side's
+    assert "The Campaign Game is over: both sides see every record now." in page
+    assert "Your opponent never sees these" not in page
     assert '<h2 id="checklist-title" class="card-title">Steps</h2>' in page  # not an empty "Before the Initial Scenario"
     assert '<p class="muted" id="checklist-ended">No more steps: the Campaign Game is over.</p>' in page
     story = client.get(reverse("records_story", args=[campaign.public_id, "1"])).content.decode()
