@@ -184,33 +184,38 @@ def bar_chart(figures: Pictures, what: str) -> Chart | None:
         return None
     words = {"cvp": "CVP amassed", "lvp": "LVP controlled"}[what]
     per = [getattr(s, what) for s in scenarios]
-    if what == "lvp" and not any(v is not None for values in per for v in values):
+    shown = [j for j in range(len(figures.sides)) if any(values[j] is not None for values in per)]
+    if not shown:  # no side records it (LVP in a system without them)
         return None
+    named = [(j, figures.sides[j][1]) for j in shown]  # a side that records none (RR: German LVP) is left out
     top, step = _nice_top(float(max((v for values in per for v in values if v is not None), default=0)))
     plot = WIDTH - LEFT - RIGHT
     slot = plot / len(scenarios)
-    width = round(slot * 0.8 / len(figures.sides), 1)
+    width = round(slot * 0.8 / len(named), 1)
     bars = []
     for i, (scenario, values) in enumerate(zip(scenarios, per)):
-        for j, ((_, name), value) in enumerate(zip(figures.sides, values)):
+        for k, (j, name) in enumerate(named):
+            value = values[j]
             if value is None:
                 continue
-            x = round(LEFT + slot * i + slot * 0.1 + width * j, 1)
+            x = round(LEFT + slot * i + slot * 0.1 + width * k, 1)
             y = _y(float(value), top)
             bars.append(Bar(x, y, width, round(HEIGHT - BOTTOM - y, 1), f"side-{j}",
                             f"{name} {words} on {scenario.date}: {value}", round(x + width / 2, 1), round(y - 3, 1),
                             str(value)))
     centres = [round(LEFT + slot * i + slot / 2, 1) for i in range(len(scenarios))]
     dates = [s.date for s in scenarios]
-    head = ("Scenario", *(name for _, name in figures.sides))
-    rows = tuple((f"{s.date} ({s.label})", *(_figure(v) for v in values)) for s, values in zip(scenarios, per))
-    sides = " and ".join(name for _, name in figures.sides)
+    head = ("Scenario", *(name for _, name in named))
+    rows = tuple((f"{s.date} ({s.label})", *(_figure(values[j]) for j, _ in named)) for s, values in zip(scenarios, per))
+    sides = " and ".join(name for _, name in named)
+    kinds = (f"{named[0][1]} filled bars, {named[-1][1]} hatched bars" if len(named) > 1
+             else f"{'filled' if named[0][0] == 0 else 'hatched'} bars")
     return Chart(
         f"chart-{what}", f"{words} per scenario",
-        f"A bar chart of the {words} by the {sides} sides in each scenario played, {dates[0]} to {dates[-1]}: "
-        f"{figures.sides[0][1]} filled bars, {figures.sides[-1][1]} hatched bars.",
+        f"A bar chart of the {words} by the {sides} side{'s' if len(named) > 1 else ''} in each scenario played, "
+        f"{dates[0]} to {dates[-1]}: {kinds}.",
         what.upper(), _ticks(top, step), _labels(centres, dates), bars=tuple(bars), head=head, rows=rows,
-        legend=tuple((name, f"side-{j}", "bar") for j, (_, name) in enumerate(figures.sides)))
+        legend=tuple((name, f"side-{j}", "bar") for j, name in named))
 
 
 def pictures_context(figures: Pictures | None) -> dict[str, Any]:

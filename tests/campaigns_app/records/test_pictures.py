@@ -122,10 +122,12 @@ def test_both_sides_see_the_agreed_cvp_and_lvp_of_every_scenario_and_no_idle_dat
             ["Scenario", "Canadian", "German"],
             ["19 AM (Initial Scenario)", "5", "8"], ["19 PM (German Assault)", "12", "6"],
             ["20 AM (Canadian Assault)", "9", "11"]]
-        assert _chart_table(html, "chart-lvp") == [
-            ["Scenario", "Canadian", "German"],
-            ["19 AM (Initial Scenario)", "3", "–"], ["19 PM (German Assault)", "4", "–"],
-            ["20 AM (Canadian Assault)", "5", "–"]]
+        assert _chart_table(html, "chart-lvp") == [  # RR: only the Canadian side records LVP (no German column)
+            ["Scenario", "Canadian"],
+            ["19 AM (Initial Scenario)", "3"], ["19 PM (German Assault)", "4"],
+            ["20 AM (Canadian Assault)", "5"]]
+        lvp = html.split('id="chart-lvp"')[1].split("</figure>")[0]
+        assert "German</li>" not in lvp and "Canadian</li>" in lvp and "by the Canadian side in each scenario played" in lvp
 
 
 def test_after_cg_end_both_sides_points_are_drawn_for_both_players(rr_play: Play) -> None:
