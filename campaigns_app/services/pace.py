@@ -4,7 +4,7 @@ like every other; the pace changes only when both agree), and the reminders a sc
 never while paused. Overdue never plays for anyone: it is recorded in the history and shown on both pages."""
 from __future__ import annotations
 
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import date, datetime, timedelta
 from functools import partial
 
 from django.contrib.auth.models import User
@@ -19,11 +19,6 @@ from campaigns_app.services.core import after_commit, append_events, locked, sea
 from campaigns_app.services.errors import RateLimited, ServiceError
 from rules_engine import pace
 from rules_engine.events import EventKind
-
-
-def _pause_end(until: date) -> datetime:
-    """A pause runs to the end of its last day (UTC)."""
-    return datetime.combine(until + timedelta(days=1), time.min, tzinfo=UTC)
 
 
 @transaction.atomic
@@ -57,7 +52,7 @@ def pause_answer(*, public_id: str, user: User, agree: bool, moment: datetime | 
     moment = moment or timezone.now()
     until = str(asked["until"])
     if agree:
-        campaign.pauses = [*(campaign.pauses or []), [moment.isoformat(), _pause_end(date.fromisoformat(until)).isoformat()]]
+        campaign.pauses = [*(campaign.pauses or []), [moment.isoformat(), pace.pause_end(date.fromisoformat(until)).isoformat()]]
     campaign.pause_request = {}
     campaign.save(update_fields=["pauses", "pause_request"])
     kind = EventKind.PAUSE_AGREED if agree else EventKind.PAUSE_DECLINED
