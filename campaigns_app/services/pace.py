@@ -30,8 +30,10 @@ def pause_ask(*, public_id: str, user: User, until: date, moment: datetime | Non
     moment = moment or timezone.now()
     if len(seats) < 2:
         raise ServiceError("A pause needs both players: your opponent has not joined yet.")
-    if not moment.date() < until <= moment.date() + timedelta(days=pace.MAX_PAUSE_DAYS):
-        raise ServiceError(f"A pause ends after today and at most {pace.MAX_PAUSE_DAYS} days from now.")
+    first, last = moment.date() + timedelta(days=1), moment.date() + timedelta(days=pace.MAX_PAUSE_DAYS)
+    if not first <= until <= last:
+        raise ServiceError(f"{until} is not allowed: a pause's last day is a UTC day from {first} to {last} (at most "
+                           f"{pace.MAX_PAUSE_DAYS} days from now).")
     if pace.paused_at(pace.pauses_of(campaign.pauses), moment) is not None:
         raise ServiceError("The campaign is already paused.")
     _bound(campaign, EventKind.PAUSE_ASKED, seat.side, moment, "asked for a pause", "ask")

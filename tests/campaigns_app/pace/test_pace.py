@@ -176,8 +176,23 @@ def test_a_pause_asked_for_names_its_end_as_a_moment_each_player_reads_in_local_
     for bare in (f"until {last_day}:", f"until {last_day};"):  # the card gives no bare date of unknown time zone
         assert bare not in answering + asking
 
+    assert f"The German side asked for a pause until the end of {last_day} (UTC)." in answering  # history too
+
     pace_services.pause_answer(public_id=campaign.public_id, user=users["cana"], agree=False)
     form = client_for(users["gerd"]).get(detail).content.decode()
     assert (f'<input type="date" id="pause-until" name="until" required min="{today + timedelta(days=1)}" '
             f'max="{today + timedelta(days=60)}"') in form
+    assert f"You declined the pause until the end of {last_day} (UTC)." in client_for(users["cana"]).get(detail).content.decode()
     assert "Last day of the pause <span class=\"muted small\">(a UTC day, at most 60 days ahead)</span>" in form
+
+
+def test_a_pause_day_refused_is_named_with_the_days_allowed(rr: Any, users: Any) -> None:
+    campaign = _paced(users)
+    today = datetime.now(UTC).date()
+    url = reverse("campaign_pause", args=[campaign.public_id])
+
+    refused = client_for(users["gerd"]).post(url, {"until": today.isoformat()})
+
+    assert refused.status_code == 400
+    assert (f"{today} is not allowed: a pause&#x27;s last day is a UTC day from {today + timedelta(days=1)} to "
+            f"{today + timedelta(days=60)} (at most 60 days from now).") in refused.content.decode()
