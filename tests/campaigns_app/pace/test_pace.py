@@ -196,3 +196,17 @@ def test_a_pause_day_refused_is_named_with_the_days_allowed(rr: Any, users: Any)
     assert refused.status_code == 400
     assert (f"{today} is not allowed: a pause&#x27;s last day is a UTC day from {today + timedelta(days=1)} to "
             f"{today + timedelta(days=60)} (at most 60 days from now).") in refused.content.decode()
+
+
+def test_a_refused_pause_or_pace_keeps_its_form_open_under_the_error(rr: Any, users: Any) -> None:
+    campaign = _paced(users)
+    htmx = {"HTTP_HX_REQUEST": "true"}
+
+    pause = client_for(users["gerd"]).post(reverse("campaign_pause", args=[campaign.public_id]), {"until": "soon"}, **htmx)
+    new_pace = client_for(users["gerd"]).post(reverse("campaign_pace", args=[campaign.public_id]), {"hours": "5"}, **htmx)
+
+    assert pause.status_code == new_pace.status_code == 422
+    assert '<details class="pause-ask" open>' in pause.content.decode()
+    assert '<details class="pace-change">' in pause.content.decode()
+    assert '<details class="pace-change" open>' in new_pace.content.decode()
+    assert '<details class="pause-ask">' in new_pace.content.decode()
