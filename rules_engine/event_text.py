@@ -252,11 +252,12 @@ EVENT_SPECS: Mapping[EventKind, EventSpec] = {
     K.OVERDUE: EventSpec(PUBLIC, lambda s, w: f"{w.who(s.p.get('side'), s.viewer, 'Your', '’s')} action is overdue "
                                               f"({s.p.get('owes')}); it was due by {s.p.get('deadline')} UTC."),
     K.PAUSE_ASKED: EventSpec(PUBLIC, lambda s, w: f"{w.who(s.p.get('side'), s.viewer, 'You', '')} asked for a pause until "
-                                                  f"{s.p.get('until')}."),
+                                                  f"the end of {s.p.get('until')} (UTC)."),
     K.PAUSE_AGREED: EventSpec(PUBLIC, lambda s, w: f"{w.who(s.p.get('side'), s.viewer, 'You', '')} agreed to pause the "
-                                                   f"campaign until {s.p.get('until')}: no deadline runs meanwhile."),
+                                                   f"campaign until the end of {s.p.get('until')} (UTC): no deadline runs "
+                                                   "meanwhile."),
     K.PAUSE_DECLINED: EventSpec(PUBLIC, lambda s, w: f"{w.who(s.p.get('side'), s.viewer, 'You', '')} declined the pause until "
-                                                     f"{s.p.get('until')}."),
+                                                     f"the end of {s.p.get('until')} (UTC)."),
     K.PACE_PROPOSED: EventSpec(PUBLIC, lambda s, w: _pace(s, w, "proposed a new pace:", " (until now: {was}).")),
     K.PACE_AGREED: EventSpec(PUBLIC, lambda s, w: _pace(s, w, "agreed to the new pace:", " (was: {was}); every "
                                                         "running deadline started again from then.")),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from enum import StrEnum
 
 PACES = (24, 48, 72, 168)  # hours offered on the create page (none is offered too)
@@ -29,6 +29,11 @@ class Pause:
 
     start: datetime
     end: datetime
+
+
+def pause_end(last_day: date) -> datetime:
+    """The moment a pause ends: midnight UTC after its last day."""
+    return datetime.combine(last_day + timedelta(days=1), time.min, tzinfo=UTC)
 
 
 def paused_at(pauses: Sequence[Pause], moment: datetime) -> Pause | None:

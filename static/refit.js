@@ -99,7 +99,10 @@
     [].slice.call((root || document).querySelectorAll("time[data-local]")).forEach(function (el) {
       var moment = new Date(el.getAttribute("datetime"));
       if (isNaN(moment.getTime())) return;
-      el.textContent = moment.toLocaleString(undefined, {weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", timeZoneName: "short"});
+      // data-local="short": a message's time, day and minute only (the reader's own zone, not named)
+      el.textContent = el.getAttribute("data-local") === "short"
+        ? moment.toLocaleString(undefined, {day: "numeric", month: "short", hour: "2-digit", minute: "2-digit"})
+        : moment.toLocaleString(undefined, {weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", timeZoneName: "short"});
     });
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", function () { localTimes(); });

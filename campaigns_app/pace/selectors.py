@@ -2,7 +2,7 @@
 both pages already). "Overdue" is what the reminders recorded, so a page shows it from the moment it is recorded."""
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from django.utils import timezone
@@ -16,6 +16,7 @@ from rules_engine import pace
 def pace_context(campaign: Campaign, system: System, viewer: str, moment: datetime | None = None) -> dict[str, Any]:
     """The pace as the campaign page shows it."""
     moment = moment or timezone.now()
+    today = moment.astimezone(UTC).date()  # a pause's days are UTC days (services.pace.pause_ask)
     hours = campaign.pace_hours
     pauses = pace.pauses_of(campaign.pauses)
     running = pace.paused_at(pauses, moment)
@@ -32,9 +33,10 @@ def pace_context(campaign: Campaign, system: System, viewer: str, moment: dateti
     return {
         "hours": hours, "words": pace.pace_words(hours), "due": sides,
         "paused_until": running.end if running else None,
-        "asked": {"by_you": asked.get("side") == viewer, "until": asked.get("until"),
+        "asked": {"by_you": asked.get("side") == viewer, "ends": pace.pause_end(date.fromisoformat(str(asked["until"]))),
                   "side_name": engine.side_name(system, str(asked.get("side")))} if asked else None,
-        "max_pause_days": pace.MAX_PAUSE_DAYS,
+        "max_pause_days": pace.MAX_PAUSE_DAYS, "pause_first": today + timedelta(days=1),
+        "pause_last": today + timedelta(days=pace.MAX_PAUSE_DAYS),
         "proposed": {"by_you": proposed.get("side") == viewer, "words": pace.pace_words(proposed.get("hours")),
                      "side_name": engine.side_name(system, str(proposed.get("side")))} if proposed else None,
         "choices": [{"value": h or "", "words": pace.pace_words(h)} for h in (None, *pace.PACES) if h != hours],

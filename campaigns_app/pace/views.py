@@ -28,16 +28,17 @@ class Answer(Protocol):
 PACE_ALLOWED = "no time limit or " + ", ".join(str(hours) for hours in PACES) + " hours per action"
 
 
-def _answer(request: HttpRequest, seat: Seat, error: str, limited: services.RateLimited | None = None) -> HttpResponse:
-    """The players card (htmx: 422, or 429 when asked too often) or the page (400 / 429); back to the page when done."""
+def _answer(request: HttpRequest, seat: Seat, error: str, limited: services.RateLimited | None = None,
+            form: str = "") -> HttpResponse:
+    """The players card (htmx 422 / 429) or the page (400 / 429), the refused ``form`` open; the page when done."""
     if limited is not None:
         error = str(limited)
     if not error:
         return fragments_response(seat, ["players"]) if is_htmx(request) else \
             redirect("campaign_detail", seat.campaign.public_id)
     status = 429 if limited is not None else 422 if is_htmx(request) else 400
-    response = fragments_response(seat, ["players"], status, pace_error=error) if is_htmx(request) else \
-        page(request, seat, status, pace_error=error)
+    response = fragments_response(seat, ["players"], status, pace_error=error, pace_error_form=form) \
+        if is_htmx(request) else page(request, seat, status, pace_error=error, pace_error_form=form)
     if limited is not None and limited.again is not None:
         response["Retry-After"] = str(max(1, math.ceil((limited.again - timezone.now()).total_seconds())))
     return response
@@ -70,10 +71,10 @@ def pause_ask(request: HttpRequest, seat: Seat) -> HttpResponse:
         try:
             pace_services.pause_ask(public_id=seat.campaign.public_id, user=player(request), until=until)
         except services.RateLimited as limited:
-            return _answer(request, seat, "", limited)
+            return _answer(request, seat, "", limited, "pause")
         except services.ServiceError as refused:
             error = str(refused)
-    return _answer(request, seat, error)
+    return _answer(request, seat, error, form="pause")
 
 
 @seated
@@ -94,10 +95,10 @@ def pace_propose(request: HttpRequest, seat: Seat) -> HttpResponse:
             pace_services.pace_propose(public_id=seat.campaign.public_id, user=player(request),
                                        hours=int(text) if text else None)
         except services.RateLimited as limited:
-            return _answer(request, seat, "", limited)
+            return _answer(request, seat, "", limited, "pace")
         except services.ServiceError as refused:
             error = str(refused)
-    return _answer(request, seat, error)
+    return _answer(request, seat, error, form="pace")
 
 
 @seated

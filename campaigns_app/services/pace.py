@@ -4,7 +4,7 @@ like every other; the pace changes only when both agree), and the reminders a sc
 never while paused. Overdue never plays for anyone: it is recorded in the history and shown on both pages."""
 from __future__ import annotations
 
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import date, datetime, timedelta
 from functools import partial
 
 from django.contrib.auth.models import User
@@ -21,11 +21,6 @@ from rules_engine import pace
 from rules_engine.events import EventKind
 
 
-def _pause_end(until: date) -> datetime:
-    """A pause runs to the end of its last day (UTC)."""
-    return datetime.combine(until + timedelta(days=1), time.min, tzinfo=UTC)
-
-
 @transaction.atomic
 def pause_ask(*, public_id: str, user: User, until: date, moment: datetime | None = None) -> None:
     """Ask the opponent for a pause until ``until`` (a day after today, at most MAX_PAUSE_DAYS ahead)."""
@@ -35,8 +30,10 @@ def pause_ask(*, public_id: str, user: User, until: date, moment: datetime | Non
     moment = moment or timezone.now()
     if len(seats) < 2:
         raise ServiceError("A pause needs both players: your opponent has not joined yet.")
-    if not moment.date() < until <= moment.date() + timedelta(days=pace.MAX_PAUSE_DAYS):
-        raise ServiceError(f"A pause ends after today and at most {pace.MAX_PAUSE_DAYS} days from now.")
+    first, last = moment.date() + timedelta(days=1), moment.date() + timedelta(days=pace.MAX_PAUSE_DAYS)
+    if not first <= until <= last:
+        raise ServiceError(f"{until} is not allowed: a pause's last day is a UTC day from {first} to {last} (at most "
+                           f"{pace.MAX_PAUSE_DAYS} days from now).")
     if pace.paused_at(pace.pauses_of(campaign.pauses), moment) is not None:
         raise ServiceError("The campaign is already paused.")
     _bound(campaign, EventKind.PAUSE_ASKED, seat.side, moment, "asked for a pause", "ask")
@@ -57,7 +54,7 @@ def pause_answer(*, public_id: str, user: User, agree: bool, moment: datetime | 
     moment = moment or timezone.now()
     until = str(asked["until"])
     if agree:
-        campaign.pauses = [*(campaign.pauses or []), [moment.isoformat(), _pause_end(date.fromisoformat(until)).isoformat()]]
+        campaign.pauses = [*(campaign.pauses or []), [moment.isoformat(), pace.pause_end(date.fromisoformat(until)).isoformat()]]
     campaign.pause_request = {}
     campaign.save(update_fields=["pauses", "pause_request"])
     kind = EventKind.PAUSE_AGREED if agree else EventKind.PAUSE_DECLINED

@@ -100,6 +100,9 @@ def test_my_campaigns_lists_system_date_step_and_whether_the_player_owes_an_acti
     assert "Nothing due" in german_list and "badge-due" not in german_list
     assert '<span class="badge badge-due">Your move</span>' in canadian_list
     assert "choose your Initiative chit" in canadian_list
+    for page in (german_list, canadian_list):  # a phone shows the heading as the cell's label: "WHOSE MOVE:"
+        assert '<th scope="col">Whose move</th>' in page and '<td data-label="Whose move">' in page
+        assert "Your move?" not in page
 
 
 def test_the_history_shows_a_sides_secret_events_to_that_side_only(campaign_factory: Any, users: Any) -> None:

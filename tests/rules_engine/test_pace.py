@@ -1,7 +1,7 @@
 """Pace (rules_engine.pace): deadlines, pauses and reminders, with moments typed by hand."""
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 
 from rules_engine.pace import (
     Pause,
@@ -12,6 +12,7 @@ from rules_engine.pace import (
     minute_words,
     next_due,
     pace_words,
+    pause_end,
     pauses_of,
     reminder_due,
     repaced,
@@ -20,6 +21,11 @@ from rules_engine.pace import (
 
 def at(day: int, hour: int = 0, minute: int = 0) -> datetime:
     return datetime(2026, 11, day, hour, minute, tzinfo=UTC)
+
+
+def test_a_pause_ends_at_midnight_utc_after_its_last_day() -> None:
+    assert pause_end(date(2026, 11, 30)) == datetime(2026, 12, 1, 0, 0, tzinfo=UTC)
+    assert pause_end(date(2026, 12, 31)) == datetime(2027, 1, 1, 0, 0, tzinfo=UTC)
 
 
 def test_a_deadline_is_the_due_moment_plus_the_pace() -> None:

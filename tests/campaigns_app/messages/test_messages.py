@@ -42,6 +42,20 @@ def test_a_message_reaches_both_pages_and_the_history_escaped_with_its_link_clic
     assert "The German side wrote: “See &lt;b&gt;https://vasl.info/hill112&lt;/b&gt;" in history
 
 
+def test_a_message_time_is_shown_in_the_readers_own_time_zone_and_says_utc_without_javascript(
+    rr: Any, users: Any
+) -> None:
+    campaign = started(users)
+    _send(users["gerd"], campaign, "Dawn attack?")
+    sent = EventRecord.objects.get(campaign=campaign, kind="message").created
+
+    page = client_for(users["cana"]).get(reverse("campaign_detail", args=[campaign.public_id])).content.decode()
+
+    stamp = sent.strftime("%-d %b, %H:%M")
+    assert (f'<time datetime="{sent.isoformat()}" data-local="short" class="muted small">'
+            f"{stamp} UTC</time>") in page
+
+
 def test_a_form_sent_twice_sends_one_message_and_the_next_form_sends_another(rr: Any, users: Any) -> None:
     campaign = started(users)
     form_id = message_form_id(campaign, "german")

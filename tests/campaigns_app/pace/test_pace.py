@@ -4,7 +4,7 @@ paused), overdue recorded in the history and shown, pauses asked for and agreed 
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from io import StringIO
 from typing import Any
 
@@ -17,6 +17,7 @@ from django.urls import reverse
 from campaigns_app import services
 from campaigns_app.live import presence_store
 from campaigns_app.models import Campaign, EventRecord
+from campaigns_app.services import pace as pace_services
 from tests.campaigns_app.conftest import client_for
 from tests.campaigns_app.lost_test_values import RR as RR_LOST
 
@@ -155,3 +156,57 @@ def test_my_campaigns_lists_what_is_due_first_soonest_deadline_first(rr: Any, us
 def test_send_reminders_refuses_a_moment_without_a_time_zone(rr: Any) -> None:
     with pytest.raises(CommandError, match="--now needs a time zone"):
         call_command("send_reminders", now="2026-11-27T10:00", stdout=StringIO())
+
+
+def test_a_pause_asked_for_names_its_end_as_a_moment_each_player_reads_in_local_time_and_the_date_box_is_bounded(
+    rr: Any, users: Any
+) -> None:
+    campaign = _paced(users)
+    today = datetime.now(UTC).date()
+    last_day = today + timedelta(days=3)
+    pace_services.pause_ask(public_id=campaign.public_id, user=users["gerd"], until=last_day)
+    detail = reverse("campaign_detail", args=[campaign.public_id])
+
+    answering = client_for(users["cana"]).get(detail).content.decode()
+    asking = client_for(users["gerd"]).get(detail).content.decode()
+
+    end = f"{today + timedelta(days=4)}T00:00:00+00:00"  # the last day's end: midnight UTC after it
+    assert f'asks for a pause until <time datetime="{end}" data-local>' in answering
+    assert f'You asked for a pause until <time datetime="{end}" data-local>' in asking
+    for bare in (f"until {last_day}:", f"until {last_day};"):  # the card gives no bare date of unknown time zone
+        assert bare not in answering + asking
+
+    assert f"The German side asked for a pause until the end of {last_day} (UTC)." in answering  # history too
+
+    pace_services.pause_answer(public_id=campaign.public_id, user=users["cana"], agree=False)
+    form = client_for(users["gerd"]).get(detail).content.decode()
+    assert (f'<input type="date" id="pause-until" name="until" required min="{today + timedelta(days=1)}" '
+            f'max="{today + timedelta(days=60)}"') in form
+    assert f"You declined the pause until the end of {last_day} (UTC)." in client_for(users["cana"]).get(detail).content.decode()
+    assert "Last day of the pause <span class=\"muted small\">(a UTC day, at most 60 days ahead)</span>" in form
+
+
+def test_a_pause_day_refused_is_named_with_the_days_allowed(rr: Any, users: Any) -> None:
+    campaign = _paced(users)
+    today = datetime.now(UTC).date()
+    url = reverse("campaign_pause", args=[campaign.public_id])
+
+    refused = client_for(users["gerd"]).post(url, {"until": today.isoformat()})
+
+    assert refused.status_code == 400
+    assert (f"{today} is not allowed: a pause&#x27;s last day is a UTC day from {today + timedelta(days=1)} to "
+            f"{today + timedelta(days=60)} (at most 60 days from now).") in refused.content.decode()
+
+
+def test_a_refused_pause_or_pace_keeps_its_form_open_under_the_error(rr: Any, users: Any) -> None:
+    campaign = _paced(users)
+    htmx = {"HTTP_HX_REQUEST": "true"}
+
+    pause = client_for(users["gerd"]).post(reverse("campaign_pause", args=[campaign.public_id]), {"until": "soon"}, **htmx)
+    new_pace = client_for(users["gerd"]).post(reverse("campaign_pace", args=[campaign.public_id]), {"hours": "5"}, **htmx)
+
+    assert pause.status_code == new_pace.status_code == 422
+    assert '<details class="pause-ask" open>' in pause.content.decode()
+    assert '<details class="pace-change">' in pause.content.decode()
+    assert '<details class="pace-change" open>' in new_pace.content.decode()
+    assert '<details class="pause-ask">' in new_pace.content.decode()

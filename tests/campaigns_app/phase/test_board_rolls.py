@@ -71,6 +71,17 @@ def test_both_pages_show_the_roll_with_its_purpose_escaped(rr: Any, users: Any) 
         assert f'<span class="board-who">{who}</span>' in log
 
 
+def test_the_public_roll_form_points_each_side_to_its_secret_rolls_at_the_board(rr: Any, users: Any) -> None:
+    campaign = at_2_504(users)
+    notes = reverse("campaign_notes", args=[campaign.public_id])
+
+    for user in (users["gerd"], users["cana"]):
+        html = page(user, campaign)
+        form = html[html.index('id="board-form"'):]
+        form = form[:form.index("</form>")]
+        assert f'A roll your opponent must not see: <a href="{notes}#secret-rolls">roll it in secret</a>.' in form
+
+
 def test_a_form_posted_twice_rolls_once(rr: Any, users: Any) -> None:
     campaign = at_2_504(users)
     form = {"token": board_token(page(users["gerd"], campaign)), "at": "2.504", "kind": "DR", "count": "2",
