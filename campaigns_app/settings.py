@@ -155,6 +155,11 @@ if REDIS_URL:
     }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+# Who has a live page open, without Redis: a file beside the SQLite database, so the cron commands (send_reminders)
+# see the pages the server holds (campaigns_app/live/presence_store.py). Empty: this process's memory only.
+_sqlite_name = str(DATABASES["default"]["NAME"]) if DATABASES["default"]["ENGINE"].endswith("sqlite3") else ""
+PRESENCE_FILE = os.environ.get("PRESENCE_FILE", "" if REDIS_URL or not _sqlite_name or _sqlite_name == ":memory:"
+                               else _sqlite_name + ".presence.json")
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

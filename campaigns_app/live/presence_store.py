@@ -5,7 +5,9 @@ page went away without closing: a lost network, a sleeping laptop) and its side 
 is fresh. A campaign's entries are one set, keyed by its public id; an entry is ``<side> <channel name>`` (a channel
 name holds no space) with its last beat. With REDIS_URL set it is a Redis sorted set scored by the time of the beat
 (shared by every worker process; one pipeline of four commands per beat, run as one MULTI, and the key expires when
-every page of the campaign has stopped beating), else a dictionary in this process (the embedded run: one process).
+every page of the campaign has stopped beating); else, when PRESENCE_FILE is set (the embedded run: SQLite, no Redis),
+a small JSON file beside the database, locked while read and written, so ``manage.py send_reminders`` run from cron
+in another process sees who has a page open; else a dictionary in this process.
 
 A beat, an open or a close says whether what the pages show changed: the set of online sides, or an expired page was
 forgotten (its side may have been shown online since). Only then does the caller write anything (services.presence).
@@ -13,11 +15,15 @@ Who is online is public to both seats; an entry holds nothing else.
 """
 from __future__ import annotations
 
+import fcntl
+import json
 import math
+import os
 import threading
 import time
 from collections.abc import Mapping
 from functools import cache
+from pathlib import Path
 from typing import Protocol
 
 import redis
@@ -69,6 +75,20 @@ class PresenceStore(Protocol):
         """Every socket entry of the campaign with its last beat, expired ones included until a beat forgets them."""
 
 
+def changed_in(campaigns: dict[str, dict[str, float]], public_id: str, entry: str, at: float, *, opened: bool) -> bool:
+    """Apply a beat (``opened``) or a close to ``campaigns`` in place, expired entries dropped; whether what the pages
+    show changed."""
+    before = campaigns.get(public_id, {})
+    after = {e: b for e, b in before.items() if e != entry and b >= at - ONLINE_WITHIN_SECONDS}
+    if opened:
+        after[entry] = at
+    if after:
+        campaigns[public_id] = after
+    else:
+        campaigns.pop(public_id, None)
+    return shown_changed(before, entry, at, opened=opened)
+
+
 class InProcessStore:
     """The entries in this process's memory (the embedded run: one process, the in-memory channel layer)."""
 
@@ -84,19 +104,54 @@ class InProcessStore:
 
     def change(self, public_id: str, entry: str, at: float, *, opened: bool) -> bool:
         with self.lock:
-            before = self.campaigns.get(public_id, {})
-            after = {e: b for e, b in before.items() if e != entry and b >= at - ONLINE_WITHIN_SECONDS}
-            if opened:
-                after[entry] = at
-            if after:
-                self.campaigns[public_id] = after
-            else:
-                self.campaigns.pop(public_id, None)
-            return shown_changed(before, entry, at, opened=opened)
+            return changed_in(self.campaigns, public_id, entry, at, opened=opened)
 
     def entries(self, public_id: str) -> dict[str, float]:
         with self.lock:
             return dict(self.campaigns.get(public_id, {}))
+
+
+class FileStore:
+    """The entries in a JSON file shared by the processes of one machine (the embedded run's server and its cron
+    commands), read and replaced under an exclusive lock on a file beside it."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.lock_path = path.with_name(path.name + ".lock")
+
+    def beat(self, public_id: str, side: str, channel_name: str, at: float) -> bool:
+        return self.change(public_id, member(side, channel_name), at, opened=True)
+
+    def close(self, public_id: str, side: str, channel_name: str, at: float) -> bool:
+        return self.change(public_id, member(side, channel_name), at, opened=False)
+
+    def change(self, public_id: str, entry: str, at: float, *, opened: bool) -> bool:
+        with self.lock_path.open("a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            campaigns = self.read()
+            shown = changed_in(campaigns, public_id, entry, at, opened=opened)
+            cutoff = at - ONLINE_WITHIN_SECONDS  # a campaign whose pages all went away is dropped with its last beat
+            campaigns = {c: entries for c, entries in campaigns.items() if max(entries.values()) >= cutoff}
+            temporary = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
+            temporary.write_text(json.dumps(campaigns), encoding="utf-8")
+            os.replace(temporary, self.path)
+            return shown
+
+    def entries(self, public_id: str) -> dict[str, float]:
+        with self.lock_path.open("a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_SH)
+            return dict(self.read().get(public_id, {}))
+
+    def read(self) -> dict[str, dict[str, float]]:
+        """Every campaign's entries (none when the file is missing or unreadable: nobody is shown online)."""
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        if not isinstance(data, dict):
+            return {}
+        return {str(c): {str(e): float(b) for e, b in entries.items() if isinstance(b, (int, float))}
+                for c, entries in data.items() if isinstance(entries, dict)}
 
 
 class RedisStore:
@@ -149,10 +204,19 @@ def redis_store(url: str, prefix: str) -> RedisStore:
     return RedisStore(url, prefix)
 
 
+@cache
+def file_store(path: str) -> FileStore:
+    return FileStore(Path(path))
+
+
 def store() -> PresenceStore:
-    """Redis when REDIS_URL is set (every worker shares it), else this process's memory."""
+    """Redis when REDIS_URL is set (every worker shares it), else the PRESENCE_FILE shared by this machine's
+    processes, else this process's memory."""
     url = str(settings.REDIS_URL)
-    return redis_store(url, str(settings.REDIS_PREFIX)) if url else IN_PROCESS
+    if url:
+        return redis_store(url, str(settings.REDIS_PREFIX))
+    path = str(getattr(settings, "PRESENCE_FILE", "") or "")
+    return file_store(path) if path else IN_PROCESS
 
 
 def online(public_id: str, at: float | None = None) -> frozenset[str]:

@@ -3,8 +3,11 @@ process's memory otherwise — both behave alike), and the services that write o
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,10 +21,12 @@ from tests.campaigns_app.live.conftest import PresenceClock
 EXPIRY = presence_store.ONLINE_WITHIN_SECONDS
 
 
-@pytest.fixture(params=["in-process", "redis"])
-def store_kind(request: pytest.FixtureRequest, settings: Any) -> str:
-    """Which store the services use: the embedded run's (no REDIS_URL) or Redis (make test sets REDIS_URL)."""
+@pytest.fixture(params=["in-process", "file", "redis"])
+def store_kind(request: pytest.FixtureRequest, settings: Any, tmp_path: Path) -> str:
+    """Which store the services use: the embedded run's (no REDIS_URL: a file beside the SQLite database, or this
+    process's memory) or Redis (make test sets REDIS_URL)."""
     kind = str(request.param)
+    settings.PRESENCE_FILE = str(tmp_path / "db.sqlite3.presence.json") if kind == "file" else ""
     if kind == "redis":
         if not os.environ.get("REDIS_URL"):
             pytest.skip("the Redis presence store needs REDIS_URL (make test sets it)")
@@ -46,7 +51,34 @@ def public_id(store: presence_store.PresenceStore) -> Iterator[str]:
 
 
 def test_the_store_in_use_is_the_one_the_settings_name(store_kind: str, store: presence_store.PresenceStore) -> None:
-    assert isinstance(store, presence_store.RedisStore if store_kind == "redis" else presence_store.InProcessStore)
+    kinds = {"redis": presence_store.RedisStore, "file": presence_store.FileStore,
+             "in-process": presence_store.InProcessStore}
+    assert isinstance(store, kinds[store_kind])
+
+
+def test_the_embedded_runs_cron_process_sees_the_pages_the_server_process_holds(tmp_path: Path) -> None:
+    """make run (SQLite, no Redis): a page open in the server is seen by send_reminders, a process of its own."""
+    path = tmp_path / "db.sqlite3.presence.json"
+    t = 1_000_000.0
+    server = subprocess.run(
+        [sys.executable, "-c", "import sys; from pathlib import Path; from campaigns_app.live.presence_store import "
+         "FileStore; FileStore(Path(sys.argv[1])).beat('abc', 'german', 'a!1', float(sys.argv[2]))", str(path), str(t)],
+        cwd=Path(__file__).resolve().parents[3], capture_output=True, text=True, timeout=60, check=False,
+        env={**os.environ, "DJANGO_SETTINGS_MODULE": "tests.settings"})
+    assert server.returncode == 0, server.stderr
+    cron = presence_store.FileStore(path)
+    assert presence_store.fresh_sides(cron.entries("abc"), t + 30) == {"german"}
+    assert presence_store.fresh_sides(cron.entries("abc"), t + EXPIRY + 1) == frozenset()
+    assert cron.entries("other") == {}
+
+
+def test_a_missing_or_broken_presence_file_shows_nobody_online(tmp_path: Path) -> None:
+    path = tmp_path / "presence.json"
+    assert presence_store.FileStore(path).entries("abc") == {}
+    path.write_text("{not json", encoding="utf-8")
+    assert presence_store.FileStore(path).entries("abc") == {}
+    assert presence_store.FileStore(path).beat("abc", "german", "a!1", 1_000_000.0) is True  # and it is replaced
+    assert presence_store.FileStore(path).entries("abc") == {"german a!1": 1_000_000.0}
 
 
 def test_a_sides_first_page_changes_presence_and_its_next_beats_do_not(
