@@ -105,7 +105,9 @@ def test_messages_a_sealed_note_and_a_reminder_driven_overdue_badge(
     later = (datetime.now(UTC) + timedelta(hours=48, minutes=1)).isoformat()
     done = subprocess.run([sys.executable, str(REPO / "manage.py"), "send_reminders", "--now", later], cwd=REPO,
                           env=live_server_process.env, capture_output=True, text=True, timeout=120, check=False)
-    assert done.returncode == 0 and done.stdout.strip() == "1 reminder sent.", done.stdout + done.stderr
+    # other browser tests' paced campaigns share this server's database: at least this one's reminder went out
+    sent = re.fullmatch(r"(\d+) reminders? sent\.", done.stdout.strip())
+    assert done.returncode == 0 and sent and int(sent.group(1)) >= 1, done.stdout + done.stderr
     overdue = ger.page.locator("#pace li", has_text="Canadian")  # type: ignore[attr-defined]
     expect(overdue).to_contain_text("Overdue")  # live, without a reload
     expect(ger.page.locator("#pace li", has_text="Your move")).not_to_contain_text("Overdue")  # type: ignore[attr-defined]
