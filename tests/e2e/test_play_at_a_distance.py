@@ -69,7 +69,7 @@ def test_messages_a_sealed_note_and_a_reminder_driven_overdue_badge(
     cdn.page.goto(campaign_path + "notes/")  # type: ignore[attr-defined]
     sealed = cdn.page.locator("#note-german-1")  # type: ignore[attr-defined]
     expect(sealed).to_contain_text("its text stays hidden")
-    assert "K5" not in cdn.page.content() and all("K5" not in frame for frame in cdn.frames)  # type: ignore[attr-defined]
+    assert "K5 stone" not in cdn.page.content() and all("K5 stone" not in frame for frame in cdn.frames)  # type: ignore[attr-defined]
     screenshot(cdn.page, "03-note-sealed-canadian")
     expect(cdn.page.locator("#live-indicator")).to_have_attribute("data-state", "online")  # type: ignore[attr-defined]
     ger.page.get_by_role("button", name="Reveal note #1 to both sides").click()  # type: ignore[attr-defined]
@@ -112,6 +112,18 @@ def test_messages_a_sealed_note_and_a_reminder_driven_overdue_badge(
     for secret in ("Panzerfaust", "ambush"):
         assert secret not in cdn.page.content() and all(secret not in frame for frame in cdn.frames)  # type: ignore[attr-defined]
     screenshot(cdn.page, "04d-notes-live-canadian")
+    # The German's own second tab gets his new note live; its "Reveal" form (from the socket) posts with the page's
+    # CSRF token
+    tab = ger.page.context.new_page()  # type: ignore[attr-defined]
+    tab.goto(campaign_path + "notes/")
+    expect(tab.locator("#live-indicator")).to_have_attribute("data-state", "online")
+    ger.page.locator("#note-text").fill("Smoke at dawn")  # type: ignore[attr-defined]
+    ger.page.get_by_role("button", name="Seal this note").click()  # type: ignore[attr-defined]
+    expect(tab.locator("#note-german-3")).to_contain_text("Smoke at dawn")
+    tab.get_by_role("button", name="Reveal note #3 to both sides").click()
+    expect(tab.locator("#note-german-3")).to_contain_text("Revealed to both sides")
+    expect(cdn.page.locator("#note-german-3")).to_contain_text("Smoke at dawn")  # type: ignore[attr-defined]
+    tab.close()
 
     # The Canadian is away; the scheduler runs two days and a minute on: his move is overdue, the German's is not
     ger.page.goto(campaign_path)  # type: ignore[attr-defined]
