@@ -94,6 +94,28 @@
     received[target.id] = content;
     if (!inFrame) resyncSoon();
   });
+  // A fragment from the socket is rendered without the request, so its forms carry no CSRF field (htmx sends the
+  // header); a plain form in it (the notes page's "Reveal" buttons) gets the page's own token before it is posted.
+  function pageCsrfToken() {
+    try {
+      return JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || "";
+    } catch (e) {
+      return "";
+    }
+  }
+  function addCsrfFields() {
+    var token = pageCsrfToken();
+    if (!token) return;
+    [].slice.call(document.querySelectorAll('[data-live-version] form[method="post"]')).forEach(function (form) {
+      if (form.querySelector('input[name="csrfmiddlewaretoken"]')) return;
+      var field = document.createElement("input");
+      field.type = "hidden";
+      field.name = "csrfmiddlewaretoken";
+      field.value = token;
+      form.insertBefore(field, form.firstChild);
+    });
+  }
+  document.addEventListener("htmx:oobAfterSwap", addCsrfFields);
   // deadlines in the reader's own time zone (the server writes UTC; the element keeps its ISO moment)
   function localTimes(root) {
     [].slice.call((root || document).querySelectorAll("time[data-local]")).forEach(function (el) {

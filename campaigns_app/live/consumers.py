@@ -1,4 +1,5 @@
-"""The live campaign page's websocket (/ws/campaigns/<public id>/).
+"""The live pages' websockets: the campaign page's (/ws/campaigns/<public id>/) and the notes page's (…/notes/, the
+same socket sending only the notes page's fragments: NotesConsumer); both keep the seat online.
 
 Only a seated player is accepted; the socket joins its own side's group only. On connect and on "resync" it reads its
 seat's view from the database (campaigns_app.live.pages.published) and sends the fragments that changed since its
@@ -29,7 +30,7 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from campaigns_app import services
-from campaigns_app.live import fragments
+from campaigns_app.live import fragments, presence_store
 from campaigns_app.live import pages as live
 from campaigns_app.live.notifications import group_name
 
@@ -39,6 +40,7 @@ logger = logging.getLogger(__name__)
 
 
 class CampaignConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
+    page = presence_store.CAMPAIGN_PAGE  # the live page this socket serves: the fragments it sends (fragments.SHOWN)
     group: str | None = None
     seat_id: int | None = None
     side = ""
@@ -49,11 +51,13 @@ class CampaignConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         self.user = self.scope.get("user")
         self.sent: dict[str, str] = {}
         self.version = None
+        self.shown = fragments.SHOWN[self.page]
+        self.socket = presence_store.socket_key(self.channel_name, self.page)  # its presence entry
         if self.user is None or not self.user.is_authenticated:
             await self.close()
             return
         seat = await database_sync_to_async(services.presence_open)(
-            public_id=self.public_id, user=self.user, channel_name=self.channel_name
+            public_id=self.public_id, user=self.user, channel_name=self.socket
         )
         if seat is None:
             await self.close()
@@ -88,7 +92,7 @@ class CampaignConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             await self.channel_layer.group_discard(group, self.channel_name)
         finally:
             await database_sync_to_async(services.presence_close)(public_id=self.public_id, side=self.side,
-                                                                  channel_name=self.channel_name)
+                                                                  channel_name=self.socket)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """The page's messages: its heartbeat (every 25 s: keep the seat online; no database write, and nothing is pushed
@@ -103,7 +107,7 @@ class CampaignConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             return
         if "heartbeat" in message:
             await database_sync_to_async(services.presence_beat)(public_id=self.public_id, side=self.side,
-                                                                 channel_name=self.channel_name)
+                                                                 channel_name=self.socket)
         elif "resync" in message:
             self.sent = {}
             await self.push()
@@ -124,7 +128,7 @@ class CampaignConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         if self.version is None or self.version != previous:
             await self.push()
             return
-        ids = [fragment_id for fragment_id in fragments.FRAGMENTS if isinstance(changed.get(fragment_id), str)]
+        ids = [fragment_id for fragment_id in self.shown if isinstance(changed.get(fragment_id), str)]
         self.sent.update((fragment_id, changed[fragment_id]) for fragment_id in ids)
         self.version = version
         if ids:
@@ -133,16 +137,23 @@ class CampaignConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     async def push(self) -> None:
         """Send the fragments that differ from what this socket last sent, stamped with the view's version (read from
         the database)."""
-        view = await database_sync_to_async(live.published)(self.seat_id)
+        view = await database_sync_to_async(live.published)(self.seat_id, self.page == presence_store.NOTES_PAGE)
         if view is None:
             await self.close()
             return
-        changed = [fragment_id for fragment_id in fragments.FRAGMENTS
+        changed = [fragment_id for fragment_id in self.shown
                    if fragment_id in view.fragments and self.sent.get(fragment_id) != view.fragments[fragment_id]]
         self.version = view.version
         if changed:
             self.sent = dict(view.fragments)
             await self.send(text_data="".join(view.stamped(fragment_id) for fragment_id in changed))
+
+
+class NotesConsumer(CampaignConsumer):
+    """The notes page's socket (/ws/campaigns/<public id>/notes/): the same seat, group, presence and versions as the
+    campaign page's; it sends only the notes page's fragments (its seat's view holds them while it is open)."""
+
+    page = presence_store.NOTES_PAGE
 
 
 class RefusedSocket(AsyncWebsocketConsumer):  # type: ignore[misc]

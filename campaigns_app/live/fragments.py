@@ -9,7 +9,9 @@ from typing import Any
 
 from django.template.loader import render_to_string
 
+from campaigns_app.live.presence_store import CAMPAIGN_PAGE, NOTES_PAGE
 from campaigns_app.models import Seat
+from campaigns_app.notes.live import NOTES_FRAGMENTS
 from campaigns_app.phase import live_page
 
 TEMPLATE = "campaigns/detail.html"
@@ -28,6 +30,9 @@ FRAGMENTS = {
     "messages": "messages",
     "dice-card": "dice_card",  # the seed form becomes the fixed seed when the opponent joins
 }
+# the fragments each live page shows (a seat's view holds the notes page's only while one is open: pages.publish)
+SHOWN = {CAMPAIGN_PAGE: tuple(FRAGMENTS), NOTES_PAGE: tuple(NOTES_FRAGMENTS)}
+ORDER = (*FRAGMENTS, *NOTES_FRAGMENTS)  # every fragment id a frame may carry, in order
 
 
 def render_fragment(fragment_id: str, context: dict[str, Any], request: Any = None) -> str:

@@ -50,9 +50,9 @@ def publish(campaign: Campaign, system: System | None = None, seats: list[Seat] 
 
 
 def frame_message(frame: live.Frame) -> dict[str, object]:
-    """The channel message of one seat's frame (its fragments in FRAGMENTS order, the version still a mark)."""
+    """The channel message of one seat's frame (its fragments in ORDER, the version still a mark)."""
     return {"type": FRAME, "version": frame.version, "previous": frame.previous,
-            "fragments": {key: frame.fragments[key] for key in fragments.FRAGMENTS if key in frame.fragments}}
+            "fragments": {key: frame.fragments[key] for key in fragments.ORDER if key in frame.fragments}}
 
 
 def push(public_id: str, frames: Iterable[live.Frame]) -> None:

@@ -44,6 +44,7 @@ from django.db.models import F
 from campaigns_app.engine import System
 from campaigns_app.live import fragments, presence_store
 from campaigns_app.models import Campaign, LiveView, Seat
+from campaigns_app.notes.live import NOTES_FRAGMENTS, notes_fragments
 from campaigns_app.phase import live_page
 
 # Rendered into data-live-version in the stored fragments; stamp() puts the number in when a fragment is sent.
@@ -144,9 +145,9 @@ def published_at(seat_id: int, campaign: Campaign) -> Published | None:
     return _remembered.at(seat_id, campaign.revision, _epoch_of(campaign.system.sha256, campaign.card_sha256))
 
 
-def published(seat_id: int) -> Published | None:
-    """The seat's live fragments at the campaign's current revision (rendered now if nobody has yet); None when the
-    seat no longer exists."""
+def published(seat_id: int, notes: bool = False) -> Published | None:
+    """The seat's live fragments at the campaign's current revision (rendered now if nobody has yet; ``notes``: with
+    the notes page's, for a notes page's socket); None when the seat no longer exists."""
     current = (LiveView.objects.filter(seat_id=seat_id)
                .values_list("revision", "epoch", "version", "seat__campaign__revision",
                             "seat__campaign__system__sha256", "seat__campaign__card_sha256").first())
@@ -154,11 +155,15 @@ def published(seat_id: int) -> Published | None:
         revision, epoch, version, campaign_revision, system_sha256, card_sha256 = current
         if revision == campaign_revision and epoch == _epoch_of(system_sha256, card_sha256):
             view = _read(seat_id, revision, epoch, version)
-            if view is not None:
+            if view is not None and (not notes or _has_notes(view)):
                 return view
     with transaction.atomic():
         locked = _lock(seat_id)
-        return None if locked is None else _publish(*locked)
+        return None if locked is None else _publish(*locked, notes=notes)
+
+
+def _has_notes(view: Published) -> bool:
+    return all(fragment_id in view.fragments for fragment_id in NOTES_FRAGMENTS)
 
 
 def _read(seat_id: int, revision: int, epoch: str, version: int) -> Published | None:
@@ -177,14 +182,14 @@ def _read(seat_id: int, revision: int, epoch: str, version: int) -> Published | 
 
 
 @contextmanager
-def snapshot(seat: Seat) -> Iterator[int]:
-    """Hold the campaign still (row lock) while the caller renders the seat's page or fragments; yields the version
-    to put in them (publishing first if the revision moved)."""
+def snapshot(seat: Seat, notes: bool = False) -> Iterator[int]:
+    """Hold the campaign still (row lock) while the caller renders the seat's page or fragments (``notes``: its notes
+    page); yields the version to put in them (publishing first if the revision moved)."""
     with transaction.atomic():
         locked = _lock(seat.pk)
         if locked is None:
             raise Seat.DoesNotExist(f"seat {seat.pk}")
-        yield _publish(*locked).version
+        yield _publish(*locked, notes=notes).version
 
 
 def render(seat: Seat, draw: Callable[[dict[str, Any]], T], **extra: Any) -> T:
@@ -196,14 +201,16 @@ def render(seat: Seat, draw: Callable[[dict[str, Any]], T], **extra: Any) -> T:
         return draw(context)
 
 
-def _lock(seat_id: int) -> tuple[Seat, int, str] | None:
-    """The seat, and its campaign's revision and epoch, with the campaign row locked (None: no such seat)."""
+def _lock(seat_id: int) -> tuple[Seat, int, str, str] | None:
+    """The seat, and its campaign's revision, epoch and public id, with the campaign row locked (None: no such
+    seat)."""
     seat = Seat.objects.filter(pk=seat_id).select_related("user").first()
     if seat is None:
         return None
     locked = Campaign.objects.select_for_update(of=("self",)).filter(pk=seat.campaign_id)
-    revision, system_sha256, card_sha256 = locked.values_list("revision", "system__sha256", "card_sha256").get()
-    return seat, revision, _epoch_of(system_sha256, card_sha256)
+    revision, system_sha256, card_sha256, public_id = locked.values_list(
+        "revision", "system__sha256", "card_sha256", "public_id").get()
+    return seat, revision, _epoch_of(system_sha256, card_sha256), public_id
 
 
 def publish(campaign: Campaign, system: System, seats: list[Seat], moved: bool = False) -> list[Frame]:
@@ -215,7 +222,7 @@ def publish(campaign: Campaign, system: System, seats: list[Seat], moved: bool =
     if not moved:
         touch(campaign.pk)
         campaign.revision += 1  # as the UPDATE left it: the row is locked, nobody else moved it
-    online = presence_store.online(campaign.public_id)
+    online, noting = presence_store.opened(campaign.public_id)
     watched = [seat for seat in seats if seat.side in online]
     if not watched:  # nobody has a page open: each seat's view is rendered when a page or response reads it
         return []
@@ -228,6 +235,8 @@ def publish(campaign: Campaign, system: System, seats: list[Seat], moved: bool =
         view = stored.get(seat.pk)
         before, previous = (view.fragments, view.version) if view is not None else ({}, 0)
         rendered = fragments.live_fragments(seat, common, live_version=VERSION_MARK)
+        if seat.side in noting:  # a notes page of the seat is open: its fragments too (else no work for them)
+            rendered.update(notes_fragments(seat, live_version=VERSION_MARK))
         made = _store(seat, view, campaign.revision, epoch, rendered, save=view is None)
         if view is not None:
             updated.append(view)
@@ -260,15 +269,19 @@ def _update_all(views: list[LiveView]) -> None:
                        f"WHERE {ops.quote_name('id')} IN ({', '.join('%s' for _ in views)})", params)
 
 
-def _publish(seat: Seat, revision: int, epoch: str) -> Published:
-    """Under the campaign row lock: render the seat's fragments if the revision (or the code) moved; a new version
-    only if the rendering differs from the last one."""
+def _publish(seat: Seat, revision: int, epoch: str, public_id: str, notes: bool = False) -> Published:
+    """Under the campaign row lock: render the seat's fragments if the revision (or the code) moved, or the notes
+    page's are asked for (``notes``) and missing; with the notes page's when asked for or a notes page of the seat is
+    open (as ``publish`` does); a new version only if the rendering differs from the last one."""
     view = LiveView.objects.filter(seat=seat).only("revision", "epoch", "version", "digest").first()
     if view is not None and view.revision == revision and view.epoch == epoch:
         found = _read(seat.pk, revision, epoch, view.version)
-        if found is not None:
+        if found is not None and (not notes or _has_notes(found)):
             return found
-    return _store(seat, view, revision, epoch, fragments.live_fragments(seat, live_version=VERSION_MARK))
+    rendered = fragments.live_fragments(seat, live_version=VERSION_MARK)
+    if notes or seat.side in presence_store.opened(public_id)[1]:
+        rendered.update(notes_fragments(seat, live_version=VERSION_MARK))
+    return _store(seat, view, revision, epoch, rendered)
 
 
 def _store(seat: Seat, view: LiveView | None, revision: int, epoch: str, rendered: dict[str, str],

@@ -2,7 +2,9 @@
 
 Every live page beats every HEARTBEAT_SECONDS; a socket whose last beat is older than ONLINE_WITHIN is expired (its
 page went away without closing: a lost network, a sleeping laptop) and its side is offline unless another of its pages
-is fresh. A campaign's entries are one set, keyed by its public id; an entry is ``<side> <channel name>`` (a channel
+is fresh. Both live pages count, the campaign page and the notes page, so a player on either is online. A campaign's
+entries are one set, keyed by its public id; an entry is ``<side> <socket>`` (``socket_key``: the channel name, after
+``notes@`` for a notes page; a channel
 name holds no space) with its last beat. With REDIS_URL set it is a Redis sorted set scored by the time of the beat
 (shared by every worker process; one pipeline of four commands per beat, run as one MULTI, and the key expires when
 every page of the campaign has stopped beating); else, when PRESENCE_FILE is set (the embedded run: SQLite, no Redis),
@@ -31,6 +33,7 @@ from django.conf import settings
 
 HEARTBEAT_SECONDS = 25  # static/refit.js sends {"heartbeat": 1} this often
 ONLINE_WITHIN_SECONDS = HEARTBEAT_SECONDS * 3  # two lost beats are forgiven
+CAMPAIGN_PAGE, NOTES_PAGE = "campaign", "notes"  # the live pages: each counts its side online
 
 
 def clock() -> float:
@@ -47,9 +50,22 @@ def side_of(entry: str) -> str:
     return entry.rpartition(" ")[0]
 
 
-def fresh_sides(entries: Mapping[str, float], at: float) -> frozenset[str]:
-    """The sides with a page that beat within ONLINE_WITHIN_SECONDS of ``at``."""
-    return frozenset(side_of(entry) for entry, beat in entries.items() if beat >= at - ONLINE_WITHIN_SECONDS)
+def fresh_sides(entries: Mapping[str, float], at: float, page: str | None = None) -> frozenset[str]:
+    """The sides with a page (``page``: of that page only) that beat within ONLINE_WITHIN_SECONDS of ``at``."""
+    return frozenset(side_of(entry) for entry, beat in entries.items()
+                     if beat >= at - ONLINE_WITHIN_SECONDS and (page is None or page_of(entry) == page))
+
+
+def socket_key(channel_name: str, page: str = CAMPAIGN_PAGE) -> str:
+    """What stands for a socket in its entry: its channel name, after ``<page>@`` for a page other than the campaign
+    page ("@" is never in a channel name)."""
+    return channel_name if page == CAMPAIGN_PAGE else f"{page}@{channel_name}"
+
+
+def page_of(entry: str) -> str:
+    """The page of an entry's socket (socket_key)."""
+    socket = entry.rpartition(" ")[2]
+    return socket.partition("@")[0] if "@" in socket else CAMPAIGN_PAGE
 
 
 def shown_changed(before: Mapping[str, float], entry: str, at: float, *, opened: bool) -> bool:
@@ -222,3 +238,9 @@ def store() -> PresenceStore:
 def online(public_id: str, at: float | None = None) -> frozenset[str]:
     """The sides of the campaign with a live page open (a fresh beat)."""
     return fresh_sides(store().entries(public_id), clock() if at is None else at)
+
+
+def opened(public_id: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The sides with a live page open, and those of them with a notes page open (one read of the store)."""
+    entries, at = store().entries(public_id), clock()
+    return fresh_sides(entries, at), fresh_sides(entries, at, NOTES_PAGE)

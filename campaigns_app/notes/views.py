@@ -7,6 +7,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from campaigns_app import services
+from campaigns_app.live import pages as live
 from campaigns_app.models import Seat
 from campaigns_app.notes.rolls import secret_rolls_context
 from campaigns_app.notes.selectors import notes_context
@@ -17,10 +18,14 @@ MAX_PURPOSE_FIELD = 2_000  # characters read from a roll's purpose field at most
 
 
 def _page(request: HttpRequest, seat: Seat, status: int = 200, **extra: object) -> HttpResponse:
-    context = notes_context(seat)
-    context.update(secret_rolls_context(seat))
-    context.update(extra)
-    response = render(request, "campaigns/notes.html", context, status=status)
+    """The page, its live fragments at the version of the seat's view (under the row lock: its socket then sends only
+    what changed after)."""
+    with live.snapshot(seat, notes=True) as version:
+        context = notes_context(seat)
+        context.update(secret_rolls_context(seat))
+        context.update(extra)
+        context["live_version"] = version
+        response = render(request, "campaigns/notes.html", context, status=status)
     response["Cache-Control"] = "private, no-store"
     return response
 

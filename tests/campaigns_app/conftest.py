@@ -162,9 +162,10 @@ def campaign_factory(rr: CgSystem) -> Callable[..., Campaign]:
     return new_campaign
 
 
-def ws_fragments(seat: Seat) -> dict[str, str]:
-    """What the seat's websocket sends on connect: every fragment of its published view, stamped with its version."""
-    view = live.published(seat.pk)
+def ws_fragments(seat: Seat, notes: bool = False) -> dict[str, str]:
+    """What the seat's websocket sends on connect: every fragment of its published view, stamped with its version
+    (``notes``: with the notes page's, as its notes page's socket reads it)."""
+    view = live.published(seat.pk, notes)
     assert view is not None
     return {fragment_id: view.stamped(fragment_id) for fragment_id in view.fragments}
 

@@ -19,6 +19,8 @@ from tests.e2e.conftest import REPO, LiveServer, Player, create_campaign, join_c
 pytestmark = pytest.mark.e2e
 NOTE = "HIP: the 9-1 and two 4-6-7 in the K5 stone building"
 ROLL_PURPOSE = "Quagmire check for the Sherman in O7"
+SECOND_NOTE = "Panzerfaust team waits in the P3 orchard"
+SECOND_PURPOSE = "Random ambush hex"
 
 
 def send_message(player: Player, opponent: Player, text: str) -> None:
@@ -67,12 +69,12 @@ def test_messages_a_sealed_note_and_a_reminder_driven_overdue_badge(
     cdn.page.goto(campaign_path + "notes/")  # type: ignore[attr-defined]
     sealed = cdn.page.locator("#note-german-1")  # type: ignore[attr-defined]
     expect(sealed).to_contain_text("its text stays hidden")
-    assert "K5" not in cdn.page.content() and all("K5" not in frame for frame in cdn.frames)  # type: ignore[attr-defined]
+    assert "K5 stone" not in cdn.page.content() and all("K5 stone" not in frame for frame in cdn.frames)  # type: ignore[attr-defined]
     screenshot(cdn.page, "03-note-sealed-canadian")
+    expect(cdn.page.locator("#live-indicator")).to_have_attribute("data-state", "online")  # type: ignore[attr-defined]
     ger.page.get_by_role("button", name="Reveal note #1 to both sides").click()  # type: ignore[attr-defined]
     expect(ger.page.locator("#note-german-1")).to_contain_text("Revealed to both sides")  # type: ignore[attr-defined]
-    cdn.page.reload()  # type: ignore[attr-defined]
-    expect(sealed).to_contain_text(NOTE)
+    expect(sealed).to_contain_text(NOTE)  # live on the Canadian's notes page, without a reload
     expect(sealed).to_contain_text("Matches the commitment sealed")
     screenshot(cdn.page, "04-note-revealed-canadian")
 
@@ -92,11 +94,36 @@ def test_messages_a_sealed_note_and_a_reminder_driven_overdue_badge(
     expect(shadow).to_contain_text("Hidden: its purpose and dice stay secret")
     assert "Quagmire" not in cdn.page.content() and all("Quagmire" not in frame for frame in cdn.frames)  # type: ignore[attr-defined]
     screenshot(cdn.page, "04c-secret-roll-canadian")
+    expect(cdn.page.locator("#live-indicator")).to_have_attribute("data-state", "online")  # type: ignore[attr-defined]
     ger.page.get_by_role("button", name="Reveal secret roll #1 to both sides").click()  # type: ignore[attr-defined]
     expect(ger.page.locator("#secret-roll-german-1")).to_contain_text("Revealed to both sides")  # type: ignore[attr-defined]
-    cdn.page.reload()  # type: ignore[attr-defined]
-    expect(shadow).to_contain_text(ROLL_PURPOSE)
+    expect(shadow).to_contain_text(ROLL_PURPOSE)  # live, without a reload
     expect(shadow).to_contain_text("it agrees with the roll announced")
+
+    # The Canadian stays on the notes page: the German's next note and secret dr appear there live, hidden
+    ger.page.locator("#note-text").fill(SECOND_NOTE)  # type: ignore[attr-defined]
+    ger.page.get_by_role("button", name="Seal this note").click()  # type: ignore[attr-defined]
+    expect(cdn.page.locator("#note-german-2")).to_contain_text("its text stays hidden")  # type: ignore[attr-defined]
+    ger.page.locator("#roll-purpose").fill(SECOND_PURPOSE)  # type: ignore[attr-defined]
+    ger.page.get_by_role("radio", name="dr (one die)").check()  # type: ignore[attr-defined]
+    ger.page.get_by_role("button", name="Roll in secret").click()  # type: ignore[attr-defined]
+    expect(cdn.page.locator("#secret-roll-german-2")).to_contain_text("Hidden: its purpose and dice")  # type: ignore[attr-defined]
+    expect(cdn.page.locator("#note-german-1")).to_contain_text(NOTE)  # type: ignore[attr-defined]
+    for secret in ("Panzerfaust", "ambush"):
+        assert secret not in cdn.page.content() and all(secret not in frame for frame in cdn.frames)  # type: ignore[attr-defined]
+    screenshot(cdn.page, "04d-notes-live-canadian")
+    # The German's own second tab gets his new note live; its "Reveal" form (from the socket) posts with the page's
+    # CSRF token
+    tab = ger.page.context.new_page()  # type: ignore[attr-defined]
+    tab.goto(campaign_path + "notes/")
+    expect(tab.locator("#live-indicator")).to_have_attribute("data-state", "online")
+    ger.page.locator("#note-text").fill("Smoke at dawn")  # type: ignore[attr-defined]
+    ger.page.get_by_role("button", name="Seal this note").click()  # type: ignore[attr-defined]
+    expect(tab.locator("#note-german-3")).to_contain_text("Smoke at dawn")
+    tab.get_by_role("button", name="Reveal note #3 to both sides").click()
+    expect(tab.locator("#note-german-3")).to_contain_text("Revealed to both sides")
+    expect(cdn.page.locator("#note-german-3")).to_contain_text("Smoke at dawn")  # type: ignore[attr-defined]
+    tab.close()
 
     # The Canadian is away; the scheduler runs two days and a minute on: his move is overdue, the German's is not
     ger.page.goto(campaign_path)  # type: ignore[attr-defined]

@@ -200,9 +200,9 @@ async def test_a_heartbeat_that_changes_no_presence_pushes_nothing_and_renders_n
     reads: list[Any] = []
     published = live.published
 
-    def counted(seat_id: Any) -> Any:
+    def counted(seat_id: Any, notes: bool = False) -> Any:
         reads.append(seat_id)
-        return published(seat_id)
+        return published(seat_id, notes)
 
     monkeypatch.setattr(live, "published", counted)
     frames = await beat_and_wait(german_socket)

@@ -209,3 +209,18 @@ def test_a_player_whose_page_stopped_beating_is_emailed_again(
     with django_capture_on_commit_callbacks(execute=True):
         services.chit_submit(user=users["gerd"], public_id=campaign.public_id, side="german", chit="idle")
     assert [message.to for message in mail.outbox] == [["cana@example.org"]]
+
+
+def test_a_notes_page_counts_its_side_online_and_is_told_apart_from_the_campaign_page(
+    store: presence_store.PresenceStore, public_id: str,
+) -> None:
+    t = 1_000_000.0
+    notes = presence_store.socket_key("a!1", presence_store.NOTES_PAGE)
+    assert notes == "notes@a!1" and presence_store.socket_key("b!1") == "b!1"
+    assert store.beat(public_id, "german", notes, t) is True
+    assert store.beat(public_id, "german", "a!2", t + 1) is False  # the German is already online
+    entries = store.entries(public_id)
+    assert presence_store.fresh_sides(entries, t + 1) == {"german"}
+    assert presence_store.fresh_sides(entries, t + 1, presence_store.NOTES_PAGE) == {"german"}
+    assert store.close(public_id, "german", notes, t + 2) is False  # still online on the campaign page
+    assert presence_store.fresh_sides(store.entries(public_id), t + 2, presence_store.NOTES_PAGE) == frozenset()

@@ -2,6 +2,7 @@
 chit or secretly buys, the Canadian's group gets a frame byte-identical whatever the secret was (or none at all)."""
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -9,8 +10,9 @@ import pytest
 from django.db import transaction
 
 from campaigns_app import services
-from campaigns_app.live import notifications
+from campaigns_app.live import notifications, presence_store
 from campaigns_app.live import pages as live
+from campaigns_app.models import Campaign, EventRecord
 from tests.campaigns_app.conftest import new_campaign
 from tests.campaigns_app.live.test_push import pages_open
 from tests.campaigns_app.phase.test_chits import pin_clock
@@ -80,3 +82,61 @@ def test_the_opponents_group_is_sent_the_same_frame_or_none_whatever_the_german_
     seen = "".join(html for _, message in sent[0] for html in message["fragments"].values())
     for secret in ("I4", "Eng Pltn", "AT Sect", "PzGr", "on-map", "2.519 RG"):
         assert secret not in seen
+
+
+def notes_pages_open(campaign: Any) -> None:
+    """Both players have their notes page open (its fragments are published only then)."""
+    for side in ("german", "canadian"):
+        socket = presence_store.socket_key(f"test.notes!{side}", presence_store.NOTES_PAGE)
+        presence_store.store().beat(campaign.public_id, side, socket, presence_store.clock())
+
+
+def scrubbed(sent: Sent) -> Sent:
+    """The frames without the salted commitments (random-looking: another note gives another one anyway)."""
+    return [(group, {**message, "fragments": {key: re.sub(r"[0-9a-f]{64}", "<commitment>", html)
+                                              for key, html in message["fragments"].items()}})
+            for group, message in sent]
+
+
+def test_the_opponents_notes_page_frame_is_the_same_whatever_text_the_german_sealed(
+    rr: Any, users: Any, monkeypatch: pytest.MonkeyPatch, published: list[live.Frame],
+) -> None:
+    pin_clock(monkeypatch)
+    campaign = german_to_buy_at_19pm(users)
+    notes_pages_open(campaign)
+
+    sent = [scrubbed(canadian_messages(campaign, published, lambda text=text: services.note_seal(
+        public_id=campaign.public_id, user=users["gerd"], text=text, form_id="a" * 32)))
+        for text in ("HIP 9-1 in K5", "Secret Bog target: the stone building in O7 and the orchard. " * 40)]
+
+    assert len(sent[0]) == 1 and sent[0] == sent[1]
+    notes = sent[0][0][1]["fragments"]["notes-list"]
+    assert "Note #1" in notes and "Sealed: its text stays hidden" in notes and "<commitment>" in notes
+    seen = "".join(sent[0][0][1]["fragments"].values())
+    for secret in ("HIP 9-1", "in K5", "Secret Bog target", "orchard"):
+        assert secret not in seen
+
+
+def test_the_opponents_notes_page_frame_is_the_same_whatever_the_german_rolled_in_secret_and_for_what(
+    rr: Any, users: Any, monkeypatch: pytest.MonkeyPatch, published: list[live.Frame],
+) -> None:
+    pin_clock(monkeypatch)
+    campaign = german_to_buy_at_19pm(users)
+    notes_pages_open(campaign)
+
+    def roll(purpose: str, seed: str) -> None:
+        Campaign.objects.filter(pk=campaign.pk).update(dice_seed=seed)
+        services.secret_roll(public_id=campaign.public_id, user=users["gerd"], kind="DR", purpose=purpose,
+                             form_id="a" * 32)
+        dice.append(EventRecord.objects.get(campaign=campaign, kind="roll", payload__stream="board-german")
+                    .payload["dice"])
+
+    dice: list[list[int]] = []
+    sent = [canadian_messages(campaign, published, lambda purpose=purpose, seed=seed: roll(purpose, seed))
+            for purpose, seed in (("Quagmire check O7", "11" * 32), ("Marksman: the stone building", "22" * 32))]
+
+    assert dice[0] != dice[1], "the two seeds give two different DRs"
+    assert len(sent[0]) == 1 and sent[0] == sent[1]
+    rolls = sent[0][0][1]["fragments"]["secret-rolls-list"]
+    assert "Secret DR #1" in rolls and "Hidden: its purpose and dice stay secret" in rolls
+    assert "Quagmire" not in rolls and "Marksman" not in rolls

@@ -106,6 +106,19 @@ def test_the_reader_away_gets_the_message_by_email_and_the_reader_on_the_page_do
     assert mail.outbox == []
 
 
+def test_a_reader_on_the_notes_page_is_not_away_and_gets_no_message_email(
+    rr: Any, users: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    campaign = started(users)
+    socket = presence_store.socket_key("test.notes!9", presence_store.NOTES_PAGE)
+    presence_store.store().beat(campaign.public_id, "canadian", socket, presence_store.clock())
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        _send(users["gerd"], campaign, "Are you reading your notes?")
+
+    assert mail.outbox == []
+
+
 @pytest.mark.django_db(transaction=True)
 async def test_the_opponents_open_page_receives_the_message_live() -> None:
     channel_layers.backends.clear()

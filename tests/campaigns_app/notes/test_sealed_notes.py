@@ -42,6 +42,7 @@ def _canadian_renders(campaign: Campaign, users: Any, text: str) -> tuple[str, .
             client.get(_url("campaign_history", campaign)).content,
             client.get(_url("campaign_notes", campaign)).content,
             "".join(ws_fragments(seat).values()).encode(),
+            "".join(ws_fragments(seat, notes=True).values()).encode(),  # what its notes page's socket sends
         ))
         transaction.set_rollback(True)
     return renders
@@ -60,6 +61,7 @@ def test_the_opponents_pages_are_byte_identical_for_two_different_notes_of_the_s
     assert "9-1 in K5" not in "".join(short) and "orchard" not in "".join(short)
     assert "The German side sealed note #1 (19 PM, 2.518" in short[2]  # the history says that, when and where
     assert "<commitment>" in short[3]
+    assert 'id="notes-list"' in short[5] and "<commitment>" in short[5]  # the notes page's socket: the shadow only
 
 
 def test_the_writer_reads_the_note_and_the_opponent_reads_it_once_revealed(rr: Any, users: Any) -> None:

@@ -58,7 +58,8 @@ def _canadian_renders(campaign: Campaign, users: Any, purpose: str, seed: str) -
         client = client_for(users["cana"])
         seat = Seat.objects.get(campaign=campaign, side="canadian")
         renders = (*(_scrub(client.get(_url(name, campaign)).content, campaign) for name in PAGES),
-                   "".join(ws_fragments(seat).values()))
+                   "".join(ws_fragments(seat).values()),
+                   _scrub("".join(ws_fragments(seat, notes=True).values()).encode(), campaign))  # its notes socket
         dice = _german_rolls(campaign)[0]["dice"]
         transaction.set_rollback(True)
     return renders, dice
@@ -81,6 +82,7 @@ def test_the_opponents_pages_are_byte_identical_for_two_purposes_and_two_dice_re
     assert "Quagmire" not in seen and "Marksman" not in seen and "German board" not in seen
     assert "The German side made secret DR #1 at the board (19 PM, 2.518" in base[2]  # the history says that
     assert "Secret DR #1" in base[3] and "Hidden: its purpose and dice stay secret" in base[3]
+    assert 'id="secret-rolls-list"' in base[-1] and "Hidden: its purpose and dice stay secret" in base[-1]
 
 
 def test_the_roller_reads_its_roll_and_the_opponent_reads_it_once_revealed_in_notes_history_and_dice_log(
