@@ -215,13 +215,25 @@
 
   // One permanent polite live region (#live-announcer, outside the swapped fragments) says what just happened, one
   // short sentence per event: the new lines of this side's "Latest events" (#history-latest: each <li> carries its
-  // sentence in data-announce, rendered from this side's own view, so it says only what this player may know).
+  // sentence in data-announce, rendered from this side's own view, so it says only what this player may know), and
+  // on the notes page every line of a list marked data-announce-new whose sentence was not there before (the
+  // opponent's notes and secret rolls, in the shadow's words: "The German side sealed note #2."; the CG's end).
   // Whether the lines came in a websocket frame or in the response to the player's own action, each is said once.
   var heardEvents = null;
+  var heardItems = null;
   function eventLines() {
     var list = document.getElementById("history-latest");
     if (!list) return null;
     return [].slice.call(list.querySelectorAll("[data-announce]")).map(function (li) { return li.getAttribute("data-announce"); });
+  }
+  function itemLines() {
+    var lists = [].slice.call(document.querySelectorAll("[data-announce-new]"));
+    if (!lists.length) return null;
+    var lines = [];
+    lists.forEach(function (list) {
+      [].slice.call(list.querySelectorAll("[data-announce]")).forEach(function (el) { lines.push(el.getAttribute("data-announce")); });
+    });
+    return lines;
   }
   function newLines(before, after) {
     // the longest end of the old window that starts the new one: what follows it is new
@@ -235,11 +247,21 @@
   var announceTimer = null;
   function announceNew() {
     var region = document.getElementById("live-announcer");
+    if (!region) return;
+    var fresh = [];
     var lines = eventLines();
-    if (!region || lines === null) return;
-    if (heardEvents === null) { heardEvents = lines; return; }
-    var fresh = newLines(heardEvents, lines);
-    heardEvents = lines;
+    if (lines !== null) {
+      if (heardEvents !== null) fresh = newLines(heardEvents, lines);
+      heardEvents = lines;
+    }
+    var items = itemLines();
+    if (items !== null) {
+      if (heardItems !== null) {
+        var before = heardItems;
+        fresh = fresh.concat(items.filter(function (line) { return before.indexOf(line) < 0; }));
+      }
+      heardItems = items;
+    }
     if (!fresh.length) return;
     region.textContent = "";
     setTimeout(function () { region.textContent = fresh.join(" "); }, 50);  // cleared first: a repeated sentence is said again
@@ -248,9 +270,17 @@
     if (announceTimer) return;
     announceTimer = setTimeout(function () { announceTimer = null; announceNew(); }, 0);
   }
-  document.addEventListener("DOMContentLoaded", function () { heardEvents = eventLines(); });
+  document.addEventListener("DOMContentLoaded", function () { heardEvents = eventLines(); heardItems = itemLines(); });
   document.addEventListener("htmx:oobAfterSwap", announceSoon);
   document.addEventListener("htmx:afterSwap", announceSoon);
+
+  // The CG ended while this page was open: a live list now says so (data-cg-ended), and the forms that only work
+  // before the end (data-while-cg-open: the notes page's "Seal" and "Roll in secret") go, as a reload would drop them.
+  function dropClosedForms() {
+    if (!document.querySelector("[data-cg-ended]")) return;
+    [].slice.call(document.querySelectorAll("[data-while-cg-open]")).forEach(function (el) { el.remove(); });
+  }
+  document.addEventListener("htmx:oobAfterSwap", dropClosedForms);
 
   // A table wider than its box scrolls: a keyboard user can reach it (tabindex) and hears what it is (WCAG 2.1.1).
   function labelScrollers() {
