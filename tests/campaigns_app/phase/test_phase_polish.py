@@ -9,7 +9,7 @@ from typing import Any
 
 from django.urls import reverse
 
-from campaigns_app import engine
+from campaigns_app import engine, services
 from campaigns_app.models import Campaign, EventRecord
 from tests.campaigns_app.conftest import client_for, drive, new_campaign
 
@@ -178,3 +178,18 @@ def test_the_2_5122_caution_is_shown_once_for_the_step(rr: Any, users: Any) -> N
     first_san = records.index("SAN adjustment")
     assert caution_at < first_san  # stated for the step, before its SAN lines
     assert records.count("SAN adjustment") == 2  # German and Canadian, each announced (2.525)
+
+
+def test_after_cg_end_the_campaign_page_says_how_the_cg_ended_once_not_in_both_your_move_and_the_step_card(
+        rr: Any, users: Any) -> None:
+    campaign = new_campaign(users["gerd"], users["cana"])
+    services.cg_end_concede(user=users["gerd"], public_id=campaign.public_id)
+
+    page = client_for(users["cana"]).get(reverse("campaign_detail", args=[campaign.public_id])).content.decode()
+
+    owes = page[page.index('id="owes"'):page.index('id="step-panel"')]
+    ended = "The Campaign Game ended on 19 PM: the German side conceded; the Canadian side wins."
+    assert "Campaign Game" not in owes and "Nothing is due from either side any more." in owes
+    assert page.count(">The Campaign Game is over</h2>") == 1
+    assert page.count(f'<p id="cg-end-text">{ended}</p>') == 1
+    assert page.count(f">{ended}<") == 2, "the step card and the latest events' line of the cg-ended event"
