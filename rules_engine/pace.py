@@ -13,6 +13,7 @@ MAX_PAUSE_DAYS = 60
 SOON_SHARE = 4  # the first reminder goes out when a quarter of the time is left
 ASKS_PER_DAY = 5  # pauses asked for, and new paces proposed, by one side in any 24 hours (each kind counted alone)
 DAY = timedelta(hours=24)
+DEADLINE_WORDS = "%d %b %Y %H:%M"  # an overdue event's deadline, UTC, as its payload and words give it
 
 
 class Reminder(StrEnum):

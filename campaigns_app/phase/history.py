@@ -1,6 +1,7 @@
 """A seat's history: the events its side may see (rules_engine.event_text decides and words them), in order."""
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from campaigns_app import door, event_pages
@@ -12,6 +13,7 @@ from campaigns_app.records.lost_values import value_rows
 from rules_engine.event_sight import sight
 from rules_engine.event_text import Words, describe, visible_events
 from rules_engine.events import EventKind
+from rules_engine.pace import DEADLINE_WORDS
 from rules_engine.view import SideView
 
 
@@ -28,7 +30,21 @@ def _describe_event(system: System, record: EventRecord, viewer: str) -> dict[st
         # "Only you" on the viewer's own secret records; the opponent's, seen after CG end, are revealed, not his own
         "secret": record.visibility != EventRecord.Visibility.PUBLIC and record.side == viewer,
         "created": record.created,
+        **(_overdue_parts(said.text, payload) if record.kind == EventKind.OVERDUE else {}),
     }
+
+
+def _overdue_parts(text: str, payload: dict[str, Any]) -> dict[str, Any]:
+    """An overdue line cut around its deadline, so the template shows that moment in the reader's own time like every
+    other deadline (``deadline``: the aware UTC moment; ``before`` / ``after``: the words around "… UTC"); nothing
+    when the words do not hold it."""
+    written = str(payload.get("deadline") or "")
+    try:
+        moment = datetime.strptime(written, DEADLINE_WORDS).replace(tzinfo=UTC)
+    except ValueError:
+        return {}
+    before, found, after = text.partition(f"{written} UTC")
+    return {"deadline": moment, "before": before, "after": after} if found else {}
 
 
 def _creation_choices(system: System, payload: dict[str, Any]) -> str:

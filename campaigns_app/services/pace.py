@@ -168,7 +168,7 @@ def _remind(public_id: str, moment: datetime) -> int:
         if reminder is pace.Reminder.OVERDUE:
             owes = "; ".join(engine.owes(system, state, side)) or "its next step"
             append_events(campaign, [engine.app_event(EventKind.OVERDUE, side=side, owes=owes,
-                                                      deadline=deadline.strftime("%d %b %Y %H:%M"))])
+                                                      deadline=deadline.strftime(pace.DEADLINE_WORDS))])
         transaction.on_commit(partial(pace_mail.email_reminder, public_id, side, reminder.value, deadline))
         sent += 1
     if sent:

@@ -12,12 +12,16 @@ import pytest
 from django.core import mail
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.db import transaction
 from django.urls import reverse
 
 from campaigns_app import services
+from campaigns_app.engine import app_event
 from campaigns_app.live import presence_store
 from campaigns_app.models import Campaign, EventRecord
 from campaigns_app.services import pace as pace_services
+from campaigns_app.services.core import append_events
+from rules_engine.events import EventKind
 from tests.campaigns_app.conftest import client_for
 from tests.campaigns_app.lost_test_values import RR as RR_LOST
 
@@ -210,3 +214,21 @@ def test_a_refused_pause_or_pace_keeps_its_form_open_under_the_error(rr: Any, us
     assert '<details class="pace-change">' in pause.content.decode()
     assert '<details class="pace-change" open>' in new_pace.content.decode()
     assert '<details class="pause-ask">' in new_pace.content.decode()
+
+
+def test_the_history_gives_an_overdue_lines_deadline_as_a_local_time_with_utc_text_without_javascript(
+    rr: Any, users: Any
+) -> None:
+    campaign = _paced(users)
+    with transaction.atomic():
+        append_events(Campaign.objects.select_for_update().get(pk=campaign.pk),
+                      [app_event(EventKind.OVERDUE, side="german", owes="the Initial Scenario",
+                                 deadline="05 Dec 2026 14:00")])
+    due = ('<time datetime="2026-12-05T14:00:00+00:00" data-local>5 Dec 2026, 14:00 UTC</time>')
+
+    history = client_for(users["cana"]).get(reverse("campaign_history", args=[campaign.public_id])).content.decode()
+    page = client_for(users["cana"]).get(reverse("campaign_detail", args=[campaign.public_id])).content.decode()
+
+    assert f"The German side’s action is overdue (the Initial Scenario); it was due by {due}." in history
+    assert f"The German side’s action is overdue (the Initial Scenario); it was due by {due}." in page
+    assert "14:00 UTC." not in history.replace(due, "")
