@@ -29,7 +29,9 @@ from tests.campaigns_app.records.test_dice_pages import whole_and_paged
 SHORT = "Quagmire check O7"
 LONG = "Marksman: the stone building in O7, then the orchard hexes " * 3
 FORM, OTHER_FORM = "a" * 32, "b" * 32
-SEEDS = ("11" * 32, "22" * 32)  # two campaign seeds whose first board DR differ (checked below)
+# campaign seeds to roll with: the dice also hang on the campaign's random id, so the other dice are looked for among
+# the later seeds (two seeds give the same DR one time in 36; six, practically never)
+SEEDS = tuple(str(n) * 64 for n in range(1, 7))
 PAGES = ("campaign_detail", "campaign_fragments", "campaign_history", "campaign_notes", "records_dice",
          "records_dice_stats")
 
@@ -74,8 +76,10 @@ def test_the_opponents_pages_are_byte_identical_for_two_purposes_and_two_dice_re
 
     base, dice = _canadian_renders(campaign, users, SHORT, SEEDS[0])
     other_purpose, _ = _canadian_renders(campaign, users, LONG, SEEDS[0])
-    other_dice, changed = _canadian_renders(campaign, users, SHORT, SEEDS[1])
-
+    for seed in SEEDS[1:]:
+        other_dice, changed = _canadian_renders(campaign, users, SHORT, seed)
+        if changed != dice:
+            break
     assert dice != changed  # the same purpose, other dice: the cheat is really tried with another result
     assert base == other_purpose == other_dice
     seen = "".join(base)
