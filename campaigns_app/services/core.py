@@ -8,7 +8,7 @@ group only. E-mail goes to the player for whom an action became due.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
@@ -17,7 +17,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 
 from campaigns_app import engine
-from campaigns_app.engine import CampaignState, CommittedDice, Dice, Event, Outcome, RulesError, SideId, System
+from campaigns_app.engine import JSON, CampaignState, CommittedDice, Dice, Event, Outcome, RulesError, SideId, System
 from campaigns_app.live import notifications
 from campaigns_app.models import Campaign, EventRecord, Seat, now
 from campaigns_app.records import projection as records
@@ -220,3 +220,17 @@ def act(public_id: str, user: User, move: Move) -> Campaign:
     due = newly_due(before, after, seat.side)
     after_commit(campaign, system, move.more_due(system, new_state, seat.side, events, due), seats, moved=True)
     return campaign
+
+
+def reveal_once(campaign: Campaign, side: SideId, made: list[EventRecord], key: str, number: int,
+                revealed: str, reveal: Callable[[Mapping[str, JSON], SideId], Event], missing: str) -> bool:
+    """Reveal ``side``'s sealed thing ``number`` (a note, a secret roll: the ``made`` events, numbered by their
+    payload's ``key``) to both sides by the ``revealed`` kind of event; False when it already was (nothing written)."""
+    found = [record for record in made if (record.payload or {}).get(key) == number]
+    if not found:
+        raise ServiceError(missing)
+    if EventRecord.objects.filter(campaign=campaign, kind=revealed, side=side, **{f"payload__{key}": number}).exists():
+        return False
+    append_events(campaign, (reveal(found[0].payload, side),))
+    after_commit(campaign, engine.system_for(campaign), {})
+    return True

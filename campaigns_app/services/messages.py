@@ -3,7 +3,6 @@ PER_HOUR per side, PER_CAMPAIGN in all), both live pages refreshed after commit,
 page open — at most one per MAIL_GAP while the messages stay unread."""
 from __future__ import annotations
 
-import re
 from datetime import datetime
 from functools import partial
 
@@ -18,11 +17,10 @@ from campaigns_app.models import Campaign, EventRecord, Seat
 from campaigns_app.notify import deliver
 from campaigns_app.services.core import after_commit, append_events, locked, seat_of, seats_of
 from campaigns_app.services.errors import RateLimited, ServiceError
+from campaigns_app.services.tokens import require_form_id
 from rules_engine import messages
 from rules_engine.events import EventKind
 from rules_engine.plain_text import TextError
-
-FORM_ID = re.compile(r"[0-9a-f]{32}")
 
 
 @transaction.atomic
@@ -33,8 +31,7 @@ def message_send(*, public_id: str, user: User, text: str, form_id: str, moment:
     seats = seats_of(campaign)
     seat = seat_of(seats, user)
     moment = moment or timezone.now()
-    if not FORM_ID.fullmatch(form_id):
-        raise ServiceError("This form has expired: reload the campaign page and write the message there.")
+    require_form_id(form_id, "reload the campaign page and write the message there")
     sent = EventRecord.objects.filter(campaign=campaign, kind=EventKind.MESSAGE)
     if sent.filter(side=seat.side, payload__form=form_id).exists():
         return False

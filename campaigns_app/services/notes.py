@@ -3,7 +3,6 @@ the campaign row like every other write, appends the events (rules_engine.notes 
 pages after commit."""
 from __future__ import annotations
 
-import re
 import secrets
 
 from django.contrib.auth.models import User
@@ -11,14 +10,13 @@ from django.db import transaction
 
 from campaigns_app import engine
 from campaigns_app.models import Campaign, EventRecord
-from campaigns_app.services.core import after_commit, append_events, locked, seat_of, seats_of
+from campaigns_app.services.core import after_commit, append_events, locked, reveal_once, seat_of, seats_of
 from campaigns_app.services.errors import ServiceError
-from campaigns_app.services.tokens import current_step_ref
+from campaigns_app.services.tokens import current_step_ref, require_form_id
 from rules_engine import notes
 from rules_engine.events import EventKind
 
 MAX_NOTES = 200  # per side and campaign
-FORM_ID = re.compile(r"[0-9a-f]{32}")
 
 
 def _written(campaign: Campaign, side: str) -> list[EventRecord]:
@@ -30,8 +28,7 @@ def note_seal(*, public_id: str, user: User, text: str, form_id: str) -> int:
     """Seal a note of the user's side; its number. A form sent twice (same ``form_id``) seals it once."""
     campaign = locked(public_id)
     seat = seat_of(seats_of(campaign), user)
-    if not FORM_ID.fullmatch(form_id):
-        raise ServiceError("This form has expired: open the notes page again and write the note there.")
+    require_form_id(form_id, "open the notes page again and write the note there")
     state = engine.load_state(campaign.state)
     if state.ended:
         raise ServiceError("The CG has ended: every note is revealed and no new note can be sealed.")
@@ -60,12 +57,5 @@ def note_reveal(*, public_id: str, user: User, number: int) -> bool:
         raise ServiceError(f"Your side has no note #{number}.")
     campaign = locked(public_id)
     seat = seat_of(seats_of(campaign), user)
-    found = [r for r in _written(campaign, seat.side) if (r.payload or {}).get("note") == number]
-    if not found:
-        raise ServiceError(f"Your side has no note #{number}.")
-    if EventRecord.objects.filter(campaign=campaign, kind=EventKind.NOTE_REVEALED, side=seat.side,
-                                  payload__note=number).exists():
-        return False
-    append_events(campaign, (notes.reveal(found[0].payload, seat.side),))
-    after_commit(campaign, engine.system_for(campaign), {})
-    return True
+    return reveal_once(campaign, seat.side, _written(campaign, seat.side), "note", number, EventKind.NOTE_REVEALED,
+                       notes.reveal, f"Your side has no note #{number}.")

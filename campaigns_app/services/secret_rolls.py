@@ -4,8 +4,6 @@ roll from the campaign's committed dice under that lock, saves the dice counters
 (rules_engine.board_secret makes them) and refreshes both live pages after commit."""
 from __future__ import annotations
 
-import re
-
 from django.contrib.auth.models import User
 from django.db import transaction
 
@@ -18,18 +16,18 @@ from campaigns_app.services.core import (
     locked,
     player_seeds,
     require_both_seated,
+    reveal_once,
     seat_of,
     seats_of,
 )
 from campaigns_app.services.errors import ServiceError
-from campaigns_app.services.tokens import current_step_ref
+from campaigns_app.services.tokens import current_step_ref, require_form_id
 from rules_engine import board_secret
 from rules_engine.dice import board_stream
 from rules_engine.errors import RulesError
 from rules_engine.events import EventKind
 
 MAX_ROLLS = 500  # secret rolls at the board per side and campaign
-FORM_ID = re.compile(r"[0-9a-f]{32}")
 
 
 def _rolls(campaign: Campaign, side: str) -> list[EventRecord]:
@@ -44,8 +42,7 @@ def secret_roll(*, public_id: str, user: User, kind: str, purpose: str, form_id:
     campaign = locked(public_id)
     seats = seats_of(campaign)
     seat = seat_of(seats, user)
-    if not FORM_ID.fullmatch(form_id):
-        raise ServiceError("This form has expired: open the notes and secret rolls page again and roll there.")
+    require_form_id(form_id, "open the notes and secret rolls page again and roll there")
     state = engine.load_state(campaign.state)
     if state.ended:
         raise ServiceError("The CG has ended: every secret roll is revealed and no new one can be made.")
@@ -81,12 +78,5 @@ def secret_roll_reveal(*, public_id: str, user: User, number: int) -> bool:
         raise ServiceError(f"Your side has no secret roll #{number}.")
     campaign = locked(public_id)
     seat = seat_of(seats_of(campaign), user)
-    found = [r for r in _rolls(campaign, seat.side) if (r.payload or {}).get("number") == number]
-    if not found:
-        raise ServiceError(f"Your side has no secret roll #{number}.")
-    if EventRecord.objects.filter(campaign=campaign, kind=EventKind.BOARD_ROLL_REVEALED, side=seat.side,
-                                  payload__number=number).exists():
-        return False
-    append_events(campaign, (board_secret.reveal(found[0].payload, seat.side),))
-    after_commit(campaign, engine.system_for(campaign), {})
-    return True
+    return reveal_once(campaign, seat.side, _rolls(campaign, seat.side), "number", number,
+                       EventKind.BOARD_ROLL_REVEALED, board_secret.reveal, f"Your side has no secret roll #{number}.")
