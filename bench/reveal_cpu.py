@@ -34,7 +34,7 @@ from django.test import utils as test_utils
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from campaigns_app import door, web
+from campaigns_app import door, engine, web
 from campaigns_app.campaigns import selectors
 from campaigns_app.live import fragments, pages, presence_store
 from campaigns_app.phase import live_page
@@ -51,6 +51,12 @@ PARTS: list[tuple[object, str, str]] = [
     (fragments, "render_fragment", "  render_fragment"),
     (selectors, "seat_for", "seat_for (the view's seat)"),
     (core, "save_state", "save_state"),
+    (core, "locked", "locked (the campaign row)"),
+    (core, "seats_of", "seats_of"),
+    (core, "owes_all", "owes_all (twice)"),
+    (engine, "advance", "engine.advance (the automatic steps)"),
+    (engine, "load_state", "engine.load_state"),
+    (engine, "stored_json", "  engine.stored_json"),
     (web, "fragments_response", "htmx response"),
 ]
 

@@ -13,21 +13,25 @@ from campaigns_app.live import presence_store
 from campaigns_app.models import Campaign, CgSystem, Seat
 from campaigns_app.pace.selectors import deadline_of
 from campaigns_app.phase.steps import step_label
+from campaigns_app.prepared import Prepared
 from rules_engine.view import ChitFacts
 from rules_engine.vocabulary import Chit
 
 
 def seat_for(public_id: str, user: AbstractBaseUser | Any) -> Seat | None:
     """The user's seat in the campaign, or None (anonymous, not seated, or no such campaign: callers answer 404)."""
-    if not getattr(user, "is_authenticated", False):
+    if not getattr(user, "is_authenticated", False) or not isinstance(user.pk, int):
         return None
-    return (
-        Seat.objects.filter(campaign__public_id=public_id, user_id=user.pk)
-        .select_related("campaign", "campaign__system", "user")
-        # the system's YAML text is parsed once per process (engine.system_of); the state is read where it is needed
-        .defer("campaign__system__definition", "campaign__state")
-        .first()
-    )
+    found = SEAT_FOR.rows(public_id, user.pk)
+    return found[0] if found else None
+
+
+SEAT_FOR = Prepared(lambda public_id, user_id: (
+    Seat.objects.filter(campaign__public_id=public_id, user_id=user_id)
+    .select_related("campaign", "campaign__system", "user")
+    # the system's YAML text is parsed once per process (engine.system_of); the state is read where it is needed
+    .defer("campaign__system__definition", "campaign__state")
+    [:1]), str, int)
 
 
 def seeds_fixed(campaign: Campaign, seats_count: int) -> bool:

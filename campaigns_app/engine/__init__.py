@@ -46,6 +46,7 @@ from campaigns_app.engine.states import (
     owes,
     seed_commitment,
     start_state,
+    stored_json,
     validate_chit,
     view_for,
     visible_records,
@@ -86,6 +87,6 @@ __all__ = [
     "need_row", "needed_values", "needs", "new_seed", "new_state",
     "objective_hex_ref", "opponent_needs", "other_side", "owes", "parse_card", "parse_system", "phase_assisted_roll",
     "phase_choose_order", "phase_mark_done", "phase_repair_roll", "phase_submit_chit", "phase_submit_order",
-    "phase_submit_recon", "phase_submit_results", "recon_declare", "record_losses", "scenario_roll", "seed_commitment", "settle_values", "side_ids", "side_name", "start_state",
+    "phase_submit_recon", "phase_submit_results", "recon_declare", "record_losses", "scenario_roll", "seed_commitment", "settle_values", "side_ids", "side_name", "start_state", "stored_json",
     "supply", "system_for", "system_of", "system_with_card", "validate_chit", "value_problems", "view_for", "violations_of", "visible_records", "with_player_settings", "with_values",
 ]

@@ -2,6 +2,8 @@
 visibility (rules_engine Event.visible_to decides)."""
 from __future__ import annotations
 
+import threading
+from collections import deque
 from collections.abc import Iterable, Mapping
 
 from campaigns_app.models import Campaign, EventRecord
@@ -24,9 +26,32 @@ def new_state(system: System) -> StateJson:
     return dict(engine_state.new_campaign(system).to_json())
 
 
+class _Parsed(threading.local):
+    """The states this thread last parsed or stored, with the very JSON objects they came from or went to."""
+
+    def __init__(self) -> None:
+        self.pairs: deque[tuple[Mapping[str, JSON], CampaignState]] = deque(maxlen=4)
+
+
+_parsed = _Parsed()
+
+
 def load_state(data: Mapping[str, JSON]) -> CampaignState:
-    """The CampaignState of stored JSON."""
-    return CampaignState.from_json(dict(data))
+    """The CampaignState of stored JSON (the same JSON object this thread parsed or stored last: not parsed again —
+    a write's publishing reads both seats' views of the state it just stored)."""
+    for json, state in _parsed.pairs:
+        if json is data:
+            return state
+    state = CampaignState.from_json(dict(data))
+    _parsed.pairs.append((data, state))
+    return state
+
+
+def stored_json(state: CampaignState) -> StateJson:
+    """The state as stored JSON, remembered with it (``load_state`` of that very object gives the state back)."""
+    data = dict(state.to_json())
+    _parsed.pairs.append((data, state))
+    return data
 
 
 def waiting(state: CampaignState) -> bool:

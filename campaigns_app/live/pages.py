@@ -46,6 +46,7 @@ from campaigns_app.live import fragments, presence_store
 from campaigns_app.models import Campaign, LiveView, Seat
 from campaigns_app.notes.live import NOTES_FRAGMENTS, notes_fragments
 from campaigns_app.phase import live_page
+from campaigns_app.prepared import Prepared
 
 # Rendered into data-live-version in the stored fragments; stamp() puts the number in when a fragment is sent.
 VERSION_MARK = "%live-version%"
@@ -227,7 +228,7 @@ def publish(campaign: Campaign, system: System, seats: list[Seat], moved: bool =
     if not watched:  # nobody has a page open: each seat's view is rendered when a page or response reads it
         return []
     epoch = _epoch_of(campaign.system.sha256, campaign.card_sha256)
-    stored = {view.seat_id: view for view in LiveView.objects.filter(seat__in=[seat.pk for seat in watched])}
+    stored = {view.seat_id: view for view in STORED_VIEWS.rows(campaign.pk)}
     common = live_page.shared(campaign, system, seats, online)
     frames = []
     updated: list[LiveView] = []
@@ -248,6 +249,7 @@ def publish(campaign: Campaign, system: System, seats: list[Seat], moved: bool =
     return frames
 
 
+STORED_VIEWS = Prepared(lambda campaign_id: LiveView.objects.filter(seat__campaign_id=campaign_id), int)
 STORED = ("revision", "epoch", "version", "digest", "fragments")  # LiveView's columns a publish writes
 
 

@@ -11,6 +11,7 @@ from django.conf import settings
 from campaigns_app import engine
 from campaigns_app.engine import System
 from campaigns_app.models import Campaign, EventRecord
+from campaigns_app.prepared import Prepared
 from rules_engine.events import EventKind
 
 SHOWN = 30  # the latest messages on the campaign page; the history keeps them all
@@ -18,9 +19,12 @@ SHOWN = 30  # the latest messages on the campaign page; the history keeps them a
 
 def latest_messages(campaign: Campaign) -> list[tuple[str, str, datetime]]:
     """The latest SHOWN messages, oldest first: (side, text, sent) — public to both seats, so read once for both."""
-    rows = list(EventRecord.objects.filter(campaign=campaign, kind=EventKind.MESSAGE).order_by("-seq")
-                .values_list("side", "payload", "created")[:SHOWN])
+    rows = LATEST.rows(campaign.pk)
     return [(side, str(payload.get("text", "")), created) for side, payload, created in reversed(rows)]
+
+
+LATEST = Prepared(lambda campaign_id: EventRecord.objects.filter(campaign_id=campaign_id, kind=EventKind.MESSAGE)
+                  .order_by("-seq").values_list("side", "payload", "created")[:SHOWN], int)
 
 
 def conversation(messages: list[tuple[str, str, datetime]], system: System, viewer: str) -> list[dict[str, Any]]:

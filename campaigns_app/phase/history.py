@@ -9,6 +9,7 @@ from campaigns_app.cards.selectors import choice_rows
 from campaigns_app.engine import System
 from campaigns_app.event_pages import Page, page_of, visible_records
 from campaigns_app.models import Campaign, EventRecord, Seat
+from campaigns_app.prepared import Prepared
 from campaigns_app.records.lost_values import value_rows
 from rules_engine.event_sight import sight
 from rules_engine.event_text import Words, describe, visible_events
@@ -75,7 +76,11 @@ HISTORY_WINDOW = 24  # events read at a time, newest first, for the latest few
 def recent_records(campaign: Campaign) -> list[EventRecord]:
     """The campaign's newest HISTORY_WINDOW events, in order, whoever may see them: read once for both seats' latest
     history (``history(recent=…)`` filters them for one side, as it does the rows it reads itself)."""
-    return list(EventRecord.objects.filter(campaign=campaign).order_by("-seq")[:HISTORY_WINDOW])[::-1]
+    return RECENT.rows(campaign.pk)[::-1]
+
+
+RECENT = Prepared(lambda campaign_id: EventRecord.objects.filter(campaign_id=campaign_id).order_by("-seq")
+                  [:HISTORY_WINDOW], int)
 
 
 def history(campaign: Campaign, seat: Seat, latest: int | None = None, view: SideView | None = None,

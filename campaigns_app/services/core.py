@@ -20,6 +20,7 @@ from campaigns_app import engine
 from campaigns_app.engine import JSON, CampaignState, CommittedDice, Dice, Event, Outcome, RulesError, SideId, System
 from campaigns_app.live import notifications
 from campaigns_app.models import Campaign, EventRecord, Seat, now
+from campaigns_app.prepared import Prepared
 from campaigns_app.records import projection as records
 from campaigns_app.services.errors import NotSeated, RefusedOrder, ServiceError
 from campaigns_app.services.tokens import current_step_ref, form_token, require_genuine
@@ -37,17 +38,23 @@ OPPONENT_MISSING = ("Your opponent has not joined yet. Send them the invitation 
 
 def locked(public_id: str) -> Campaign:
     """The campaign row, locked for this transaction (NotSeated when there is none)."""
-    try:
-        # of=self: lock the campaign row only, not the CG system row every campaign of that system shares
-        return (Campaign.objects.select_for_update(of=("self",)).select_related("system").defer("system__definition")
-                .get(public_id=public_id))
-    except Campaign.DoesNotExist:
-        raise NotSeated("No such campaign.") from None
+    found = LOCKED.rows(public_id)
+    if not found:
+        raise NotSeated("No such campaign.")
+    return found[0]
+
+
+# of=self: lock the campaign row only, not the CG system row every campaign of that system shares
+LOCKED = Prepared(lambda public_id: Campaign.objects.select_for_update(of=("self",)).select_related("system")
+                  .defer("system__definition").filter(public_id=public_id), str)
 
 
 def seats_of(campaign: Campaign) -> list[Seat]:
     """The campaign's seats (one or two), with their users."""
-    return list(Seat.objects.filter(campaign=campaign).select_related("user"))
+    return SEATS.rows(campaign.pk)
+
+
+SEATS = Prepared(lambda campaign_id: Seat.objects.filter(campaign_id=campaign_id).select_related("user"), int)
 
 
 def seat_of(seats: list[Seat], user: User) -> Seat:
@@ -119,7 +126,7 @@ def save_state(campaign: Campaign, state: CampaignState, counters: dict[str, int
     """Store the state (with the event counter, the pace's clocks, the live revision moved, and the dice counters) in
     one UPDATE and, when the ledgers changed from ``before`` (or it is not given), project the record tables, in the
     same transaction."""
-    campaign.state = state.to_json()
+    campaign.state = engine.stored_json(state)  # publishing reads it back without parsing it again
     campaign.revision += 1  # the row is locked: the live views are published at this revision (after_commit moved=True)
     fields = ["state", "event_seq", "updated", "due", "revision"]
     if counters is not None:

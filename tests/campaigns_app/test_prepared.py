@@ -1,0 +1,76 @@
+"""Prepared querysets: the same rows as the queryset they were built from, for any values; refused when they cannot be."""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.db import connection, transaction
+from django.db.transaction import TransactionManagementError
+
+from campaigns_app.campaigns.selectors import SEAT_FOR
+from campaigns_app.messages.selectors import LATEST
+from campaigns_app.models import Campaign, EventRecord, Seat
+from campaigns_app.phase.history import RECENT
+from campaigns_app.prepared import NotPreparable, Prepared
+from campaigns_app.services.core import LOCKED, SEATS
+
+
+def loaded(instance: Any) -> dict[str, Any]:
+    """The fields an instance holds (deferred ones are not in its __dict__) and the relations it was given."""
+    fields = {key: value for key, value in instance.__dict__.items() if key != "_state"}
+    relations = {name: loaded(value) for name, value in instance._state.fields_cache.items() if value is not None}
+    return {"fields": fields, "relations": relations, "deferred": sorted(instance.get_deferred_fields())}
+
+
+def test_a_prepared_seat_lookup_gives_what_its_queryset_gives(campaign_factory: Any, users: Any) -> None:
+    campaign = campaign_factory(users["gerd"], users["cana"])
+    other = campaign_factory(users["cana"], users["gerd"], to_initiative=False, name="Hill 113")
+    for public_id, user in ((campaign.public_id, users["gerd"]), (other.public_id, users["gerd"]),
+                            (campaign.public_id, users["cana"]), ("nosuchcampaign", users["gerd"])):
+        prepared = SEAT_FOR.rows(public_id, user.pk)
+        plain = list(SEAT_FOR.queryset(public_id, user.pk))
+        assert [loaded(seat) for seat in prepared] == [loaded(seat) for seat in plain]
+    seat = SEAT_FOR.rows(campaign.public_id, users["cana"].pk)[0]
+    assert (seat.side, seat.user.username, seat.campaign.public_id) == ("canadian", "cana", campaign.public_id)
+    assert seat.get_deferred_fields() == set() and "state" in seat.campaign.get_deferred_fields()
+
+
+def test_prepared_campaign_reads_give_what_their_querysets_give(campaign_factory: Any, users: Any) -> None:
+    campaign = campaign_factory(users["gerd"], users["cana"])
+    EventRecord.objects.create(campaign=campaign, seq=9001, kind="message", visibility="public", side="german",
+                               payload={"text": "Ready when you are."})
+    with transaction.atomic():
+        assert [loaded(c) for c in LOCKED.rows(campaign.public_id)] == [
+            loaded(c) for c in LOCKED.queryset(campaign.public_id)]
+    assert [loaded(s) for s in SEATS.rows(campaign.pk)] == [loaded(s) for s in SEATS.queryset(campaign.pk)]
+    assert [loaded(e) for e in RECENT.rows(campaign.pk)] == [loaded(e) for e in RECENT.queryset(campaign.pk)]
+    assert LATEST.rows(campaign.pk) == list(LATEST.queryset(campaign.pk))
+    assert LATEST.rows(campaign.pk)[0][:2] == ("german", {"text": "Ready when you are."})
+
+
+def test_a_prepared_query_takes_only_the_kinds_of_values_it_was_prepared_for(db: Any) -> None:
+    with pytest.raises(TypeError):
+        SEATS.rows("1")
+    with pytest.raises(TypeError):
+        SEAT_FOR.rows("x")
+
+
+def test_a_value_changed_on_its_way_into_the_sql_cannot_be_prepared(db: Any) -> None:
+    contains = Prepared(lambda name: Campaign.objects.filter(name__icontains=name), str)
+    with pytest.raises(NotPreparable):
+        contains.rows("Hill")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_prepared_lock_outside_a_transaction_is_refused_like_its_queryset() -> None:
+    assert connection.get_autocommit()
+    with pytest.raises(TransactionManagementError):
+        list(LOCKED.queryset("anything"))
+    with pytest.raises(TransactionManagementError):
+        LOCKED.rows("anything")
+
+
+def test_a_seat_lookup_finds_nothing_for_a_user_without_a_seat(campaign_factory: Any, users: Any) -> None:
+    campaign = campaign_factory(users["gerd"], None)
+    assert SEAT_FOR.rows(campaign.public_id, users["cana"].pk) == []
+    assert Seat.objects.filter(campaign=campaign).count() == 1
