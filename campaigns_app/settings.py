@@ -224,6 +224,7 @@ REFIT_BENCH_ECHO = env_bool("REFIT_BENCH_ECHO", False)  # routes the benchmark's
 # ----------------------------------------------------------------------------------------------------- accounts
 # Log-in throttling (django-axes): after AXES_FAILURE_LIMIT failed log-ins for one account, or from one address, that
 # account / address is locked out for AXES_COOLOFF_MINUTES; the page says when to try again (docs/deploy.md).
+SESSION_ENGINE = "campaigns_app.sessions"  # Django's database sessions, read by a prepared query
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
