@@ -13,6 +13,7 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any, Generic, TypeVar
 
+from django.core.exceptions import EmptyResultSet, FullResultSet
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import QuerySet
 from django.db.models.sql.compiler import SQLCompiler
@@ -22,8 +23,8 @@ R = TypeVar("R")
 Value = str | int
 
 # stand-ins for the arguments while compiling: values no query is ever run with
-_STAND_IN_TEXT = "\x00prepared-{}\x00"
-_STAND_IN_NUMBER = -7_340_000_001
+_STAND_IN_TEXT = "\u2063prepared-{}\u2063"
+_STAND_IN_NUMBER = 1_987_654_321  # within a 32-bit integer column's range, as a lookup's value must be
 
 
 class NotPreparable(ValueError):
@@ -48,11 +49,14 @@ class _Compiled:
     parameter comes from (an argument's index, or a constant)."""
 
     def __init__(self, queryset: QuerySet[Any], compiler: SQLCompiler, sql: str,
-                 sources: list[tuple[int, object]]) -> None:
+                 sources: list[tuple[int, object, type]]) -> None:
         self.queryset, self.compiler, self.sql, self.sources = queryset, compiler, sql, sources
 
     def params(self, args: tuple[Value, ...]) -> tuple[object, ...]:
-        return tuple(args[index] if index >= 0 else constant for index, constant in self.sources)
+        """The SQL parameters for ``args``: each argument as the database adapter wrapped it (psycopg's Int8 for a
+        bigint column), the constants as compiled."""
+        return tuple(constant if index < 0 else args[index] if kind is type(args[index]) else kind(args[index])
+                     for index, constant, kind in self.sources)
 
 
 class Prepared(Generic[R]):
@@ -76,14 +80,18 @@ class Prepared(Generic[R]):
         args = stand_ins(self._kinds)
         queryset = self._build(*args)
         compiler = queryset.query.get_compiler(using=alias)
-        sql, params = compiler.as_sql()
-        sources: list[tuple[int, object]] = []
+        try:
+            sql, params = compiler.as_sql()
+        except (EmptyResultSet, FullResultSet):
+            raise NotPreparable("a stand-in value decides the query's result on its own (out of its column's range?)") \
+                from None
+        sources: list[tuple[int, object, type]] = []
         for param in params:
-            index = next((i for i, arg in enumerate(args) if type(param) is type(arg) and param == arg), -1)
-            sources.append((index, param))
-            if index < 0 and isinstance(param, str) and "\x00prepared-" in param:
+            index = next((i for i, arg in enumerate(args) if isinstance(param, type(arg)) and param == arg), -1)
+            sources.append((index, param, type(param)))
+            if index < 0 and isinstance(param, str) and "\u2063prepared-" in param:
                 raise NotPreparable("a stand-in value was changed on its way into the SQL")
-        missing = [i for i in range(len(args)) if all(index != i for index, _ in sources)]
+        missing = [i for i in range(len(args)) if all(index != i for index, _, _ in sources)]
         if missing:
             raise NotPreparable(f"arguments {missing} do not reach the SQL unchanged")
         compiled = _Compiled(queryset, compiler, sql, sources)

@@ -137,6 +137,20 @@ class _Remembered:
 
 _remembered = _Remembered()
 
+# the reads of the live pages' sockets, pages and publishing (campaigns_app.prepared: compiled once)
+CURRENT = Prepared(lambda seat_id: LiveView.objects.filter(seat_id=seat_id).values_list(
+    "revision", "epoch", "version", "seat__campaign__revision", "seat__campaign__system__sha256",
+    "seat__campaign__card_sha256").order_by("pk")[:1], int)
+STORED_AT = Prepared(lambda seat_id, revision, epoch, version: LiveView.objects.filter(
+    seat_id=seat_id, revision=revision, epoch=epoch, version=version).values_list("fragments", flat=True)
+    .order_by("pk")[:1], int, int, str, int)
+STORED_STAMP = Prepared(lambda seat_id: LiveView.objects.filter(seat_id=seat_id).only(
+    "revision", "epoch", "version", "digest").order_by("pk")[:1], int)
+SEAT = Prepared(lambda seat_id: Seat.objects.filter(pk=seat_id).select_related("user")[:1], int)
+LOCKED = Prepared(lambda campaign_id: Campaign.objects.select_for_update(of=("self",)).filter(pk=campaign_id)
+                  .values_list("revision", "system__sha256", "card_sha256", "public_id"), int)
+STORED_VIEWS = Prepared(lambda campaign_id: LiveView.objects.filter(seat__campaign_id=campaign_id), int)
+
 
 def published_at(seat_id: int, campaign: Campaign) -> Published | None:
     """The seat's rendering at the revision a write left ``campaign`` at (read under its row lock, with its system
@@ -149,11 +163,9 @@ def published_at(seat_id: int, campaign: Campaign) -> Published | None:
 def published(seat_id: int, notes: bool = False) -> Published | None:
     """The seat's live fragments at the campaign's current revision (rendered now if nobody has yet; ``notes``: with
     the notes page's, for a notes page's socket); None when the seat no longer exists."""
-    current = (LiveView.objects.filter(seat_id=seat_id)
-               .values_list("revision", "epoch", "version", "seat__campaign__revision",
-                            "seat__campaign__system__sha256", "seat__campaign__card_sha256").first())
-    if current is not None:
-        revision, epoch, version, campaign_revision, system_sha256, card_sha256 = current
+    found = CURRENT.rows(seat_id)
+    if found:
+        revision, epoch, version, campaign_revision, system_sha256, card_sha256 = found[0]
         if revision == campaign_revision and epoch == _epoch_of(system_sha256, card_sha256):
             view = _read(seat_id, revision, epoch, version)
             if view is not None and (not notes or _has_notes(view)):
@@ -172,10 +184,9 @@ def _read(seat_id: int, revision: int, epoch: str, version: int) -> Published | 
     key = (revision, epoch, version)
     view = _remembered.get(seat_id, key)
     if view is None:
-        rendered = (LiveView.objects.filter(seat_id=seat_id, revision=revision, epoch=epoch, version=version)
-                    .values_list("fragments", flat=True).first())
-        if rendered is not None:
-            view = made = Published(version, rendered)
+        found = STORED_AT.rows(seat_id, revision, epoch, version)
+        if found:
+            view = made = Published(version, found[0])
             # remembered once committed (at once outside a transaction): a view read inside a transaction that
             # published it and then rolls back must not be served to the next reader of the same revision
             transaction.on_commit(lambda: _remembered.put(seat_id, key, made))
@@ -205,13 +216,11 @@ def render(seat: Seat, draw: Callable[[dict[str, Any]], T], **extra: Any) -> T:
 def _lock(seat_id: int) -> tuple[Seat, int, str, str] | None:
     """The seat, and its campaign's revision, epoch and public id, with the campaign row locked (None: no such
     seat)."""
-    seat = Seat.objects.filter(pk=seat_id).select_related("user").first()
-    if seat is None:
+    seats = SEAT.rows(seat_id)
+    if not seats:
         return None
-    locked = Campaign.objects.select_for_update(of=("self",)).filter(pk=seat.campaign_id)
-    revision, system_sha256, card_sha256, public_id = locked.values_list(
-        "revision", "system__sha256", "card_sha256", "public_id").get()
-    return seat, revision, _epoch_of(system_sha256, card_sha256), public_id
+    revision, system_sha256, card_sha256, public_id = LOCKED.rows(seats[0].campaign_id)[0]
+    return seats[0], revision, _epoch_of(system_sha256, card_sha256), public_id
 
 
 def publish(campaign: Campaign, system: System, seats: list[Seat], moved: bool = False) -> list[Frame]:
@@ -249,7 +258,6 @@ def publish(campaign: Campaign, system: System, seats: list[Seat], moved: bool =
     return frames
 
 
-STORED_VIEWS = Prepared(lambda campaign_id: LiveView.objects.filter(seat__campaign_id=campaign_id), int)
 STORED = ("revision", "epoch", "version", "digest", "fragments")  # LiveView's columns a publish writes
 
 
@@ -275,7 +283,8 @@ def _publish(seat: Seat, revision: int, epoch: str, public_id: str, notes: bool 
     """Under the campaign row lock: render the seat's fragments if the revision (or the code) moved, or the notes
     page's are asked for (``notes``) and missing; with the notes page's when asked for or a notes page of the seat is
     open (as ``publish`` does); a new version only if the rendering differs from the last one."""
-    view = LiveView.objects.filter(seat=seat).only("revision", "epoch", "version", "digest").first()
+    views = STORED_STAMP.rows(seat.pk)
+    view = views[0] if views else None
     if view is not None and view.revision == revision and view.epoch == epoch:
         found = _read(seat.pk, revision, epoch, view.version)
         if found is not None and (not notes or _has_notes(found)):

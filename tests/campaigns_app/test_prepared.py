@@ -74,3 +74,23 @@ def test_a_seat_lookup_finds_nothing_for_a_user_without_a_seat(campaign_factory:
     campaign = campaign_factory(users["gerd"], None)
     assert SEAT_FOR.rows(campaign.public_id, users["cana"].pk) == []
     assert Seat.objects.filter(campaign=campaign).count() == 1
+
+
+def test_the_live_pages_prepared_reads_give_what_their_querysets_give(campaign_factory: Any, users: Any) -> None:
+    from campaigns_app.live import pages
+
+    campaign = campaign_factory(users["gerd"], users["cana"])
+    seat = Seat.objects.get(campaign=campaign, side="german")
+    assert pages.published(seat.pk) is not None  # stores the seat's view
+    revision, epoch, version = pages.CURRENT.rows(seat.pk)[0][:3]
+    assert pages.CURRENT.rows(seat.pk) == list(pages.CURRENT.queryset(seat.pk))
+    assert pages.STORED_AT.rows(seat.pk, revision, epoch, version) == list(
+        pages.STORED_AT.queryset(seat.pk, revision, epoch, version))
+    assert pages.STORED_AT.rows(seat.pk, revision, epoch, version + 1) == []
+    assert [loaded(v) for v in pages.STORED_STAMP.rows(seat.pk)] == [
+        loaded(v) for v in pages.STORED_STAMP.queryset(seat.pk)]
+    assert [loaded(s) for s in pages.SEAT.rows(seat.pk)] == [loaded(s) for s in pages.SEAT.queryset(seat.pk)]
+    with transaction.atomic():
+        assert pages.LOCKED.rows(campaign.pk) == list(pages.LOCKED.queryset(campaign.pk))
+    assert [loaded(v) for v in pages.STORED_VIEWS.rows(campaign.pk)] == [
+        loaded(v) for v in pages.STORED_VIEWS.queryset(campaign.pk)]
