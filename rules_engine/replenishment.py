@@ -111,9 +111,10 @@ def _record(
 ) -> tuple[SideLedger, Event]:
     """Points added to the side's books and to the date's CG Roster line, as a secret event."""
     before = ledger.balance(currency)
-    ledger = ledger.adjust(currency, to_decimal(amount))
+    left = before + to_decimal(amount)  # ``adjust`` and ``with_roster_line`` in one new ledger
     line = ledger.roster_line(date_id) or RosterLine(date_id, start=before, elr=ledger.elr, san=ledger.san)
-    ledger = ledger.with_roster_line(line.evolve(replenished=to_decimal(amount), left=ledger.balance(currency)))
+    ledger = ledger.evolve(points={**ledger.points, currency: left}).with_roster_line(
+        line.evolve(replenished=to_decimal(amount), left=left))
     event = Event(EventKind.REPLENISHED, Visibility.CG_END, ledger.side, {
         "currency": currency, "amount": amount_text(to_decimal(amount)), "date_id": date_id, **payload,
     })

@@ -12,7 +12,8 @@ from rules_engine.errors import MissingValueError, RulesError
 from rules_engine.events import JSON, Event, roll_event
 from rules_engine.ledger import PurchaseLine, SideLedger
 from rules_engine.model import DiceTable, RgChart, RgNote, RgRow, System, UnitCount
-from rules_engine.purchases import int_settings, side_setting
+from rules_engine.purchases import int_settings
+from rules_engine.rg_roll_lookups import company_drs, depletion_sides, step_leader_column, type_list
 from rules_engine.system_memo import SystemMemo
 from rules_engine.tables import Fact, MissingFactError, TableResult, needed_facts, questions, resolve, side_facts
 from rules_engine.vocabulary import SideId, Visibility
@@ -64,19 +65,6 @@ def _result_is(system: System, key: str, cell_text: str) -> bool:
     return cell_text.strip().casefold() == wanted.strip().casefold()
 
 
-def _type_list(value: object) -> tuple[str, ...]:
-    return tuple(str(v) for v in value) if isinstance(value, Sequence) and not isinstance(value, str) else ()
-
-
-def _depletion_sides(system: System) -> tuple[SideId, ...] | None:
-    """Sides whose RG may be Depleted, where a special rule says so (KGP: U.S. RG always Full Strength)."""
-    for rule in system.special_rules:
-        sides = rule.params.get("depletion_sides")
-        if isinstance(sides, Sequence) and not isinstance(sides, str):
-            return tuple(str(s) for s in sides)
-    return None
-
-
 def _event(roll: Roll, side: SideId, line: PurchaseLine, result: TableResult, table: DiceTable, **extra: JSON) -> Event:
     """A secret roll as a CG_END event of its side, with the table, column, RG line and DRM breakdown."""
     modifiers: list[JSON] = [{"reason": m.reason, "value": m.value} for m in result.modifiers]
@@ -119,37 +107,14 @@ def leader_column(system: System, side: SideId, row: RgRow, note: RgNote, table:
     by_type = note.params.get("columns_by_type")
     if isinstance(by_type, Mapping) and row.type in by_type:
         return table.column(str(by_type[row.type])).id
-    for step in system.steps:
-        params = step.params
-        if params.get("table") != table.id:
-            continue
-        armor = params.get("armor_column")
-        if isinstance(armor, str) and row.type in _type_list(params.get("armor_types")):
-            return table.column(armor).id
-        by_nat = params.get("column_by_nationality")
-        if isinstance(by_nat, Mapping):
-            nationality = side_setting(system, "nationality", side)
-            wanted = by_nat.get(str(nationality).casefold()) if nationality is not None else None
-            return table.column(str(wanted if wanted is not None else by_nat.get("default"))).id
-    return table.columns[0].id
+    return step_leader_column(system, side, row.type, table)
 
 
 def _company_drs(system: System, row: RgRow, table: DiceTable) -> int:
     """PL 2.36: how many leader DRs an RG makes (one; a company: as many as the CG Card's setting gives)."""
     if not row.company:
         return 1
-    for step in system.steps:
-        setting = step.params.get("company_drs_setting")
-        if step.params.get("table") == table.id and isinstance(setting, str):
-            value = side_setting(system, setting, "")
-            if isinstance(value, int) and not isinstance(value, bool) and value > 0:
-                return value
-            label = next((s.label for s in system.settings if s.id == setting), "the number of leader DR for a company")
-            raise MissingValueError(
-                f"RG {row.id} is a company; the number of leader DR for a company is on the CG Card "
-                f"({step.ref}): the CG Card must give it: {label}"
-            )
-    return 1
+    return company_drs(system, row.id, table.id)
 
 
 def _leader_texts(value: object) -> tuple[str, ...]:
@@ -212,7 +177,7 @@ def _find_oba_table(system: System, key: tuple[SideId, str]) -> DiceTable | None
     side, rg_type = key
     for step in system.steps:
         params = step.params
-        if str(params.get("per", "")).casefold() != "oba module" or rg_type not in _type_list(params.get("rg_types")):
+        if str(params.get("per", "")).casefold() != "oba module" or rg_type not in type_list(params.get("rg_types")):
             continue
         by_side = params.get("table_by_side")
         if isinstance(by_side, Mapping) and side in by_side:
@@ -271,7 +236,7 @@ def _strength(
     depletable = any(chart.notes[n].depletable for n in row.notes if n in chart.notes)
     if not depletable:
         return line
-    sides = _depletion_sides(system)
+    sides = depletion_sides(system)
     if sides is not None and side not in sides:
         return line.evolve(strength="F", units=_units(row.full))
     table = _param_table(system, "strength_table", f"RG {row.id} is subject to depletion")
@@ -385,7 +350,7 @@ def line_questions(system: System, line: PurchaseLine, side: SideId) -> tuple[tu
     row = chart.row(line.rg_id)
     found: list[tuple[DiceTable, str | None, int]] = []
     if any(chart.notes[n].depletable for n in row.notes if n in chart.notes):
-        sides = _depletion_sides(system)
+        sides = depletion_sides(system)
         if sides is None or side in sides:
             table = _param_table(system, "strength_table", f"RG {row.id} is subject to depletion")
             found.extend((table, None, i) for i, _ in questions(table))

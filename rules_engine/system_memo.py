@@ -17,21 +17,30 @@ class SystemMemo[S, K: Hashable, V]:
         self._bound = bound
         self._size = 0
         self._found: dict[int, tuple[S, dict[K, V]]] = {}  # id(owner) → (owner, key → value)
+        self._last: tuple[S, dict[K, V]] | None = None  # the entry of the owner asked last (most calls ask it again)
 
     def __call__(self, owner: S, key: K) -> V:
         """The remembered value for ``owner`` and ``key`` (computed on the first call)."""
+        last = self._last
+        if last is not None and last[0] is owner:
+            value = last[1].get(key, _UNSET)
+            if value is not _UNSET:
+                return value  # type: ignore[return-value]  # stored below for this key
         entry = self._found.get(id(owner))
         if entry is not None and entry[0] is owner:
             value = entry[1].get(key, _UNSET)
             if value is not _UNSET:
+                self._last = entry
                 return value  # type: ignore[return-value]  # stored below for this key
         value = self._compute(owner, key)
         if self._size >= self._bound:
             self._found.clear()
+            self._last = None
             self._size = 0
         entry = self._found.get(id(owner))
         if entry is None or entry[0] is not owner:
             entry = self._found[id(owner)] = (owner, {})
         entry[1][key] = value
+        self._last = entry
         self._size += 1
         return value

@@ -32,20 +32,31 @@ def _json_str(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
-def _message_parts(
-    campaign_id: str, stream: str, kind: DiceKind | str, roller: SideId, purpose: str, player_seeds: Sequence[str]
-) -> tuple[bytes, bytes]:
-    """The canonical JSON message around the roll number: (text before it, text after it)."""
+def _campaign_parts(campaign_id: str, player_seeds: Sequence[str]) -> tuple[str, str]:
+    """What every roll message of a campaign holds: (its start up to the kind, its player seeds)."""
     seeds = ",".join(_json_str(s) for s in player_seeds)
-    before = '{"campaign":' + _json_str(campaign_id) + ',"kind":' + _json_str(str(kind)) + ',"n":'
+    return '{"campaign":' + _json_str(campaign_id) + ',"kind":', ',"player_seeds":[' + seeds + "]"
+
+
+def _roll_parts(head: str, seeds: str, stream: str, kind: DiceKind | str, roller: SideId, purpose: str
+                ) -> tuple[bytes, bytes]:
+    """The canonical JSON message around the roll number (text before it, text after it), from the campaign's parts."""
+    before = head + _json_str(str(kind)) + ',"n":'
     after = (
-        ',"player_seeds":[' + seeds + "]"
+        seeds
         + ',"purpose":' + _json_str(purpose)
         + ',"roller":' + _json_str(roller)
         + ',"stream":' + _json_str(stream)
         + "}"
     )
     return before.encode("utf-8"), after.encode("utf-8")
+
+
+def _message_parts(
+    campaign_id: str, stream: str, kind: DiceKind | str, roller: SideId, purpose: str, player_seeds: Sequence[str]
+) -> tuple[bytes, bytes]:
+    """The canonical JSON message around the roll number: (text before it, text after it)."""
+    return _roll_parts(*_campaign_parts(campaign_id, player_seeds), stream, kind, roller, purpose)
 
 
 def roll_message(
@@ -110,6 +121,7 @@ class CommittedDice:
         self._parts: dict[tuple[str, DiceKind, SideId, str], tuple[bytes, bytes]] = {}
         self.campaign_id = campaign_id
         self.player_seeds = (str(player_seeds[0]), str(player_seeds[1]))
+        self._head, self._seeds = _campaign_parts(campaign_id, self.player_seeds)  # the same in every roll's message
         self._next: dict[str, int] = dict(counters)
         self.made: list[Roll] = []
 
@@ -135,7 +147,7 @@ class CommittedDice:
         if parts is None:
             if len(self._parts) > 256:
                 self._parts.clear()
-            parts = self._parts[key] = _message_parts(self.campaign_id, stream, kind, roller, purpose, self.player_seeds)
+            parts = self._parts[key] = _roll_parts(self._head, self._seeds, stream, kind, roller, purpose)
         message = parts[0] + str(number).encode("ascii") + parts[1]
         made = Roll(stream, number, kind, draw_dice(self._keyed, message, DICE_PER_KIND[kind]), roller, purpose)
         self._next[stream] = number + 1

@@ -27,7 +27,7 @@ from rules_engine.phase.program import (
     step_kind,
     step_label,
 )
-from rules_engine.phase.tracks import ledger_of, with_ledger, with_records
+from rules_engine.phase.tracks import ledger_of
 from rules_engine.progress import Progress
 from rules_engine.purchases import record_order, validate_order
 from rules_engine.state import (
@@ -188,10 +188,10 @@ def submit_order(system: SystemLike, state: CampaignState, side: str, orders: Se
         error.violations = violations  # type: ignore[attr-defined]
         raise error
     ledger = record_order(system, ledger, side, state.date_id, orders, initial=initial)  # type: ignore[arg-type]  # validated above
-    state = with_ledger(state, side, ledger)
     recorded = Event(EventKind.ORDER_RECORDED, Visibility.CG_END, side, {
         "date": state.date_id, "step": step.ref, "side": side, "orders": [repr(o) for o in orders]})
-    return finish(system, with_records(state, recorded), side, recorded)
+    state = state.evolve(ledgers={**state.ledgers, side: ledger}, records=(*state.records, recorded))  # one copy
+    return finish(system, state, side, recorded)
 
 
 def submit_recon(

@@ -159,9 +159,12 @@ def current_program(system: SystemLike, state: CampaignState) -> tuple[str, ...]
 def find_step(system: SystemLike, ref: str) -> Step:
     """The system's step ``ref`` (RulesError naming the system when unknown)."""
     steps = system.steps
-    found = _BY_REF.get(id(steps))
-    if found is None or found[0] is not steps:
-        found = _index_steps(steps)
+    found = _LAST_INDEX[0]
+    if found[0] is not steps:
+        found = _BY_REF.get(id(steps)) or _NO_INDEX
+        if found[0] is not steps:
+            found = _index_steps(steps)
+        _LAST_INDEX[0] = found  # most calls ask the same system again
     step = found[1].get(ref)
     if step is None:
         raise RulesError(f"{system.id}: unknown step {ref!r}")
@@ -179,6 +182,8 @@ def _index_steps(steps: tuple[Step, ...]) -> tuple[tuple[Step, ...], dict[str, S
 
 
 _BY_REF: dict[int, tuple[tuple[Step, ...], dict[str, Step]]] = {}
+_NO_INDEX: tuple[tuple[Step, ...], dict[str, Step]] = ((), {})
+_LAST_INDEX = [_NO_INDEX]  # the index ``find_step`` used last (its steps tuple kept alive with it)
 
 
 def _spine_step(system: SystemLike, kind: str, entry: str) -> str:

@@ -61,9 +61,7 @@ def roll_on(
 ) -> Resolution:
     """Resolve a roll: the table's DRM (facts, answers, settings) plus ``extra``; facts in ``ignore_facts`` count 0."""
     col = table.column(column)
-    use = dict(facts)
-    for name in ignore_facts:
-        use[name] = 0
+    use = {**facts, **dict.fromkeys(ignore_facts, 0)} if ignore_facts else facts  # read only: no copy without ignores
     applied = modifiers_for(table, col.id, use, answers, settings) + tuple(extra)
     final = roll.total + sum(m.value for m in applied)
     return Resolution(table, roll, col.id, applied, final, table.row_for(final), table.cell(final, col.id))

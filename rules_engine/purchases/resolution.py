@@ -50,11 +50,13 @@ def record_order(
             cost, _ = rg_order_cost(system, side, order)
             assert cost is not None
             line = new_purchase_line(system, ledger, side, date_id, order, cost, initial_ob=False)
-            ledger = ledger.evolve(purchases=(*ledger.purchases, line)).adjust(currency, -cost)
             row = system.rg_chart(side).row(order.rg_id)
+            points = dict(ledger.points)  # the cost paid and what the RG gives (RR M1 FPP), in one new ledger
+            points[currency] = points.get(currency, Decimal(0)) - cost
             for code, cell in row.gives.items():
                 if any(c.code == code for c in system.currencies) and not cell.missing:
-                    ledger = ledger.adjust(code, to_decimal(cell.number))
+                    points[code] = points.get(code, Decimal(0)) + to_decimal(cell.number)
+            ledger = ledger.evolve(purchases=(*ledger.purchases, line), points=points)
             roster = roster.evolve(purchased=(*roster.purchased, (row.id, cost)), spent=roster.spent + cost,
                              san_pending=roster.san_pending + row.effects.get("san", 0))
         elif isinstance(order, FortOrder):

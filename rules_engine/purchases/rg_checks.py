@@ -25,6 +25,7 @@ from rules_engine.purchases.lookups import (
 )
 from rules_engine.purchases.orders import OBJECTIVE_HEX_MAX, RgOrder
 from rules_engine.purchases.patrols_recon import recon_row, recon_step
+from rules_engine.system_memo import SystemMemo
 from rules_engine.vocabulary import Chit, SideId
 
 
@@ -176,9 +177,8 @@ def _chit_dependent(
 ) -> list[Violation]:
     """ER CG15 Bombardment only with an Attack chit, CG18 FPF Barrage only with an Idle chit (some sides only)."""
     out: list[Violation] = []
-    for rule in system.special_rules:
-        needs = rule.params.get("requires_chit")
-        if not isinstance(needs, str) or not matches_rule_row(rule, chart, row):
+    for rule, needs in _CHIT_RULES(system, None):
+        if not matches_rule_row(rule, chart, row):
             continue
         sides = params_list(rule.params.get("sides"))
         if sides and side not in sides:
@@ -196,6 +196,15 @@ def _chit_dependent(
                                            f"selecting the {needs.capitalize()} chit, not {chit.capitalize()} "
                                            f"({rule.ref})"))
     return out
+
+
+def _chit_rules(system: System, _: None) -> tuple[tuple[SpecialRule, str], ...]:
+    """The special rules that make an RG need a chit (``requires_chit``), with the chit."""
+    return tuple((rule, needs) for rule in system.special_rules
+                 if isinstance(needs := rule.params.get("requires_chit"), str))
+
+
+_CHIT_RULES = SystemMemo(_chit_rules)  # once per System: its special rules never change
 
 
 def _infantry_platoons(
@@ -250,9 +259,8 @@ def _module_limit(system: System, chart: RgChart, ledger: SideLedger, side: Side
     """KGP CG15 "a maximum of two … modules per Map Group per CG Date": the modules bought on this CG Date, at most
     max_modules × the Map Groups in play that date."""
     found: list[Violation] = []
-    for rule in system.special_rules:
-        most = rule.params.get("max_modules")
-        if not rule.enforced or not isinstance(most, int) or not _is_module(rule, chart, side, row):
+    for rule, most in _MODULE_RULES(system, None):
+        if not _is_module(rule, chart, side, row):
             continue
         groups = system.map_groups_on(entry_index) if entry_index is not None else ()
         allowed = most * max(len(groups), 1)
@@ -268,3 +276,12 @@ def _module_limit(system: System, chart: RgChart, ledger: SideLedger, side: Side
                                              f"Date — {allowed} on {date_id} with {where}; {have} already bought "
                                              f"({rule.ref})"))
     return found
+
+
+def _module_rules(system: System, _: None) -> tuple[tuple[SpecialRule, int], ...]:
+    """The enforced special rules limiting OBA modules (``max_modules``), with the limit."""
+    return tuple((rule, most) for rule in system.special_rules
+                 if rule.enforced and isinstance(most := rule.params.get("max_modules"), int))
+
+
+_MODULE_RULES = SystemMemo(_module_rules)  # once per System
