@@ -38,6 +38,16 @@ CAMPAIGN_URLS = (
     "records_cg_end", "records_dice", "records_purchases", "records_roster", "records_verify", "seed_set",
 )
 
+# the names the live templates test that only a refused form's response (``extra``) or an {% include … with %} sets:
+# present with the value a missing name renders as (a name missing from the context costs Django's lookup several
+# exceptions each time it is read); ``extra`` and the includes' own values replace them
+ABSENT: dict[str, Any] = {
+    "action_error": None, "phase_errors": None, "phase_notice": None, "chit_error": None, "confirm_chit": None,
+    "confirm_concede": None, "pace_error": None, "pace_error_form": None, "seed_error": None, "message_error": None,
+    "board_kind": "", "board_count": "", "board_purpose": "", "board_map_group": None, "map_board": None,
+    "run": False, "steps_only": False, "rolls_only": False, "map_group": None, "suffix": "",
+}
+
 # the live page's fragments a phase form's response swaps in (fragments.FRAGMENTS keys)
 PHASE_FRAGMENT_IDS = ("campaign-status", "owes", "step-panel", "chit-panel", "step-records", "checklist",
                       "ledger-summary", "players", "history-latest")
@@ -138,6 +148,7 @@ def live_context(seat: Seat, common: Shared | None = None) -> dict[str, Any]:
         }
     opponent_side = engine.other_side(system, seat.side)
     return {
+        **ABSENT,
         "campaign": campaign,
         "urls": campaign_urls(campaign.public_id),
         "seat": seat,
