@@ -38,7 +38,8 @@ def board_context(system: System, board: dict[str, Any], side: str) -> dict[str,
             "map_group": payload.get("map_group"),
         })
     return {"at": board.get("at"), "kinds": list(board.get("kinds") or []), "rolls": rolls,
-            "purpose_max": PURPOSE_MAX, "count_max": COUNT_MAX}
+            "purpose_max": PURPOSE_MAX, "count_max": COUNT_MAX,
+            "map_group": None, "suffix": ""}  # as group_board sets them for one Map Group's (board.html reads both)
 
 
 def group_board(board: dict[str, Any], group_id: str, is_open: bool) -> dict[str, Any]:

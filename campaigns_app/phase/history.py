@@ -31,6 +31,7 @@ def _describe_event(system: System, record: EventRecord, viewer: str) -> dict[st
         # "Only you" on the viewer's own secret records; the opponent's, seen after CG end, are revealed, not his own
         "secret": record.visibility != EventRecord.Visibility.PUBLIC and record.side == viewer,
         "created": record.created,
+        "deadline": None,  # the templates test it on every line: present, so the lookup is a plain dict hit
         **(_overdue_parts(said.text, payload) if record.kind == EventKind.OVERDUE else {}),
     }
 

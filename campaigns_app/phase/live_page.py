@@ -4,7 +4,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
+from types import MappingProxyType
 from typing import Any
+
+from django.urls import get_script_prefix, reverse
 
 from campaigns_app import door, engine
 from campaigns_app.campaigns.selectors import seeds_fixed
@@ -23,7 +27,26 @@ from rules_engine.view import SideView
 from rules_engine.vocabulary import Chit
 
 HISTORY_LATEST = 5
+# the campaign's own addresses the live page links and posts to (``{{ urls.NAME }}`` in its templates): reversed once
+# per campaign and process, not once per {% url %} tag and render (each takes a URL resolver's work)
+CAMPAIGN_URLS = (
+    "campaign_detail", "campaign_fragments", "campaign_history", "campaign_invite", "campaign_message",
+    "campaign_notes", "campaign_pace", "campaign_pace_answer", "campaign_pace_withdraw", "campaign_pause",
+    "campaign_pause_answer", "campaign_rules", "chit_confirm", "chit_submit", "phase_board_roll", "phase_cg_end",
+    "phase_declare", "phase_done", "phase_first", "phase_losses", "phase_order", "phase_recon",
+    "phase_recon_location", "phase_repair", "phase_results", "phase_roll", "phase_scenario_roll", "phase_supply",
+    "records_cg_end", "records_dice", "records_purchases", "records_roster", "records_verify", "seed_set",
+)
 
+# the names the live templates test that only a refused form's response (``extra``) or an {% include … with %} sets:
+# present with the value a missing name renders as (a name missing from the context costs Django's lookup several
+# exceptions each time it is read); ``extra`` and the includes' own values replace them
+ABSENT: dict[str, Any] = {
+    "action_error": None, "phase_errors": None, "phase_notice": None, "chit_error": None, "confirm_chit": None,
+    "confirm_concede": None, "pace_error": None, "pace_error_form": None, "seed_error": None, "message_error": None,
+    "board_kind": "", "board_count": "", "board_purpose": "", "board_map_group": None, "map_board": None,
+    "run": False, "steps_only": False, "rolls_only": False, "map_group": None, "suffix": "",
+}
 
 # the live page's fragments a phase form's response swaps in (fragments.FRAGMENTS keys)
 PHASE_FRAGMENT_IDS = ("campaign-status", "owes", "step-panel", "chit-panel", "step-records", "checklist",
@@ -125,7 +148,9 @@ def live_context(seat: Seat, common: Shared | None = None) -> dict[str, Any]:
         }
     opponent_side = engine.other_side(system, seat.side)
     return {
+        **ABSENT,
         "campaign": campaign,
+        "urls": campaign_urls(campaign.public_id),
         "seat": seat,
         "system": system,
         "view": view,
@@ -158,6 +183,17 @@ def live_context(seat: Seat, common: Shared | None = None) -> dict[str, Any]:
         "phase": phase_context(campaign, seat, system, side_view, len(seats) == 2),
         "phase_oob": ",".join(f"#{fragment_id}" for fragment_id in PHASE_FRAGMENT_IDS),
     }
+
+
+def campaign_urls(public_id: str) -> MappingProxyType[str, str]:
+    """The addresses of CAMPAIGN_URLS for the campaign ``public_id`` (as ``{% url NAME public_id %}`` gives them)."""
+    return _campaign_urls(public_id, get_script_prefix())
+
+
+@lru_cache(maxsize=1024)
+def _campaign_urls(public_id: str, prefix: str) -> MappingProxyType[str, str]:
+    """Cached per script prefix too: reverse() puts the request's prefix in front of every address."""
+    return MappingProxyType({name: reverse(name, args=[public_id]) for name in CAMPAIGN_URLS})
 
 
 def _idle_still_shown(last_round: dict[str, Any] | None, view: dict[str, Any]) -> bool:

@@ -33,6 +33,12 @@ def recon_inspection(system: System, date_id: str, step: Any, ledger: Any) -> di
     return {"count": line.recon, "ref": bought_at.ref, "step_ref": step.ref}
 
 
+# the keys the records' template tests with {% if %}, on every record: a key missing from a dict costs Django's
+# template lookup two exceptions and a dir() of the dict each time
+RECORD_DEFAULTS: dict[str, Any] = {"breakdown": False, "step_caution": False, "caution": None, "column": None,
+                                   "rg_id": None}
+
+
 def describe_record(system: System, event: dict[str, Any], side: str) -> dict[str, Any] | None:
     """One step result of this date as the viewer may see it (view_for already dropped what it may not); its title
     and text from rules_engine.event_text, a roll's breakdown here."""
@@ -46,7 +52,7 @@ def describe_record(system: System, event: dict[str, Any], side: str) -> dict[st
     owner = payload.get("side") or event.get("side") or payload.get("roller") or ""
     base = {"kind": kind, "secret": own_secret, "step": payload.get("step"), "side_name": engine.side_name(system, owner),
             "you": owner == side, "what_for": (payload.get("purpose") or "") if kind == "table-result" else "",
-            "title": title}
+            "title": title, **RECORD_DEFAULTS}
     if kind == EventKind.TABLE_RESULT:
         return {**base, "column": payload.get("column"), "dice": payload.get("dice") or [],
                 "original": payload.get("original"), "modifiers": _modifier_texts(payload.get("modifiers")),

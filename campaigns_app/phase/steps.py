@@ -54,12 +54,14 @@ SECRET_KIND_LABELS = {
 }
 
 
-def step_kind_label(system: System, entry: dict[str, Any], initial_pass: bool = False) -> tuple[str, str, str]:
+def step_kind_label(system: System, entry: dict[str, Any], initial_pass: bool = False,
+                    steps: dict[str, Any] | None = None) -> tuple[str, str, str]:
     """(label, help, css kind) of a checklist step, from the data: sequence.step_kind, then what the step's
     ``secret``/``action`` and the system's initiative say (a sealed chit is a secret simultaneous choice, never
     "on the board"; an initiative resolved from what was bought is done by the app)."""
     kind = str(entry.get("kind") or "")
-    step = next((s for s in system.steps if s.ref == entry.get("ref")), None)
+    step = (steps.get(str(entry.get("ref"))) if steps is not None
+            else next((s for s in system.steps if s.ref == entry.get("ref")), None))
     initiative = system.initiative
     chits = initiative is not None and initiative.mode == "chit"
     secret = str(entry.get("secret") or (step.secret if step is not None else "") or "none")
@@ -88,8 +90,17 @@ def step_kind_label(system: System, entry: dict[str, Any], initial_pass: bool = 
     return label, help_text, kind
 
 
+def steps_by_ref(system: System) -> dict[str, Any]:
+    """The system's steps by ref (the first of a ref, as a scan finds it): one scan per checklist, not one per item."""
+    found: dict[str, Any] = {}
+    for step in system.steps:
+        found.setdefault(str(step.ref), step)
+    return found
+
+
 def checklist(system: System, view: dict[str, Any], side: str) -> list[dict[str, Any]]:
     items = []
+    steps = steps_by_ref(system)
     results_pending = any(item["ref"] == "@results" and item.get("status") != "done" for item in view["phase"]["checklist"])
     for item in view["phase"]["checklist"]:
         entry = dict(item)
@@ -115,7 +126,7 @@ def checklist(system: System, view: dict[str, Any], side: str) -> list[dict[str,
                     entry["show_sides"] = False
                     entry["order_text"] = "The entries differ: agree them"
         else:
-            label, help_text, kind_class = step_kind_label(system, entry, view["phase"].get("pass") == "initial")
+            label, help_text, kind_class = step_kind_label(system, entry, view["phase"].get("pass") == "initial", steps)
             entry["kind"] = kind_class
             entry.update(number=entry["ref"], kind_label=label, kind_help=help_text, kind_class=entry["kind"])
             order = entry.get("order")
@@ -137,5 +148,25 @@ def checklist(system: System, view: dict[str, Any], side: str) -> list[dict[str,
                 entry["opponent_done"] = bool(chits.get("opponent_has_chosen"))
                 entry["done_words"] = ("chosen", "to choose")
             entry["show_sides"] = entry.get("status") == "current" and entry["kind"] != "automatic"
-        items.append(entry)
+        items.append(_shown(entry))
     return items
+
+
+STATUS_SHOWN = {"done": ("✓", "done"), "current": ("▸", "current step")}  # status → (mark, words); else ("", "to come")
+
+
+def _shown(entry: dict[str, Any]) -> dict[str, Any]:
+    """What the checklist template prints of an item, worked out here rather than by {% if %} chains per item: its
+    mark and status words, and every key it tests present (a dict miss costs Django's lookup two exceptions and a
+    dir()); where both sides' progress is shown, each side's word ("finished" / "to do", or the item's own
+    ``done_words``)."""
+    entry["current"] = entry.get("status") == "current"
+    entry["mark"], entry["status_words"] = STATUS_SHOWN.get(str(entry.get("status")), ("", "to come"))
+    entry.setdefault("order_text", "")
+    entry.setdefault("show_sides", False)
+    if entry["show_sides"]:
+        done_word, todo_word = entry.get("done_words") or ("", "")
+        done_word, todo_word = done_word or "finished", todo_word or "to do"
+        entry["you_words"] = done_word if entry.get("you_done") else todo_word
+        entry["opponent_words"] = done_word if entry.get("opponent_done") else todo_word
+    return entry
