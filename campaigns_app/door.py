@@ -36,25 +36,7 @@ def campaign_chit_facts(campaign: Campaign, side: str) -> ChitFacts:
 
 def side_view(campaign: Campaign, side: str) -> SideView:
     """``side``'s view of the campaign as stored now."""
-    return view_for(system_of(campaign), _stored_state(campaign), side)
-
-
-LOADED = "_door_loaded_state"  # the attribute of a Campaign instance holding (its state JSON, that JSON parsed)
-
-
-def _stored_state(campaign: Campaign) -> CampaignState:
-    """The campaign's state JSON parsed, once per JSON object the instance holds: the two seats' views of one publish
-    read the same instance (live_page.Shared), so the state is parsed once, not once per seat. A service stores a new
-    state by assigning a new JSON object (never by changing it in place), which is parsed afresh; the parsed state is
-    frozen and view_for only reads it, each side's view still cut from it alone."""
-    data = campaign.state
-    held = campaign.__dict__.get(LOADED)
-    if held is not None and held[0] is data:
-        loaded: CampaignState = held[1]
-        return loaded
-    loaded = engine.load_state(data)
-    campaign.__dict__[LOADED] = (data, loaded)
-    return loaded
+    return view_for(system_of(campaign), engine.load_state(campaign.state), side)
 
 
 def ended(campaign: Campaign) -> bool:
