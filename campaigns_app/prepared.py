@@ -120,3 +120,8 @@ class Prepared(Generic[R]):
         queryset._iterable_class = template._iterable_class  # models, values() or values_list() rows
         queryset._fields = getattr(template, "_fields", None)  # type: ignore[attr-defined]
         return list(queryset)
+
+    def first(self, *values: Value, using: str = DEFAULT_DB_ALIAS) -> R | None:
+        """The first of ``rows(*values)``, or None when there is none."""
+        found = self.rows(*values, using=using)
+        return found[0] if found else None

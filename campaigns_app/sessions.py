@@ -15,8 +15,8 @@ class SessionStore(db.SessionStore):
 
     def _get_session_from_db(self) -> Session | None:
         key = self.session_key
-        found = BY_KEY.rows(key) if isinstance(key, str) else []
-        if found and found[0].expire_date > timezone.now():
-            return found[0]
+        found = BY_KEY.first(key) if isinstance(key, str) else None
+        if found is not None and found.expire_date > timezone.now():
+            return found
         self._session_key = None
         return None

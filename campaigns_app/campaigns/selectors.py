@@ -22,8 +22,7 @@ def seat_for(public_id: str, user: AbstractBaseUser | Any) -> Seat | None:
     """The user's seat in the campaign, or None (anonymous, not seated, or no such campaign: callers answer 404)."""
     if not getattr(user, "is_authenticated", False) or not isinstance(user.pk, int):
         return None
-    found = SEAT_FOR.rows(public_id, user.pk)
-    return found[0] if found else None
+    return SEAT_FOR.first(public_id, user.pk)
 
 
 SEAT_FOR = Prepared(lambda public_id, user_id: (

@@ -163,9 +163,9 @@ def published_at(seat_id: int, campaign: Campaign) -> Published | None:
 def published(seat_id: int, notes: bool = False) -> Published | None:
     """The seat's live fragments at the campaign's current revision (rendered now if nobody has yet; ``notes``: with
     the notes page's, for a notes page's socket); None when the seat no longer exists."""
-    found = CURRENT.rows(seat_id)
-    if found:
-        revision, epoch, version, campaign_revision, system_sha256, card_sha256 = found[0]
+    current = CURRENT.first(seat_id)
+    if current is not None:
+        revision, epoch, version, campaign_revision, system_sha256, card_sha256 = current
         if revision == campaign_revision and epoch == _epoch_of(system_sha256, card_sha256):
             view = _read(seat_id, revision, epoch, version)
             if view is not None and (not notes or _has_notes(view)):
@@ -184,9 +184,9 @@ def _read(seat_id: int, revision: int, epoch: str, version: int) -> Published | 
     key = (revision, epoch, version)
     view = _remembered.get(seat_id, key)
     if view is None:
-        found = STORED_AT.rows(seat_id, revision, epoch, version)
-        if found:
-            view = made = Published(version, found[0])
+        rendered = STORED_AT.first(seat_id, revision, epoch, version)
+        if rendered is not None:
+            view = made = Published(version, rendered)
             # remembered once committed (at once outside a transaction): a view read inside a transaction that
             # published it and then rolls back must not be served to the next reader of the same revision
             transaction.on_commit(lambda: _remembered.put(seat_id, key, made))
@@ -216,11 +216,11 @@ def render(seat: Seat, draw: Callable[[dict[str, Any]], T], **extra: Any) -> T:
 def _lock(seat_id: int) -> tuple[Seat, int, str, str] | None:
     """The seat, and its campaign's revision, epoch and public id, with the campaign row locked (None: no such
     seat)."""
-    seats = SEAT.rows(seat_id)
-    if not seats:
+    seat = SEAT.first(seat_id)
+    if seat is None:
         return None
-    revision, system_sha256, card_sha256, public_id = LOCKED.rows(seats[0].campaign_id)[0]
-    return seats[0], revision, _epoch_of(system_sha256, card_sha256), public_id
+    revision, system_sha256, card_sha256, public_id = LOCKED.rows(seat.campaign_id)[0]
+    return seat, revision, _epoch_of(system_sha256, card_sha256), public_id
 
 
 def publish(campaign: Campaign, system: System, seats: list[Seat], moved: bool = False) -> list[Frame]:
@@ -283,8 +283,7 @@ def _publish(seat: Seat, revision: int, epoch: str, public_id: str, notes: bool 
     """Under the campaign row lock: render the seat's fragments if the revision (or the code) moved, or the notes
     page's are asked for (``notes``) and missing; with the notes page's when asked for or a notes page of the seat is
     open (as ``publish`` does); a new version only if the rendering differs from the last one."""
-    views = STORED_STAMP.rows(seat.pk)
-    view = views[0] if views else None
+    view = STORED_STAMP.first(seat.pk)
     if view is not None and view.revision == revision and view.epoch == epoch:
         found = _read(seat.pk, revision, epoch, view.version)
         if found is not None and (not notes or _has_notes(found)):

@@ -38,10 +38,10 @@ OPPONENT_MISSING = ("Your opponent has not joined yet. Send them the invitation 
 
 def locked(public_id: str) -> Campaign:
     """The campaign row, locked for this transaction (NotSeated when there is none)."""
-    found = LOCKED.rows(public_id)
-    if not found:
+    found = LOCKED.first(public_id)
+    if found is None:
         raise NotSeated("No such campaign.")
-    return found[0]
+    return found
 
 
 # of=self: lock the campaign row only, not the CG system row every campaign of that system shares
