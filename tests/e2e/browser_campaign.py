@@ -42,10 +42,16 @@ def fill_all(page: object, values: dict[str, str | bool]) -> None:
         put(page, name, value)
 
 
+def post_form(page: object, button: object) -> None:
+    """Press a button that posts the whole page's form, and wait for the page the server answers with: a click does
+    not wait for the navigation it starts, and a busy browser may still show the old page for a while."""
+    with page.expect_navigation():  # type: ignore[attr-defined]
+        button.click()  # type: ignore[attr-defined]
+
+
 def add_row(page: object, prefix: str) -> None:
     """"Add a row" under a builder grid (a full form post: what was typed is kept)."""
-    page.locator(f'button[name=action][value="add:{prefix}"]').click()  # type: ignore[attr-defined]
-    page.wait_for_load_state()  # type: ignore[attr-defined]
+    post_form(page, page.locator(f'button[name=action][value="add:{prefix}"]'))  # type: ignore[attr-defined]
 
 
 def points(page: object, code: str) -> int:

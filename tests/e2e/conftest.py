@@ -318,6 +318,15 @@ def describe_violations(violations: list[dict[str, object]], limit: int = 6) -> 
     return "\n".join(lines)
 
 
+# Every table box's "Scroll sideways" hint agrees with whether it scrolls at the current width (or the page does not
+# load refit-forms.js, which adds them).
+TABLES_MARKED = """() => !document.querySelector('script[src*="refit-forms"]') ||
+  [...document.querySelectorAll('.table-wrap, .table-scroll')].every(function (wrap) {
+    var hint = wrap.previousElementSibling;
+    return !!(hint && hint.classList.contains('scroll-hint')) === (wrap.scrollWidth > wrap.clientWidth + 1);
+  })"""
+
+
 def check_accessibility(page: object, label: str, widths: tuple[int, ...] = AXE_WIDTHS) -> None:
     """Fail the test if axe-core (WCAG 2.1 AA rules) finds a serious or critical violation on ``page``.
 
@@ -345,6 +354,9 @@ def check_accessibility(page: object, label: str, widths: tuple[int, ...] = AXE_
                 failures.append(f"at {width} px:\n{describe_violations(found)}")
     finally:
         page.set_viewport_size(dict(original))  # type: ignore[attr-defined]
+        # refit-forms.js marks the tables that scroll 50 ms after a resize, and a hint it adds or drops moves what is
+        # below it: a click right after would land where an element was (a run once clicked beside "Verify the dice")
+        page.wait_for_function(TABLES_MARKED, polling=50)  # type: ignore[attr-defined]
     if failures:
         pytest.fail(f"accessibility ({label}, {page.url}): serious or critical axe-core violations\n"  # type: ignore[attr-defined]
                     + "\n".join(failures), pytrace=False)
@@ -536,11 +548,38 @@ def settle(page: object) -> None:
     page.wait_for_function("() => window.__refitPending === 0 && !document.querySelector('.htmx-request')")  # type: ignore[attr-defined]
 
 
+def click(page: object, button: object, what: str) -> None:
+    """Click ``button``. Before a click Playwright waits for two painted frames to see the button stand still; a
+    browser starved of CPU on a busy machine can paint none for the whole timeout while the page itself is fine (CI
+    once: "waiting for element to be visible, enabled and stable", nothing after, for 20 s). Then say so on stderr,
+    with what the page reports (its visibility, the button enabled), bring the page to the front and click once more:
+    a button that really cannot be clicked fails the second time."""
+    from playwright.sync_api import Error as PlaywrightError
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        button.click()  # type: ignore[attr-defined]
+        return
+    except PlaywrightTimeout:
+        pass
+    try:
+        enabled = button.is_enabled(timeout=2_000)  # type: ignore[attr-defined]
+        shown = page.wait_for_function(  # type: ignore[attr-defined]
+            "() => document.visibilityState + (document.hasFocus() ? ', focused' : ', not focused')",
+            polling=100, timeout=2_000).json_value()
+        state = f"visible={button.is_visible()} enabled={enabled} page={shown}"  # type: ignore[attr-defined]
+    except PlaywrightError as error:
+        state = f"the page did not answer either ({error.message.splitlines()[0]})"
+    print(f"e2e: {what}: the click timed out once, {state}; clicking again", file=sys.stderr)
+    page.bring_to_front()  # type: ignore[attr-defined]
+    button.click()  # type: ignore[attr-defined]
+
+
 def submit(player: Player, opponent: Player, button: object, what: str) -> None:
     """Click a button of a phase form, wait for the server's answer and for the opponent's page to get its live update."""
     frames_before = len(opponent.frames)
     with player.page.expect_response(lambda r: "/phase/" in r.url or "/chit" in r.url) as answer:  # type: ignore[attr-defined]
-        button.click()  # type: ignore[attr-defined]
+        click(player.page, button, f"{player.side}: {what}")
     assert answer.value.status < 500, f"{player.side}: {what} → HTTP {answer.value.status}"
     settle(player.page)
     player.actions.append(what)

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.e2e.browser_campaign import post_form
 from tests.e2e.conftest import DESKTOP, Player, choose_chit, settle, sign_up, submit
 
 pytestmark = pytest.mark.e2e
@@ -131,8 +132,7 @@ def test_two_new_players_play_a_kgp_campaign_from_a_card_built_in_the_browser(
         page.locator("#f-" + name.replace(".", "-").replace("/", "-")).fill(value)  # type: ignore[attr-defined]
 
     def add_row(prefix: str) -> None:
-        page.locator(f"button[name=action][value='add:{prefix}']").click()  # type: ignore[attr-defined]
-        page.wait_for_load_state()  # type: ignore[attr-defined]
+        post_form(page, page.locator(f"button[name=action][value='add:{prefix}']"))  # type: ignore[attr-defined]
 
     def select(name: str, value: str) -> None:
         page.locator("#f-" + name.replace(".", "-").replace("/", "-")).select_option(value)  # type: ignore[attr-defined]
@@ -141,8 +141,7 @@ def test_two_new_players_play_a_kgp_campaign_from_a_card_built_in_the_browser(
     # steps the card does not play are removed, last first
     for n in reversed(range(len(OFFERED_STEPS))):
         if OFFERED_STEPS[n] not in {step[0] for step in STEPS}:
-            page.locator(f"button[name=action][value='remove:steps.{n}']").click()  # type: ignore[attr-defined]
-            page.wait_for_load_state()  # type: ignore[attr-defined]
+            post_form(page, page.locator(f"button[name=action][value='remove:steps.{n}']"))  # type: ignore[attr-defined]
     for _ in CALENDAR[1:]:
         add_row("calendar")
     for n, (_, rows) in enumerate(CHARTS):

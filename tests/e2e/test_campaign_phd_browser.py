@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 
 from tests.campaigns_app.lost_test_values import PHD_TEST_CARD, post_fields
-from tests.e2e.browser_campaign import Shots, add_row, advance, fill_all, points, put, shows
+from tests.e2e.browser_campaign import Shots, add_row, advance, fill_all, points, post_form, put, shows
 from tests.e2e.conftest import Player, choose_chit, eyebrow, settle, sign_up, submit, visible
 
 pytestmark = pytest.mark.e2e
@@ -119,7 +119,7 @@ def build_card(player: Player, shot: Shots) -> str:
     page.goto("/cards/")  # type: ignore[attr-defined]
     page.get_by_role("link", name="New CG Card").first.click()  # type: ignore[attr-defined]
     page.get_by_label("Base CG system").select_option("phd")  # type: ignore[attr-defined]
-    page.get_by_role("button", name="Open the form").click()  # type: ignore[attr-defined]
+    post_form(page, page.get_by_role("button", name="Open the form"))  # type: ignore[attr-defined]
     shot(player, "card-form-empty")
     for n, rows in RG.items():
         grow(page, f"rg_charts.{n}.rows", len(rows) - 1)
