@@ -4,6 +4,10 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
+from django.utils import dateformat
+from django.utils.html import conditional_escape, format_html
+from django.utils.safestring import SafeString
+
 from campaigns_app import door, event_pages
 from campaigns_app.cards.selectors import choice_rows
 from campaigns_app.engine import System
@@ -31,22 +35,23 @@ def _describe_event(system: System, record: EventRecord, viewer: str) -> dict[st
         # "Only you" on the viewer's own secret records; the opponent's, seen after CG end, are revealed, not his own
         "secret": record.visibility != EventRecord.Visibility.PUBLIC and record.side == viewer,
         "created": record.created,
-        "deadline": None,  # the templates test it on every line: present, so the lookup is a plain dict hit
-        **(_overdue_parts(said.text, payload) if record.kind == EventKind.OVERDUE else {}),
+        "words": _overdue_words(said.text, payload) if record.kind == EventKind.OVERDUE else conditional_escape(said.text),
     }
 
 
-def _overdue_parts(text: str, payload: dict[str, Any]) -> dict[str, Any]:
-    """An overdue line cut around its deadline, so the template shows that moment in the reader's own time like every
-    other deadline (``deadline``: the aware UTC moment; ``before`` / ``after``: the words around "… UTC"); nothing
-    when the words do not hold it."""
+def _overdue_words(text: str, payload: dict[str, Any]) -> SafeString:
+    """An overdue line's words as HTML, its deadline a <time> that refit.js shows in the reader's own time like every
+    other deadline (UTC without JavaScript); the words escaped as they are when they do not hold it."""
     written = str(payload.get("deadline") or "")
     try:
         moment = datetime.strptime(written, DEADLINE_WORDS).replace(tzinfo=UTC)
     except ValueError:
-        return {}
+        return conditional_escape(text)
     before, found, after = text.partition(f"{written} UTC")
-    return {"deadline": moment, "before": before, "after": after} if found else {}
+    if not found:
+        return conditional_escape(text)
+    return format_html('{}<time datetime="{}" data-local>{} UTC</time>{}',
+                       before, moment.isoformat(), dateformat.format(moment, "j M Y, H:i"), after)
 
 
 def _creation_choices(system: System, payload: dict[str, Any]) -> str:
