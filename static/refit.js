@@ -1,6 +1,18 @@
-/* Refit: small progressive enhancements. Everything works without this file. */
+/* Refit: the live pages (fragments in order, focus, announcements, local times). Everything works without this file;
+   static/refit-forms.js has the forms and tables part. */
 (function () {
   "use strict";
+
+  // Work over the whole page after swaps, done once when a burst of them is over: after each out-of-band swap htmx
+  // fires oobAfterSwap for every element the response has swapped so far (n fragments: n²/2 events), and afterSettle
+  // for every settled element.
+  function onceAfterSwaps(work) {
+    var timer = null;
+    return function () {
+      if (timer) return;
+      timer = setTimeout(function () { timer = null; work(); }, 0);
+    };
+  }
 
   // Live connection indicator (htmx websocket extension events).
   function setLive(state, text) {
@@ -44,6 +56,15 @@
     if (next === null || now === null) return false;
     return fromFrame ? next <= now : next < now;
   }
+  // An out-of-band element that comes back exactly as the page shows it, and holds no form control (a card builder's
+  // field problem, its summary, its YAML: a check answers with every one of them), is left as it is. htmx fires
+  // oobAfterSwap for every element swapped so far after each out-of-band swap, so a hundred needless swaps cost
+  // thousands of events; a form control is swapped even when equal (the answer may mean to clear what was typed).
+  function sameText(incoming, current) {
+    if (!incoming || !current || !incoming.isEqualNode || liveVersion(current) !== null) return false;
+    if (current.querySelector("input, select, textarea, button")) return false;
+    return incoming.isEqualNode(current);
+  }
   function resyncSoon() {
     // the page now holds fragments its socket did not send: ask it for every fragment again, once the swap is done
     if (resyncTimer) return;
@@ -80,6 +101,10 @@
     var fragment = detail.fragment;
     var target = detail.target;
     var incoming = fragment && fragment.nodeType === 11 ? fragment.firstElementChild : fragment;
+    if (sameText(incoming, target)) {
+      detail.shouldSwap = false;
+      return;
+    }
     if (keepsCurrent(incoming, target, inFrame)) {
       detail.shouldSwap = false;
       return;
@@ -115,7 +140,7 @@
       form.insertBefore(field, form.firstChild);
     });
   }
-  document.addEventListener("htmx:oobAfterSwap", addCsrfFields);
+  document.addEventListener("htmx:oobAfterSwap", onceAfterSwaps(addCsrfFields));
   // deadlines in the reader's own time zone (the server writes UTC; the element keeps its ISO moment)
   function localTimes(root) {
     [].slice.call((root || document).querySelectorAll("time[data-local]")).forEach(function (el) {
@@ -129,8 +154,9 @@
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", function () { localTimes(); });
   else localTimes();
-  document.addEventListener("htmx:afterSettle", function () { localTimes(); });
-  document.addEventListener("htmx:oobAfterSwap", function () { localTimes(); });
+  var localTimesSoon = onceAfterSwaps(function () { localTimes(); });
+  document.addEventListener("htmx:afterSettle", localTimesSoon);
+  document.addEventListener("htmx:oobAfterSwap", localTimesSoon);
   // a message sent: empty the form for the next one (the conversation itself arrives as a fragment)
   document.addEventListener("htmx:afterRequest", function (event) {
     var form = event.detail.elt;
@@ -280,122 +306,5 @@
     if (!document.querySelector("[data-cg-ended]")) return;
     [].slice.call(document.querySelectorAll("[data-while-cg-open]")).forEach(function (el) { el.remove(); });
   }
-  document.addEventListener("htmx:oobAfterSwap", dropClosedForms);
-
-  // A table wider than its box scrolls: a keyboard user can reach it (tabindex) and hears what it is (WCAG 2.1.1).
-  function labelScrollers() {
-    document.querySelectorAll(".table-wrap, .table-scroll").forEach(function (box) {
-      if (box.scrollWidth <= box.clientWidth + 1 || box.hasAttribute("tabindex")) return;
-      box.setAttribute("tabindex", "0");
-      if (!box.getAttribute("role")) box.setAttribute("role", "region");
-      if (!box.hasAttribute("aria-label") && !box.hasAttribute("aria-labelledby")) {
-        var caption = box.querySelector("caption");
-        var card = box.closest("section");
-        var heading = card ? card.querySelector("h2, h3") : null;
-        var name = (caption && caption.textContent) || (heading && heading.textContent) || "Table";
-        box.setAttribute("aria-label", name.replace(/\s+/g, " ").trim());
-      }
-    });
-  }
-  var scrollTimer = null;
-  function labelScrollersSoon() {
-    clearTimeout(scrollTimer);
-    scrollTimer = setTimeout(labelScrollers, 50);
-  }
-  document.addEventListener("DOMContentLoaded", labelScrollers);
-  window.addEventListener("resize", labelScrollers);
-  document.addEventListener("htmx:afterSettle", labelScrollersSoon);
-  document.addEventListener("htmx:oobAfterSwap", labelScrollersSoon);
-
-  // Secret order form: the points this order costs and what is left, as you type (the server checks every rule).
-  function orderTotals(form) {
-    var total = 0;
-    form.querySelectorAll(".rg-row").forEach(function (row) {
-      var qty = parseInt((row.querySelector(".input-qty") || {}).value || "0", 10) || 0;
-      var select = row.querySelector(".input-mode");
-      var hidden = row.querySelector('input[type="hidden"][name^="mode-"]');
-      var mode = select ? select.value : (hidden ? hidden.value : "entry");
-      var cost = parseFloat(row.getAttribute("data-cost-" + mode) || "0") || 0;
-      var pre = row.querySelector('input[name^="pre-"]');
-      var extra = row.querySelector('input[name^="extra-"]');
-      var each = cost + (pre ? (parseInt(pre.value || "0", 10) || 0) * (parseFloat(row.getAttribute("data-pre-cost") || "0") || 0) : 0)
-        + (extra ? (parseInt(extra.value || "0", 10) || 0) : 0);
-      total += qty * each;
-      row.classList.toggle("chosen", qty > 0);
-    });
-    var points = parseFloat(form.getAttribute("data-points") || "0") || 0;
-    var left = points - total;
-    var fmt = function (n) { return (Math.round(n * 100) / 100).toString(); };
-    var totalEl = form.querySelector("#order-total");
-    var leftEl = form.querySelector("#order-left");
-    if (totalEl) totalEl.textContent = fmt(total);
-    if (leftEl) leftEl.textContent = fmt(left);
-    var live = form.querySelector(".points-live");
-    if (live) live.classList.toggle("over", left < 0);
-  }
-  function initOrderForms(root) {
-    (root || document).querySelectorAll("#order-form").forEach(function (form) {
-      form.querySelectorAll(".js-only").forEach(function (el) { el.hidden = false; });
-      orderTotals(form);
-    });
-  }
-  document.addEventListener("input", function (event) {
-    var form = event.target.closest && event.target.closest("#order-form");
-    if (form) orderTotals(form);
-  });
-  document.addEventListener("change", function (event) {
-    var form = event.target.closest && event.target.closest("#order-form");
-    if (form) orderTotals(form);
-  });
-  document.addEventListener("DOMContentLoaded", function () { initOrderForms(document); });
-  document.addEventListener("htmx:afterSettle", function () { initOrderForms(document); });
-  document.addEventListener("htmx:oobAfterSwap", function () { initOrderForms(document); });
-
-  // A table wider than its box scrolls inside it (never the page): say so above it, only while it does (resize, swaps).
-  var SCROLL_HINT = "Scroll sideways for every column \u2192";
-  function markScrollingTables() {
-    document.querySelectorAll(".table-wrap, .table-scroll").forEach(function (wrap) {
-      var hint = wrap.previousElementSibling;
-      var has = hint && hint.classList.contains("scroll-hint");
-      var scrolls = wrap.scrollWidth > wrap.clientWidth + 1;
-      if (scrolls && !has) {
-        hint = document.createElement("p");
-        hint.className = "scroll-hint muted small no-print";
-        hint.setAttribute("aria-hidden", "true");
-        hint.textContent = SCROLL_HINT;
-        wrap.parentNode.insertBefore(hint, wrap);
-      } else if (!scrolls && has) {
-        hint.remove();
-      }
-      wrap.classList.toggle("scrolls", scrolls);
-    });
-  }
-  var hintTimer = null;
-  function markSoon() { clearTimeout(hintTimer); hintTimer = setTimeout(markScrollingTables, 50); }
-  document.addEventListener("DOMContentLoaded", markScrollingTables);
-  window.addEventListener("resize", markSoon);
-  document.addEventListener("htmx:afterSettle", markSoon);
-  document.addEventListener("htmx:oobAfterSwap", markSoon);
-
-  // Copy buttons (the link stays selectable without JavaScript).
-  document.addEventListener("DOMContentLoaded", function () {
-    document.querySelectorAll("[data-copy-target]").forEach(function (button) {
-      button.hidden = false;
-      button.addEventListener("click", function () {
-        var input = document.getElementById(button.getAttribute("data-copy-target"));
-        var status = document.getElementById("copy-status");
-        if (!input) return;
-        function done(ok) {
-          if (status) status.textContent = ok ? "Link copied." : "Select the link and copy it.";
-          if (ok) { button.textContent = "Copied"; setTimeout(function () { button.textContent = "Copy link"; }, 2000); }
-        }
-        input.select();
-        if (navigator.clipboard && window.isSecureContext) {
-          navigator.clipboard.writeText(input.value).then(function () { done(true); }, function () { done(document.execCommand("copy")); });
-        } else {
-          done(document.execCommand("copy"));
-        }
-      });
-    });
-  });
+  document.addEventListener("htmx:oobAfterSwap", onceAfterSwaps(dropClosedForms));
 })();

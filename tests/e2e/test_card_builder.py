@@ -95,3 +95,42 @@ def test_a_player_builds_a_small_pl_card_in_the_browser_form(
     page.get_by_role("button", name="Publish to every player").click()  # type: ignore[attr-defined]
     expect(page.locator("main")).to_contain_text("Published: every player on this server finds it")  # type: ignore[attr-defined]
     _both_widths(player, screenshot, "05-published")
+
+
+def test_a_builder_check_swaps_only_the_problems_that_changed(new_player: Callable[[str], Player]) -> None:
+    """A check answers with every field's problem slot; the page swaps only those whose words changed. Swapping all of
+    them (htmx fires oobAfterSwap for every element swapped so far after each one) held a PHD form for seconds."""
+    from playwright.sync_api import expect
+
+    player = new_player("allied")
+    page = player.page
+    page.goto("/accounts/signup/")  # type: ignore[attr-defined]
+    sign_up(page, player.name)
+    expect(page).to_have_url(re.compile(r"/campaigns/$"))  # type: ignore[attr-defined]
+    page.goto("/cards/build/pl25/")  # type: ignore[attr-defined]
+    expect(page.get_by_role("heading", level=1)).to_contain_text("New CG Card for Platoon Leader 2.5")  # type: ignore[attr-defined]
+    elr = page.locator("#f-settings_values-initial_elr-allied")  # type: ignore[attr-defined]
+    elr.fill("9")
+    elr.blur()
+    expect(page.locator("#err-settings_values-initial_elr-allied")).to_contain_text("9 is out of range")  # type: ignore[attr-defined]
+    settle(page)
+    slots = int(page.evaluate(  # type: ignore[attr-defined]
+        """() => { const all = [...document.querySelectorAll('.builder-error[id]')];
+                   all.forEach(el => { el.__before = true; });
+                   window.__swapped = 0;
+                   document.addEventListener('htmx:oobBeforeSwap', e => { if (e.detail.shouldSwap) window.__swapped++; });
+                   return all.length; }"""))
+
+    page.get_by_label("Card name").fill("TEST DATA — a check swaps what changed")  # type: ignore[attr-defined]
+    elr.fill("3")
+    elr.blur()
+    expect(page.locator("#err-settings_values-initial_elr-allied")).to_have_text(  # type: ignore[attr-defined]
+        "no value for side(s) axis (allowed: allied, axis)")
+    settle(page)
+
+    kept = int(page.evaluate("[...document.querySelectorAll('.builder-error[id]')].filter(el => el.__before).length"))  # type: ignore[attr-defined]
+    swapped = int(page.evaluate("window.__swapped"))  # type: ignore[attr-defined]
+    assert slots > 40, f"the PL form has {slots} problem slots"
+    # the ELR slot and the card name's were replaced (their words changed); every other slot is the node it was
+    assert kept >= slots - 2, f"{slots - kept} of {slots} problem slots were replaced"
+    assert swapped <= 6 * 2, f"{swapped} out-of-band swaps for a change of two fields"  # slots, summary, YAML; ≤ 2 checks
