@@ -486,6 +486,15 @@ def sign_up(page: object, username: str) -> None:
     page.locator("main form").get_by_role("button", name="Sign up").click()  # type: ignore[attr-defined]
 
 
+def signed_up(player: Player) -> None:
+    """The player signs up (a new account) and lands on My campaigns."""
+    from playwright.sync_api import expect
+
+    player.page.goto("/accounts/signup/")  # type: ignore[attr-defined]
+    sign_up(player.page, player.name)
+    expect(player.page).to_have_url(re.compile(r"/campaigns/$"))  # type: ignore[attr-defined]
+
+
 def fill_lost_values(page: object) -> None:
     """Type RR's values lost in the rule text on the create page (TEST DATA, tests/campaigns_app/lost_test_values.py)."""
     from tests.campaigns_app.lost_test_values import RR, post_fields

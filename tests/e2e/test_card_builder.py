@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.conftest import DESKTOP, Player, settle, sign_up
+from tests.e2e.conftest import DESKTOP, Player, settle, signed_up
 
 pytestmark = pytest.mark.e2e
 PHONE = {"width": 390, "height": 844}
@@ -41,9 +41,7 @@ def test_a_player_builds_a_small_pl_card_in_the_browser_form(
 
     player = new_player("allied")
     page = player.page
-    page.goto("/accounts/signup/")  # type: ignore[attr-defined]
-    sign_up(page, player.name)
-    expect(page).to_have_url(re.compile(r"/campaigns/$"))  # type: ignore[attr-defined]
+    signed_up(player)
 
     page.goto("/cards/")  # type: ignore[attr-defined]
     page.get_by_role("link", name="New CG Card").first.click()  # type: ignore[attr-defined]
@@ -104,9 +102,7 @@ def test_a_builder_check_swaps_only_the_problems_that_changed(new_player: Callab
 
     player = new_player("allied")
     page = player.page
-    page.goto("/accounts/signup/")  # type: ignore[attr-defined]
-    sign_up(page, player.name)
-    expect(page).to_have_url(re.compile(r"/campaigns/$"))  # type: ignore[attr-defined]
+    signed_up(player)
     page.goto("/cards/build/pl25/")  # type: ignore[attr-defined]
     expect(page.get_by_role("heading", level=1)).to_contain_text("New CG Card for Platoon Leader 2.5")  # type: ignore[attr-defined]
     elr = page.locator("#f-settings_values-initial_elr-allied")  # type: ignore[attr-defined]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.conftest import Player, settle, sign_up
+from tests.e2e.conftest import Player, settle, signed_up
 from tests.e2e.test_card_builder import _both_widths
 
 pytestmark = pytest.mark.e2e
@@ -22,9 +22,7 @@ def test_the_er_form_asks_for_the_reph_steps_matrix_and_rg_units_without_yaml(
 
     player = new_player("us")
     page = player.page
-    page.goto("/accounts/signup/")  # type: ignore[attr-defined]
-    sign_up(page, player.name)
-    expect(page).to_have_url(re.compile(r"/campaigns/$"))  # type: ignore[attr-defined]
+    signed_up(player)
     page.goto("/cards/build/er/")  # type: ignore[attr-defined]
     expect(page.locator("#section-steps")).to_contain_text("Refit Phase sequence")  # type: ignore[attr-defined]
     expect(page.locator("#section-initiative")).to_contain_text("Initiative")  # type: ignore[attr-defined]
