@@ -587,7 +587,9 @@ def click(page: object, button: object, what: str) -> None:
 def submit(player: Player, opponent: Player, button: object, what: str) -> None:
     """Click a button of a phase form, wait for the server's answer and for the opponent's page to get its live update."""
     frames_before = len(opponent.frames)
-    with player.page.expect_response(lambda r: "/phase/" in r.url or "/chit" in r.url) as answer:  # type: ignore[attr-defined]
+    # the answer's wait starts here: long enough for a click tried twice (click) and the server's answer
+    with player.page.expect_response(lambda r: "/phase/" in r.url or "/chit" in r.url,  # type: ignore[attr-defined]
+                                     timeout=3 * TIMEOUT_MS) as answer:
         click(player.page, button, f"{player.side}: {what}")
     assert answer.value.status < 500, f"{player.side}: {what} → HTTP {answer.value.status}"
     settle(player.page)
