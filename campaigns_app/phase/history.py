@@ -4,7 +4,6 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from django.utils import dateformat
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString
 
@@ -12,6 +11,7 @@ from campaigns_app import door, event_pages
 from campaigns_app.cards.selectors import choice_rows
 from campaigns_app.engine import System
 from campaigns_app.event_pages import Page, page_of, visible_records
+from campaigns_app.local_time import local_time
 from campaigns_app.models import Campaign, EventRecord, Seat
 from campaigns_app.prepared import Prepared
 from campaigns_app.records.lost_values import value_rows
@@ -50,8 +50,7 @@ def _overdue_words(text: str, payload: dict[str, Any]) -> SafeString:
     before, found, after = text.partition(f"{written} UTC")
     if not found:
         return conditional_escape(text)
-    return format_html('{}<time datetime="{}" data-local>{} UTC</time>{}',
-                       before, moment.isoformat(), dateformat.format(moment, "j M Y, H:i"), after)
+    return format_html("{}{}{}", before, local_time(moment), after)
 
 
 def _creation_choices(system: System, payload: dict[str, Any]) -> str:
