@@ -7,7 +7,10 @@ Run by hand (not a test), from the repository root; pure CPU, no database, no Re
     .venv/bin/python bench/engine_campaign.py --campaigns 20 --seed 7 --max-seconds 20
 
 What it does:
- 1. parses fixtures/rr.yaml once (``loader.parse_system``; the parse is timed and reported on its own);
+ 1. parses fixtures/rr.yaml once (``loader.parse_system``; the parse is timed and reported on its own) and settles the
+    values lost in the seed as a campaign does at creation (``lost_values.settle``), each with a printed value of the
+    same column chosen from the seed: a stand-in, not a rule value (``--unsettled``: without them; the campaigns that
+    roll on a lost cell stop and are left out);
  2. plays N simulated RR CGs from ``sequence.start`` to CG end (13 CG Dates, 19 AM … 26 AM) with committed HMAC
     dice (``CommittedDice``, a seed drawn from the run's random generator so that the run is reproducible) and random
     but valid player choices: RG orders (random rows, set-up modes, Pre-Registered hexes, extra CPP) kept only when
@@ -58,6 +61,7 @@ from rules_engine.errors import MissingValueError, SubmissionError  # noqa: E402
 from rules_engine.fortification_purchase import FortOrder  # noqa: E402
 from rules_engine.initiative import attack_chits_left  # noqa: E402
 from rules_engine.loader import parse_system  # noqa: E402
+from rules_engine.lost_values import SETTLED_NOTE, needed_values, settle, with_cells  # noqa: E402
 from rules_engine.model import DiceTable, Step, System  # noqa: E402
 from rules_engine.purchases import RgOrder, purchase_currency, validate_order  # noqa: E402
 from rules_engine.results import submit_results  # noqa: E402
@@ -489,6 +493,21 @@ def run_phase(system: System, snap: Snapshot, rng: random.Random, index: int) ->
 # ---------------------------------------------------------------------------------------------------------------------
 
 
+def stand_in_values(system: System, rng: random.Random) -> dict[str, Any]:
+    """Values for the cells lost in the seed, as a campaign settles them at creation (``lost_values.settle``): the
+    players type them from their printed module; the bench types one of the column's printed values instead (a stand-in
+    to let campaigns run to their end, not a rule value)."""
+    raw: dict[str, object] = {}
+    for value in needed_values(system):
+        if value.examples:
+            raw[value.key] = rng.choice(value.examples)
+        elif value.shape == "number":
+            raw[value.key] = rng.randint(0, 3)
+        else:
+            raw[value.key] = "8-0" if value.shape == "leaders" else "stand-in"
+    return settle(system, raw)
+
+
 def pct(values: list[float], q: float) -> float:
     """The q-quantile (nearest rank) of values."""
     ordered = sorted(values)
@@ -522,6 +541,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--refusals", type=int, default=12, help="how many kinds of refused candidates to list")
     parser.add_argument("--clock", choices=sorted(CLOCKS), default="wall",
                         help="measure wall time (default) or this process's CPU time (a shared, loaded machine)")
+    parser.add_argument("--unsettled", action="store_true",
+                        help="play without settling the values lost in the seed (campaigns that roll on one stop)")
     args = parser.parse_args(argv)
     global clock
     clock = CLOCKS[args.clock]
@@ -535,6 +556,8 @@ def main(argv: list[str] | None = None) -> int:
     t0 = clock()
     system = parse_system(text, FIXTURE.name)
     parse_time = clock() - t0
+    settled = {} if args.unsettled else stand_in_values(system, random.Random(f"{args.seed}/lost"))
+    system = with_cells(system, settled, SETTLED_NOTE) if settled else system
 
     errors: list[EngineError] = []
     blocked: list[EngineError] = []  # campaigns stopped by a lost value (expected: the engine must refuse)
