@@ -12,6 +12,7 @@ register = template.Library()
 
 
 @register.filter
-def local_time(moment: datetime) -> SafeString:
-    """The moment as a <time> shown in the reader's own time zone (UTC without JavaScript)."""
-    return moments.local_time(moment)
+def local_time(moment: datetime, form: str = "") -> SafeString:
+    """The moment as a <time> shown in the reader's own time zone (UTC without JavaScript); ``"short"``: a message's
+    day and minute."""
+    return moments.local_time(moment, short=form == "short")

@@ -4,13 +4,14 @@ the CG has ended the lists say so and the page's sealing and rolling forms are m
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 from typing import Any
 
 from django.urls import reverse
 
 from campaigns_app import services
 from campaigns_app.live import presence_store
-from campaigns_app.models import Campaign, LiveView, Seat
+from campaigns_app.models import Campaign, EventRecord, LiveView, Seat
 from tests.campaigns_app.conftest import client_for, new_campaign
 
 FORM = "a" * 32
@@ -107,3 +108,18 @@ def test_after_cg_end_the_notes_page_has_no_form_and_says_the_cg_is_over_once(rr
 
     assert "data-while-cg-open" not in page and 'id="note-form"' not in page and 'id="secret-roll-form"' not in page
     assert page.count(f">{OVER}<") == 1
+
+
+def test_a_notes_and_a_secret_rolls_moment_is_a_local_time_with_its_utc_text(rr: Any, users: Any) -> None:
+    campaign = new_campaign(users["gerd"], users["cana"])
+    services.note_seal(public_id=campaign.public_id, user=users["cana"], text="Plan B", form_id=FORM)
+    services.secret_roll(public_id=campaign.public_id, user=users["cana"], kind="dr", purpose="Sniper target",
+                         form_id="b" * 32)
+    moment = datetime(2026, 12, 5, 14, 7, tzinfo=UTC)
+    EventRecord.objects.filter(campaign=campaign).update(created=moment)  # the note and the roll were made then
+
+    page = client_for(users["cana"]).get(reverse("campaign_notes", args=[campaign.public_id])).content.decode()
+
+    stamp = '<time datetime="2026-12-05T14:07:00+00:00" data-local>5 Dec 2026, 14:07 UTC</time>'
+    assert f"sealed {stamp}" in page
+    assert f"made {stamp}" in page
