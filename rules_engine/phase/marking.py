@@ -235,7 +235,7 @@ def submit_recon(
             raise error
 
     def work(sys_: SystemLike, st: CampaignState, d: Dice) -> Progress:
-        return recon_work(sys_, st, step, side, extra, d)
+        return recon_work(sys_, st, step, side, extra, d, checked=sys_ is system)  # validated above with ``system``
 
     state, events, finished = attempt(system, state, side, step.ref, "recon", {"extra": extra}, work, dice)
     if not finished:
