@@ -184,7 +184,7 @@ def _cost_of(system: System, key: tuple[str, str, str, int, int]) -> Cost:
     return _order_cost(system, side, RgOrder(rg_id, setup_mode=mode, pre_registered=pre, extra=extra))
 
 
-_COSTS = SystemMemo(_cost_of)  # per System and order: the cost reads only the (frozen) System and these five values
+_COSTS = SystemMemo(_cost_of, bound=4096)  # per System and order: the cost reads only the (frozen) System and these five values
 
 
 def _order_cost(system: System, side: SideId, order: RgOrder) -> Cost:
