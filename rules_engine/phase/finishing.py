@@ -10,7 +10,7 @@ from rules_engine.model import MapGroup, Step
 from rules_engine.phase.facts import facts_for, side_settings
 from rules_engine.phase.program import move_on, step_at
 from rules_engine.phase.rolling import result_events, roll_dice, roll_on, roll_visibility, step_table
-from rules_engine.phase.tracks import ledger_of, roster_update, with_ledger, with_records
+from rules_engine.phase.tracks import ledger_of, roster_update, with_books, with_ledger
 from rules_engine.progress import Progress
 from rules_engine.purchases import RgOrder, apply_order, recon_row, record_order
 from rules_engine.state import (
@@ -73,7 +73,7 @@ def _forfeit(system: SystemLike, state: CampaignState) -> Progress:
     events: list[Event] = []
     for side in state.sides:
         ledger, evs = forfeit_unspent(system, ledger_of(system, state, side))
-        state = with_records(with_ledger(state, side, ledger), *evs)
+        state = with_books(state, side, ledger, *evs)
         events.extend(evs)
     return Progress(state, tuple(events))
 
