@@ -156,13 +156,17 @@ class SideLedger:
         """The ledger with a currency changed by delta."""
         return self.with_points(currency, self.balance(currency) + to_decimal(delta))
 
-    def with_roster_line(self, line: RosterLine) -> SideLedger:
-        """The ledger with a date's roster line replaced (or appended)."""
+    def with_roster_line(self, line: RosterLine, **changes: Unpack[LedgerChanges]) -> SideLedger:
+        """The ledger with a date's roster line replaced (or appended), and ``changes`` made in the same copy."""
+        if "roster" in changes:
+            raise TypeError("with_roster_line writes the roster itself; change other fields only")
         date_id, roster = line.date_id, self.roster
         for index, row in enumerate(roster):
             if row.date_id == date_id:
-                return self.evolve(roster=_replaced(roster, index, line, lambda r: r.date_id == date_id))
-        return self.evolve(roster=(*roster, line))
+                changes["roster"] = _replaced(roster, index, line, lambda r: r.date_id == date_id)
+                return self.evolve(**changes)
+        changes["roster"] = (*roster, line)
+        return self.evolve(**changes)
 
     def with_purchase(self, line: PurchaseLine) -> SideLedger:
         """The ledger with one RG Purchase Record line replaced (same number) or appended."""
