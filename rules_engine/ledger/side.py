@@ -1,7 +1,7 @@
 """A side's secret books: points, the RG Purchase Record (RR 2.5188), fortifications and the CG Roster (RR 2.518)."""
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from decimal import Decimal
 from typing import TypedDict, Unpack
@@ -37,6 +37,16 @@ _TUPLES = frozenset({"purchases", "fortifications", "roster", "items"})
 
 def _frozen_points(points: Mapping[str, Amount]) -> Mapping[str, Decimal]:
     return frozen_mapping({str(k): to_decimal(v) for k, v in points.items()})
+
+
+def _replaced[L](lines: tuple[L, ...], first: int, new: L, same: Callable[[L], bool]) -> tuple[L, ...]:
+    """``lines`` with ``new`` in place of the line at ``first`` and of every later line ``same`` picks."""
+    rest = lines[first + 1:]
+    for other in rest:
+        if same(other):  # a second line with the same key (not written by the engine): replace it too, as before
+            rest = tuple(new if same(r) else r for r in rest)
+            break
+    return (*lines[:first], new, *rest)
 
 
 @dataclass(frozen=True)
@@ -99,19 +109,31 @@ class SideLedger:
     def purchased_count(self, rg_ids: Iterable[str], date_id: str | None = None) -> int:
         """How many of these RG were bought (in the CG, or on one date); Initial-OB RG do not count (2.5186)."""
         wanted = set(rg_ids)
-        return sum(
-            1 for p in self.purchases
-            if p.rg_id in wanted and not p.initial_ob and (date_id is None or p.date_id == date_id)
-        )
+        count = 0
+        for p in self.purchases:  # a plain loop: asked for each RG of every order checked
+            if p.rg_id in wanted and not p.initial_ob and (date_id is None or p.date_id == date_id):
+                count += 1
+        return count
 
     def items_on(self, date_id: str, kind: str) -> int:
         """How many items of a kind (patrol, attack-option …) were bought on a date."""
-        return sum(i.quantity for i in self.items if i.date_id == date_id and i.kind == kind)
+        total = 0
+        for i in self.items:
+            if i.date_id == date_id and i.kind == kind:
+                total += i.quantity
+        return total
 
     @property
     def next_line(self) -> int:
         """The next RG Purchase Record line number."""
-        return max((p.line for p in self.purchases), default=0) + 1
+        purchases = self.purchases
+        if not purchases:
+            return 1
+        most = purchases[0].line
+        for p in purchases:  # ``max(…)`` as a plain loop
+            if p.line > most:
+                most = p.line
+        return most + 1
 
     @property
     def next_fortification_line(self) -> int:
@@ -134,19 +156,25 @@ class SideLedger:
         """The ledger with a currency changed by delta."""
         return self.with_points(currency, self.balance(currency) + to_decimal(delta))
 
-    def with_roster_line(self, line: RosterLine) -> SideLedger:
-        """The ledger with a date's roster line replaced (or appended)."""
+    def with_roster_line(self, line: RosterLine, **changes: Unpack[LedgerChanges]) -> SideLedger:
+        """The ledger with a date's roster line replaced (or appended), and ``changes`` made in the same copy."""
+        if "roster" in changes:
+            raise TypeError("with_roster_line writes the roster itself; change other fields only")
         date_id, roster = line.date_id, self.roster
-        for row in roster:
+        for index, row in enumerate(roster):
             if row.date_id == date_id:
-                return self.evolve(roster=tuple(line if r.date_id == date_id else r for r in roster))
-        return self.evolve(roster=(*roster, line))
+                changes["roster"] = _replaced(roster, index, line, lambda r: r.date_id == date_id)
+                return self.evolve(**changes)
+        changes["roster"] = (*roster, line)
+        return self.evolve(**changes)
 
     def with_purchase(self, line: PurchaseLine) -> SideLedger:
         """The ledger with one RG Purchase Record line replaced (same number) or appended."""
-        if any(p.line == line.line for p in self.purchases):
-            return self.evolve(purchases=tuple(line if p.line == line.line else p for p in self.purchases))
-        return self.evolve(purchases=(*self.purchases, line))
+        number, purchases = line.line, self.purchases
+        for index, p in enumerate(purchases):
+            if p.line == number:
+                return self.evolve(purchases=_replaced(purchases, index, line, lambda q: q.line == number))
+        return self.evolve(purchases=(*purchases, line))
 
     # -- JSON --------------------------------------------------------------------------------------------------------
     def to_json(self) -> dict[str, JSON]:

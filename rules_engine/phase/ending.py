@@ -10,9 +10,9 @@ from rules_engine.errors import SubmissionError
 from rules_engine.events import JSON, Event, EventKind
 from rules_engine.phase.advance import advance
 from rules_engine.phase.dates import end_cg
-from rules_engine.phase.marking import validate_mark_done
+from rules_engine.phase.marking import checked_step
 from rules_engine.phase.pausing import attempt
-from rules_engine.phase.program import ASSISTED, INPUT, Events, settle, step_at, step_kind, step_label
+from rules_engine.phase.program import ASSISTED, INPUT, Events, step_kind, step_label
 from rules_engine.phase.rolling import assisted_work
 from rules_engine.progress import Progress
 from rules_engine.state import (
@@ -39,9 +39,7 @@ def assisted_roll(
     """A roll on one of the current step's tables; the player ticks the DRM the board shows (``ask:`` modifiers) and
     may say what it is for (the unit or leader: "8-1 in 23Q5"), so that several rolls of a step can be told apart."""
     what_for = clean_purpose(purpose) if purpose.strip() else ""
-    validate_mark_done(system, state, side)
-    state = settle(system, state)
-    step = step_at(system, state)
+    state, step = checked_step(system, state, side)
     if step is None or step.ref != step_ref:
         current = step.ref if step else state.step
         raise SubmissionError(f"Step {step_ref} is not the current step (now: {current}).", step_ref)

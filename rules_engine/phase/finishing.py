@@ -10,9 +10,9 @@ from rules_engine.model import MapGroup, Step
 from rules_engine.phase.facts import facts_for, side_settings
 from rules_engine.phase.program import move_on, step_at
 from rules_engine.phase.rolling import result_events, roll_dice, roll_on, roll_visibility, step_table
-from rules_engine.phase.tracks import ledger_of, roster_update, with_ledger, with_records
+from rules_engine.phase.tracks import ledger_of, roster_update, with_books, with_ledger
 from rules_engine.progress import Progress
-from rules_engine.purchases import RgOrder, apply_order, recon_row
+from rules_engine.purchases import RgOrder, apply_order, recon_row, record_order
 from rules_engine.state import (
     PHASE,
     CampaignState,
@@ -73,14 +73,15 @@ def _forfeit(system: SystemLike, state: CampaignState) -> Progress:
     events: list[Event] = []
     for side in state.sides:
         ledger, evs = forfeit_unspent(system, ledger_of(system, state, side))
-        state = with_records(with_ledger(state, side, ledger), *evs)
+        state = with_books(state, side, ledger, *evs)
         events.extend(evs)
     return Progress(state, tuple(events))
 
 
-def recon_work(system: SystemLike, state: CampaignState, step: Step, side: str, extra: int, dice: Dice
-                ) -> Progress:
-    """Pay for Recon and make its secret dr (RR 2.521)."""
+def recon_work(system: SystemLike, state: CampaignState, step: Step, side: str, extra: int, dice: Dice, *,
+               checked: bool = False) -> Progress:
+    """Pay for Recon and make its secret dr (RR 2.521); ``checked``: the Recon RG's order was just validated with this
+    system and state (``submit_recon``), so it is recorded without being checked again."""
     params = step.params
     cost = params.get("cost")
     currency = str(params.get("currency", "CPP"))
@@ -89,8 +90,10 @@ def recon_work(system: SystemLike, state: CampaignState, step: Step, side: str, 
     before = ledger_of(system, state, side)
     if order is not None:
         # one purchase: a Purchase Record line of the Recon RG (cost + extra on the line, RG Purchased/Spent/Left)
-        ledger = apply_order(system, before, side, state.date_id, [order],
-                             initial=state.pass_kind == "initial", chit=state.sealed.get(side), at_recon_step=True)
+        initial = state.pass_kind == "initial"
+        ledger = (record_order(system, before, side, state.date_id, [order], initial=initial) if checked else
+                  apply_order(system, before, side, state.date_id, [order], initial=initial,
+                              chit=state.sealed.get(side), at_recon_step=True))
         price = int(ledger.purchases[-1].cost)
     else:
         ledger = before.adjust(currency, -price)

@@ -21,7 +21,15 @@ from rules_engine.phase.rolling import (
     step_table,
     table_column,
 )
-from rules_engine.phase.tracks import fold_all, fold_san, ledger_of, main_currency, set_track, with_ledger, with_records
+from rules_engine.phase.tracks import (
+    fold_all,
+    fold_san,
+    ledger_of,
+    main_currency,
+    set_track,
+    with_books,
+    with_records,
+)
 from rules_engine.progress import Progress
 from rules_engine.replenishment import balance_for
 from rules_engine.rg_rolls import RollMissingValueError, roll_for_purchase
@@ -224,7 +232,7 @@ def _replenish(system: SystemLike, state: CampaignState, step: Step, side: str, 
     """RR 2.516 (Base Number − secret DR), PL 2.1 / PHD C5.29 (secret DR on the table): rules_engine.replenishment."""
     ledger, events = replenishment.replenish(system, ledger_of(system, state, side), side, state.date_id, dice,
                                              facts=facts_for(system, state, side))
-    return Progress(with_records(with_ledger(state, side, ledger), *events), events)
+    return Progress(with_books(state, side, ledger, *events), events)
 
 
 def _record_lvp(system: SystemLike, state: CampaignState, step: Step, dice: Dice) -> Progress:
@@ -277,7 +285,7 @@ def _purchase_rolls(system: SystemLike, state: CampaignState, step: Step, side: 
             raise
         ledger = ledger.with_purchase(rolled)
         mine.extend(evs)
-    return Progress(with_records(with_ledger(state, side, ledger), *mine), tuple(mine))
+    return Progress(with_books(state, side, ledger, *mine), tuple(mine))
 
 
 def _secret_roll(system: SystemLike, state: CampaignState, step: Step, side: str, dice: Dice) -> Progress:

@@ -49,6 +49,13 @@ from rules_engine.vocabulary import Visibility
 def validate_mark_done(system: SystemLike, state: CampaignState, side: str, map_group: str | None = None) -> None:
     """SubmissionError unless ``side`` may mark the current step done now; at a scenario played per
     Map Group (KGP 8.2), the scenario on ``map_group`` (which may be left out when only one is in play)."""
+    checked_step(system, state, side, map_group)
+
+
+def checked_step(system: SystemLike, state: CampaignState, side: str, map_group: str | None = None
+                 ) -> tuple[CampaignState, Step | None]:
+    """``validate_mark_done``, giving back what it read for the action that follows: the settled state and the step
+    the cursor is on (``step_at`` of it: None at a scenario or a mark)."""
     check_side(system, side)
     state = settle(system, state)
     groups = map_groups.in_play(system, state) if state.step in (INITIAL_SCENARIO, SCENARIO) else ()
@@ -61,7 +68,7 @@ def validate_mark_done(system: SystemLike, state: CampaignState, side: str, map_
         if side in state.map_done.get(group.id, frozenset()):
             raise SubmissionError(f"You have already marked the scenario on {group.id} finished ({state.date_id}); "
                                   "waiting for the other side.", group.ref)
-        return
+        return state, step_at(system, state)
     if state.step == ENDED:
         raise SubmissionError("The CG has ended; there is nothing left to mark finished.")
     if state.step == WAITING:
@@ -74,7 +81,7 @@ def validate_mark_done(system: SystemLike, state: CampaignState, side: str, map_
     if state.step in (INITIAL_SCENARIO, SCENARIO):
         if side in state.done:
             raise SubmissionError(f"You have already marked the scenario of {state.date_id} finished; waiting for the other side.")
-        return
+        return state, step_at(system, state)
     step = step_at(system, state)
     if step is None:
         raise SubmissionError("The app is resolving the next step; try again in a moment.")
@@ -104,14 +111,14 @@ def validate_mark_done(system: SystemLike, state: CampaignState, side: str, map_
         raise SubmissionError(
             f"{step.ref} {step.name} is done in order: {side_name(system, waiting)} goes first.", step.ref
         )
+    return state, step
 
 
 def mark_done(system: SystemLike, state: CampaignState, side: str, map_group: str | None = None
               ) -> Progress:
     """A side finishes the current on-board/assisted/input step (an input step with no order = nothing bought), or
     the scenario on one Map Group (KGP 8.2; the results follow once every Map Group's scenario is finished)."""
-    validate_mark_done(system, state, side, map_group)
-    state = settle(system, state)
+    state, _ = checked_step(system, state, side, map_group)
     groups = map_groups.in_play(system, state) if state.step in (INITIAL_SCENARIO, SCENARIO) else ()
     if groups:
         return finish_group(system, state, side, groups, map_groups.pick(groups, map_group, state.date_id, ""))
@@ -143,8 +150,7 @@ def board_run(system: SystemLike, state: CampaignState) -> tuple[Step, ...]:
 def mark_run_done(system: SystemLike, state: CampaignState, side: str) -> Progress:
     """A side finishes the current on-the-board step and every one after it in its run (``board_run``); each is still
     finished one by one, and listed, as the other side finishes it too."""
-    validate_mark_done(system, state, side)
-    state = settle(system, state)
+    state, _ = checked_step(system, state, side)
     run = board_run(system, state)
     if not run:
         step = step_at(system, state)
@@ -167,9 +173,7 @@ ORDER_TYPES: Mapping[str, tuple[str, ...]] = {
 def submit_order(system: SystemLike, state: CampaignState, side: str, orders: Sequence[object]) -> Progress:
     """A side's secret order at an input step (RR 2.518/2.520, PL 2.3/2.31/2.38, PHD C5.31/C5.35): every violated rule
     is listed and nothing is saved, else the ledger records it and the side has finished the step."""
-    validate_mark_done(system, state, side)
-    state = settle(system, state)
-    step = step_at(system, state)
+    state, step = checked_step(system, state, side)
     if step is None or step_kind(system, step) != INPUT:
         raise SubmissionError(f"Nothing is bought now (step: {state.phase_ref or state.step}).")
     allowed = ORDER_TYPES.get(step.action or "", ())
@@ -199,9 +203,7 @@ def submit_recon(
 ) -> Progress:
     """RR 2.521 Purchasing Reconnaissance: ``None`` = no Recon; else cost + ``extra`` CPP (≤ extra_max) and the secret
     Recon dr with +extra drm; its Final dr (the Locations) goes in the CG Roster "Recon" column."""
-    validate_mark_done(system, state, side)
-    state = settle(system, state)
-    step = step_at(system, state)
+    state, step = checked_step(system, state, side)
     if step is None or step.action != "purchase-recon":
         raise SubmissionError(f"Reconnaissance is not bought now (step: {state.phase_ref or state.step}).")
     if extra is None:
@@ -235,7 +237,7 @@ def submit_recon(
             raise error
 
     def work(sys_: SystemLike, st: CampaignState, d: Dice) -> Progress:
-        return recon_work(sys_, st, step, side, extra, d)
+        return recon_work(sys_, st, step, side, extra, d, checked=sys_ is system)  # validated above with ``system``
 
     state, events, finished = attempt(system, state, side, step.ref, "recon", {"extra": extra}, work, dice)
     if not finished:

@@ -54,6 +54,11 @@ def with_ledger(state: CampaignState, side: str, ledger: SideLedger) -> Campaign
     return state.evolve(ledgers={**state.ledgers, side: ledger})
 
 
+def with_books(state: CampaignState, side: str, ledger: SideLedger, *events: Event) -> CampaignState:
+    """``with_records(with_ledger(state, side, ledger), *events)`` in one copy of the state."""
+    return state.evolve(ledgers={**state.ledgers, side: ledger}, records=state.records + events)
+
+
 def roster_update(state: CampaignState, side: str, date_id: str, currency: str | None = None, **values: object) -> CampaignState:
     """Write values the phase knows (SAN, ELR, Initiative, LVP, CVP) on a side's CG Roster line for a date (a new
     line starts with the side's ``currency`` balance: RR "Start")."""

@@ -19,6 +19,7 @@ from rules_engine.purchases.lookups import (
     side_setting,
 )
 from rules_engine.purchases.orders import RgOrder
+from rules_engine.system_memo import SystemMemo
 from rules_engine.vocabulary import SideId
 
 
@@ -166,8 +167,28 @@ def _reserve_modifier(system: System, side: SideId, row: RgRow, modes: Mapping[s
     return (Decimal(rule_value[0]) if rule_value else Decimal(0)), []
 
 
-def rg_order_cost(system: System, side: SideId, order: RgOrder) -> tuple[Decimal | None, tuple[Violation, ...]]:
+Cost = tuple[Decimal | None, tuple[Violation, ...]]
+"""What an RG order costs (None when the cost is lost or the RG unknown) and the rules it breaks on the way."""
+
+
+def rg_order_cost(system: System, side: SideId, order: RgOrder) -> Cost:
     """The points an RG order costs: chart cost + set-up modifier (never below the minimum) + Pre-Reg. hexes + extra."""
+    side_, rg_id, mode, pre, extra = side, order.rg_id, order.setup_mode, order.pre_registered, order.extra
+    if type(side_) is str and type(rg_id) is str and type(mode) is str and type(pre) is int and type(extra) is int:
+        return _COSTS(system, (side_, rg_id, mode, pre, extra))  # exact types: an equal key is the same order
+    return _order_cost(system, side, order)
+
+
+def _cost_of(system: System, key: tuple[str, str, str, int, int]) -> Cost:
+    side, rg_id, mode, pre, extra = key
+    return _order_cost(system, side, RgOrder(rg_id, setup_mode=mode, pre_registered=pre, extra=extra))
+
+
+_COSTS = SystemMemo(_cost_of, bound=4096)  # per System and order: the cost reads only the (frozen) System and these five values
+
+
+def _order_cost(system: System, side: SideId, order: RgOrder) -> Cost:
+    """``rg_order_cost`` computed (it reads the order's RG, set-up mode, Pre-Registered hexes and extra only)."""
     try:
         chart = system.rg_chart(side)
         row = chart.row(order.rg_id)

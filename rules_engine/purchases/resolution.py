@@ -56,9 +56,10 @@ def record_order(
             for code, cell in row.gives.items():
                 if any(c.code == code for c in system.currencies) and not cell.missing:
                     points[code] = points.get(code, Decimal(0)) + to_decimal(cell.number)
-            ledger = ledger.evolve(purchases=(*ledger.purchases, line), points=points)
             roster = roster.evolve(purchased=(*roster.purchased, (row.id, cost)), spent=roster.spent + cost,
-                             san_pending=roster.san_pending + row.effects.get("san", 0))
+                                   san_pending=roster.san_pending + row.effects.get("san", 0), left=points[currency])
+            ledger = ledger.with_roster_line(roster, purchases=(*ledger.purchases, line), points=points)  # one copy
+            continue
         elif isinstance(order, FortOrder):
             forts.append(order)
             continue

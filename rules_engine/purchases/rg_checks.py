@@ -80,20 +80,20 @@ def check_rg(
     """Every rule one RG order breaks; on success its cost leaves the batch and what it gives is credited."""
     cost, problems = rg_order_cost(system, side, order)
     violations = list(problems) + _check_objective_hex(system, order)
-    violations.extend(_recon_bought_elsewhere(system, side, order, at_recon_step))
-    try:
-        chart = system.rg_chart(side)
-        row = chart.row(order.rg_id)
-    except UnknownNameError:
+    rg_id = order.rg_id
+    exact = type(side) is str and type(rg_id) is str and type(date_id) is str and type(at_recon_step) is bool
+    found, fixed = (_ROW_RULES(system, (side, rg_id, date_id, at_recon_step)) if exact
+                    else _row_rules(system, (side, rg_id, date_id, at_recon_step)))
+    violations.extend(fixed)
+    if found is None:
         return violations
-    entry_index = calendar_index(system, date_id)
-    if entry_index is not None:
-        violations.extend(_availability(system, chart, row, entry_index))
+    chart, row, entry_index = found
     violations.extend(_maxima(chart, row, ledger, batch, date_id))
     violations.extend(_combined_maxima(chart, row, ledger, batch, date_id))
-    violations.extend(_initial_only(chart, row, initial))
-    violations.extend(_recon_before_initial(system, chart, row, initial))
-    violations.extend(_chit_dependent(system, chart, side, row, chit, initial))
+    if exact and type(initial) is bool and (chit is None or type(chit) is Chit):
+        violations.extend(_CHOICE_RULES(system, (side, rg_id, initial, chit)))
+    else:
+        violations.extend(_choice_rules(system, (side, rg_id, initial, chit)))
     violations.extend(_module_limit(system, chart, ledger, side, date_id, row, batch, entry_index))
     violations.extend(_infantry_platoons(system, chart, ledger, side, date_id, row, batch))
     batch.date_counts[row.id] = batch.date_counts.get(row.id, 0) + 1
@@ -103,10 +103,46 @@ def check_rg(
     return violations
 
 
-def _recon_bought_elsewhere(system: System, side: SideId, order: RgOrder, at_recon_step: bool) -> list[Violation]:
+Found = tuple[RgChart, RgRow, int | None] | None
+"""An RG order's chart, row and CG Date index (None: the side has no such RG)."""
+
+
+def _row_rules(system: System, key: tuple[SideId, str, str, bool]) -> tuple[Found, tuple[Violation, ...]]:
+    """What an RG order breaks whatever else is bought with it: the Recon RG bought elsewhere (RR 2.521), its
+    availability dates; with its chart, row and date (``check_rg``, remembered per System as ``_ROW_RULES``)."""
+    side, rg_id, date_id, at_recon_step = key
+    out = _recon_bought_elsewhere(system, side, rg_id, at_recon_step)
+    try:
+        chart = system.rg_chart(side)
+        row = chart.row(rg_id)
+    except UnknownNameError:
+        return None, tuple(out)
+    entry_index = calendar_index(system, date_id)
+    if entry_index is not None:
+        out.extend(_availability(system, chart, row, entry_index))
+    return (chart, row, entry_index), tuple(out)
+
+
+_ROW_RULES = SystemMemo(_row_rules, bound=4096)  # per System and exact-typed (side, RG, date, at the Recon step): frozen data only
+
+
+def _choice_rules(system: System, key: tuple[SideId, str, bool, Chit | None]) -> tuple[Violation, ...]:
+    """What an RG order breaks by when it is bought: the Initial Scenario only, Recon not before it (RR 2.521),
+    chit-dependent RG (ER CG15, CG18); for an RG of the side's chart (``check_rg``, remembered as ``_CHOICE_RULES``)."""
+    side, rg_id, initial, chit = key
+    chart = system.rg_chart(side)
+    row = chart.row(rg_id)
+    return (*_initial_only(chart, row, initial), *_recon_before_initial(system, chart, row, initial),
+            *_chit_dependent(system, chart, side, row, chit, initial))
+
+
+_CHOICE_RULES = SystemMemo(_choice_rules, bound=4096)  # per System and exact-typed (side, RG, Initial Scenario?, chit)
+
+
+def _recon_bought_elsewhere(system: System, side: SideId, rg_id: str, at_recon_step: bool) -> list[Violation]:
     """RR note r "May spend extra CPP (2.521)": the Recon RG is bought at 2.521 with its Recon dr, not at 2.518."""
     found = recon_row(system, side)
-    recon = recon_step(system) if found is not None and found.id == order.rg_id and not at_recon_step else None
+    recon = recon_step(system) if found is not None and found.id == rg_id and not at_recon_step else None
     if recon is None or found is None:
         return []
     # RR note r sends the Recon RG to 2.521 PURCHASING RECONNAISSANCE, which alone makes the Recon dr ("Each side may
