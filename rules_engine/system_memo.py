@@ -7,6 +7,20 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 
 _UNSET = object()
+KEY_TEXT = 64  # the longest text a memo key may hold: names an order carries are typed by a player
+KEY_NUMBER = 10**6  # the largest whole number (either sign) a memo key may hold
+
+
+def small_key(*parts: object) -> bool:
+    """Whether these parts of a key (an order's names and numbers, as posted) are small enough to be remembered: a
+    player could post ever-new long names or huge numbers, and each remembered key would keep its bytes alive."""
+    for part in parts:
+        if isinstance(part, str):
+            if len(part) > KEY_TEXT:
+                return False
+        elif isinstance(part, int) and not -KEY_NUMBER <= part <= KEY_NUMBER:
+            return False
+    return True
 
 
 class SystemMemo[S, K: Hashable, V]:

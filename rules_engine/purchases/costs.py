@@ -19,7 +19,7 @@ from rules_engine.purchases.lookups import (
     side_setting,
 )
 from rules_engine.purchases.orders import RgOrder
-from rules_engine.system_memo import SystemMemo
+from rules_engine.system_memo import SystemMemo, small_key
 from rules_engine.vocabulary import SideId
 
 
@@ -174,7 +174,8 @@ Cost = tuple[Decimal | None, tuple[Violation, ...]]
 def rg_order_cost(system: System, side: SideId, order: RgOrder) -> Cost:
     """The points an RG order costs: chart cost + set-up modifier (never below the minimum) + Pre-Reg. hexes + extra."""
     side_, rg_id, mode, pre, extra = side, order.rg_id, order.setup_mode, order.pre_registered, order.extra
-    if type(side_) is str and type(rg_id) is str and type(mode) is str and type(pre) is int and type(extra) is int:
+    if (type(side_) is str and type(rg_id) is str and type(mode) is str and type(pre) is int and type(extra) is int
+            and small_key(side_, rg_id, mode, pre, extra)):
         return _COSTS(system, (side_, rg_id, mode, pre, extra))  # exact types: an equal key is the same order
     return _order_cost(system, side, order)
 

@@ -25,7 +25,7 @@ from rules_engine.purchases.lookups import (
 )
 from rules_engine.purchases.orders import OBJECTIVE_HEX_MAX, RgOrder
 from rules_engine.purchases.patrols_recon import recon_row, recon_step
-from rules_engine.system_memo import SystemMemo
+from rules_engine.system_memo import SystemMemo, small_key
 from rules_engine.vocabulary import Chit, SideId
 
 
@@ -81,7 +81,8 @@ def check_rg(
     cost, problems = rg_order_cost(system, side, order)
     violations = list(problems) + _check_objective_hex(system, order)
     rg_id = order.rg_id
-    exact = type(side) is str and type(rg_id) is str and type(date_id) is str and type(at_recon_step) is bool
+    exact = (type(side) is str and type(rg_id) is str and type(date_id) is str and type(at_recon_step) is bool
+             and small_key(side, rg_id, date_id))
     found, fixed = (_ROW_RULES(system, (side, rg_id, date_id, at_recon_step)) if exact
                     else _row_rules(system, (side, rg_id, date_id, at_recon_step)))
     violations.extend(fixed)

@@ -1,6 +1,7 @@
 """RR secret RG purchases (2.518, 2.5184–2.5188), expectations typed by hand from seed 001 (the RG charts and notes)."""
 from __future__ import annotations
 
+import tracemalloc
 from decimal import Decimal
 from pathlib import Path
 
@@ -281,3 +282,19 @@ def test_er_initial_scenario_purchase_says_no_chit_is_selected_for_it_so_fpf_and
         "Initiative chit is selected for the Initial Scenario (CG15)",
     ]
     assert validate_order(er, us, "us", "D1", [RgOrder("I1")], initial=True) == ()
+
+
+def test_orders_with_ever_new_long_rg_names_and_set_up_modes_leave_no_memory_behind(rr: System) -> None:
+    ledger = german(80)
+    messages(rr, ledger, "19 PM", RgOrder("I1"))  # the engine's lookups of this system made once, before measuring
+    tracemalloc.start()
+    try:
+        before = tracemalloc.take_snapshot()
+        for n in range(3000):  # 3,000 orders of 2 KB names: 12 MB if each were remembered by its name and mode
+            name = f"{n:04d}" + "X" * 2000
+            messages(rr, ledger, "19 PM", RgOrder(name, setup_mode=name, pre_registered=10**9 + n))
+        after = tracemalloc.take_snapshot()
+    finally:
+        tracemalloc.stop()
+    grown = sum(stat.size_diff for stat in after.compare_to(before, "filename"))
+    assert grown < 1_000_000
