@@ -11,10 +11,10 @@ KEY_TEXT = 64  # the longest text a memo key may hold: names an order carries ar
 KEY_NUMBER = 10**6  # the largest whole number (either sign) a memo key may hold
 
 
-def small_key(*parts: object) -> bool:
-    """Whether these parts of a key (an order's names and numbers, as posted) are small enough to be remembered: a
-    player could post ever-new long names or huge numbers, and each remembered key would keep its bytes alive."""
-    for part in parts:
+def small_key(key: tuple[object, ...]) -> bool:
+    """Whether a key's parts (an order's names and numbers, as posted) are small enough to be remembered: a player
+    could post ever-new long names or huge numbers, and each remembered key would keep its bytes alive."""
+    for part in key:
         if isinstance(part, str):
             if len(part) > KEY_TEXT:
                 return False
@@ -26,9 +26,11 @@ def small_key(*parts: object) -> bool:
 class SystemMemo[S, K: Hashable, V]:
     """``compute(owner, key)`` remembered per (owner object, key): call it as ``memo(owner, key)``."""
 
-    def __init__(self, compute: Callable[[S, K], V], bound: int = 512) -> None:
+    def __init__(self, compute: Callable[[S, K], V], bound: int = 512, keep: Callable[[K], bool] | None = None
+                 ) -> None:
         self._compute = compute
         self._bound = bound
+        self._keep = keep  # which keys are remembered (keys a player types: ``small_key``); None: every key
         self._size = 0
         self._found: dict[int, tuple[S, dict[K, V]]] = {}  # id(owner) → (owner, key → value)
         self._last: tuple[S, dict[K, V]] | None = None  # the entry of the owner asked last (most calls ask it again)
@@ -47,6 +49,8 @@ class SystemMemo[S, K: Hashable, V]:
                 self._last = entry
                 return value  # type: ignore[return-value]  # stored below for this key
         value = self._compute(owner, key)
+        if self._keep is not None and not self._keep(key):
+            return value  # worked out, not remembered
         if self._size >= self._bound:
             self._found.clear()
             self._last = None

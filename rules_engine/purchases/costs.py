@@ -174,8 +174,7 @@ Cost = tuple[Decimal | None, tuple[Violation, ...]]
 def rg_order_cost(system: System, side: SideId, order: RgOrder) -> Cost:
     """The points an RG order costs: chart cost + set-up modifier (never below the minimum) + Pre-Reg. hexes + extra."""
     side_, rg_id, mode, pre, extra = side, order.rg_id, order.setup_mode, order.pre_registered, order.extra
-    if (type(side_) is str and type(rg_id) is str and type(mode) is str and type(pre) is int and type(extra) is int
-            and small_key(side_, rg_id, mode, pre, extra)):
+    if type(side_) is str and type(rg_id) is str and type(mode) is str and type(pre) is int and type(extra) is int:
         return _COSTS(system, (side_, rg_id, mode, pre, extra))  # exact types: an equal key is the same order
     return _order_cost(system, side, order)
 
@@ -185,7 +184,8 @@ def _cost_of(system: System, key: tuple[str, str, str, int, int]) -> Cost:
     return _order_cost(system, side, RgOrder(rg_id, setup_mode=mode, pre_registered=pre, extra=extra))
 
 
-_COSTS = SystemMemo(_cost_of, bound=4096)  # per System and order: the cost reads only the (frozen) System and these five values
+# per System and order: the cost reads only the (frozen) System and these five values; a key a player made large is not kept
+_COSTS = SystemMemo(_cost_of, bound=4096, keep=small_key)
 
 
 def _order_cost(system: System, side: SideId, order: RgOrder) -> Cost:

@@ -81,8 +81,7 @@ def check_rg(
     cost, problems = rg_order_cost(system, side, order)
     violations = list(problems) + _check_objective_hex(system, order)
     rg_id = order.rg_id
-    exact = (type(side) is str and type(rg_id) is str and type(date_id) is str and type(at_recon_step) is bool
-             and small_key(side, rg_id, date_id))
+    exact = type(side) is str and type(rg_id) is str and type(date_id) is str and type(at_recon_step) is bool
     found, fixed = (_ROW_RULES(system, (side, rg_id, date_id, at_recon_step)) if exact
                     else _row_rules(system, (side, rg_id, date_id, at_recon_step)))
     violations.extend(fixed)
@@ -124,7 +123,8 @@ def _row_rules(system: System, key: tuple[SideId, str, str, bool]) -> tuple[Foun
     return (chart, row, entry_index), tuple(out)
 
 
-_ROW_RULES = SystemMemo(_row_rules, bound=4096)  # per System and exact-typed (side, RG, date, at the Recon step): frozen data only
+# per System and exact-typed (side, RG, date, at the Recon step): frozen data only; a key a player made large is not kept
+_ROW_RULES = SystemMemo(_row_rules, bound=4096, keep=small_key)
 
 
 def _choice_rules(system: System, key: tuple[SideId, str, bool, Chit | None]) -> tuple[Violation, ...]:
@@ -137,7 +137,8 @@ def _choice_rules(system: System, key: tuple[SideId, str, bool, Chit | None]) ->
             *_chit_dependent(system, chart, side, row, chit, initial))
 
 
-_CHOICE_RULES = SystemMemo(_choice_rules, bound=4096)  # per System and exact-typed (side, RG, Initial Scenario?, chit)
+# per System and exact-typed (side, RG, Initial Scenario?, chit); a key a player made large is not kept
+_CHOICE_RULES = SystemMemo(_choice_rules, bound=4096, keep=small_key)
 
 
 def _recon_bought_elsewhere(system: System, side: SideId, rg_id: str, at_recon_step: bool) -> list[Violation]:

@@ -2,7 +2,7 @@
 still right after the memo is cleared at its bound or filled again from inside a computation."""
 from __future__ import annotations
 
-from rules_engine.system_memo import SystemMemo
+from rules_engine.system_memo import SystemMemo, small_key
 
 
 class Owner:
@@ -55,3 +55,17 @@ def test_a_computation_that_asks_the_same_memo_gets_both_values_kept() -> None:
     rr = Owner("rr")
     assert memo(rr, 6) == 21  # 6+5+4+3+2+1+0, the memo cleared on the way
     assert [memo(rr, k) for k in range(7)] == [0, 1, 3, 6, 10, 15, 21]
+
+
+def test_a_key_the_memo_may_not_keep_is_worked_out_each_time_and_never_kept() -> None:
+    calls: list[tuple[object, ...]] = []
+
+    def compute(owner: Owner, key: tuple[object, ...]) -> int:
+        calls.append(key)
+        return len(calls)
+
+    memo = SystemMemo(compute, keep=small_key)
+    rr, long_name, huge = Owner("rr"), ("german", "X" * 65), ("german", 10**6 + 1)
+    assert [memo(rr, long_name), memo(rr, long_name), memo(rr, huge), memo(rr, huge)] == [1, 2, 3, 4]
+    assert [memo(rr, ("german", "X" * 64)), memo(rr, ("german", "X" * 64)), memo(rr, ("german", -10**6))] == [5, 5, 6]
+    assert calls == [long_name, long_name, huge, huge, ("german", "X" * 64), ("german", -10**6)]
