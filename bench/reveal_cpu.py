@@ -11,6 +11,9 @@ rows; the first rounds warm the caches and are not counted. The after-commit wor
 and the suite's template-context guard is not installed. It prints the figures and asserts nothing about them (timings
 depend on the machine and its load: compare two commits in the same sitting, alternating).
 
+A second test times, the same way, the other writes a live page shows with both pages open: a message (htmx) and a
+side's last page closing (who is online), each publishing only the fragments it can change.
+
 REVEAL_CPU_ROUNDS: the rounds counted (default 60); REVEAL_CPU_PARTS=1: the CPU per round of the main parts (wrapped:
 a part's time includes the parts it calls); REVEAL_CPU_PROFILE=1: a cProfile (CPU time) of the htmx reveals by
 cumulative time (REVEAL_CPU_PROFILE_SORT=tottime: by own time); REVEAL_CPU_SQL=1: the statements of one more round
@@ -34,9 +37,10 @@ from django.test import utils as test_utils
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from campaigns_app import door, engine, web
+from campaigns_app import door, engine, services, web
 from campaigns_app.campaigns import selectors
 from campaigns_app.live import fragments, pages, presence_store
+from campaigns_app.messages.selectors import message_form_id
 from campaigns_app.phase import live_page
 from campaigns_app.services import core
 from tests.campaigns_app.conftest import _test_settings, campaign_factory, client_for, rr, users  # noqa: F401
@@ -49,6 +53,10 @@ PARTS: list[tuple[object, str, str]] = [
     (live_page, "history", "    history"),
     (door, "side_view", "    door.side_view"),
     (fragments, "render_fragment", "  render_fragment"),
+    (live_page, "shared", "  live_page.shared (rows both seats read)"),
+    (pages, "_store", "  digest and store a seat's view"),
+    (pages, "_update_all", "  the stored views written"),
+    (presence_store, "opened", "  presence_store.opened"),
     (selectors, "seat_for", "seat_for (the view's seat)"),
     (core, "save_state", "save_state"),
     (core, "locked", "locked (the campaign row)"),
@@ -126,3 +134,51 @@ def test_print_the_cpu_of_one_reveal(campaign_factory: Any, users: Any, htmx: bo
         print("\n".join(statement[:160] for statement in statements))
     if profile is not None:
         pstats.Stats(profile).sort_stats(os.environ.get("REVEAL_CPU_PROFILE_SORT", "cumulative")).print_stats(50)
+
+
+def test_print_the_cpu_of_a_message_and_of_a_side_going_offline(campaign_factory: Any, users: Any,  # noqa: F811
+                                                                django_capture_on_commit_callbacks: Any,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """The other writes a live page shows, with both pages open and their views stored: a message POST (htmx), and a
+    side's last page closing (the presence service); each in a savepoint rolled back, like the reveals."""
+    monkeypatch.setattr(Template, "_render", test_utils._TestState.saved_data.template_render)
+    monkeypatch.setattr(PartialTemplate, "_render", test_utils._TestState.saved_data.partial_template_render)
+    campaign = campaign_factory(users["gerd"], users["cana"])
+    for side in ("german", "canadian"):
+        presence_store.store().beat(campaign.public_id, side, f"bench.live!{side}", presence_store.clock())
+    url = reverse("campaign_message", args=[campaign.public_id])
+    writer = client_for(users["cana"])
+
+    def message() -> None:
+        response = writer.post(url, {"text": "Hold the crossroads", "form_id": message_form_id(campaign, "canadian")},
+                               headers={"HX-Request": "true"})
+        assert response.status_code == 200
+
+    def offline() -> None:
+        services.presence_close(public_id=campaign.public_id, side="german", channel_name="bench.live!german")
+        presence_store.store().beat(campaign.public_id, "german", "bench.live!german", presence_store.clock())
+
+    with django_capture_on_commit_callbacks(execute=True):
+        message()  # both seats' views stored: each write below publishes from them
+    for label, write in (("message (htmx)", message), ("a side's last page closing", offline)):
+        spent = time_parts(monkeypatch) if os.environ.get("REVEAL_CPU_PARTS") else {}
+        times = []
+        for index in range(WARM + ROUNDS):
+            savepoint = transaction.savepoint_create()
+            with django_capture_on_commit_callbacks(execute=True):
+                start = time.process_time()
+                write()
+                cpu = time.process_time() - start
+            transaction.savepoint_rollback(savepoint)
+            if index == WARM - 1:
+                spent.clear()
+            if index >= WARM:
+                times.append(cpu * 1000)
+        times.sort()
+        print(f"\n{label}, {ROUNDS} rounds: CPU median {statistics.median(times):.2f} ms, "
+              f"p10 {times[len(times) // 10]:.2f} ms, p90 {times[len(times) * 9 // 10]:.2f} ms")
+        for part, seconds in spent.items():
+            print(f"  {part:40} {seconds * 1000 / ROUNDS:6.2f} ms")
+        monkeypatch.undo()  # the next write's parts from zero (and the production templates set again)
+        monkeypatch.setattr(Template, "_render", test_utils._TestState.saved_data.template_render)
+        monkeypatch.setattr(PartialTemplate, "_render", test_utils._TestState.saved_data.partial_template_render)

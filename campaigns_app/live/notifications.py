@@ -8,7 +8,7 @@ other side listens to. The channel layer is not the source of truth: a socket th
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -38,12 +38,12 @@ def group_name(public_id: str, side: str) -> str:
 
 
 def publish(campaign: Campaign, system: System | None = None, seats: list[Seat] | None = None,
-            moved: bool = False) -> None:
+            moved: bool = False, changed: Collection[str] | None = None) -> None:
     """Inside the writing transaction, the campaign row locked (``campaign`` read under the lock, with its system
-    row): publish every seat's view now (pages.publish; ``moved``: the caller's UPDATE moved the revision) and send
-    each changed seat its frame after commit."""
+    row): publish every seat's view now (pages.publish; ``moved``: the caller's UPDATE moved the revision;
+    ``changed``: the only fragments the write can change) and send each changed seat its frame after commit."""
     found = seats if seats is not None else list(Seat.objects.filter(campaign=campaign).select_related("user"))
-    frames = live.publish(campaign, system if system is not None else door.system_of(campaign), found, moved)
+    frames = live.publish(campaign, system if system is not None else door.system_of(campaign), found, moved, changed)
     public_id = campaign.public_id
     if frames:
         transaction.on_commit(lambda: push(public_id, frames))

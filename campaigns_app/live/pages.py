@@ -18,8 +18,11 @@ each seat whose version moved, a ``Frame``: its new version, the version before 
 After commit the frame goes to that seat's own channel group (campaigns_app.live.notifications), and a socket that last
 sent exactly the version before sends it on without reading the database (campaigns_app.live.consumers). A socket that
 missed a frame, a new socket and a reconnecting page read ``published``: the stored rendering at the current revision
-(rendered then, under the lock, only when a write moved the revision without publishing). Each worker also keeps the
-renderings it last read or made, so the htmx response to a player's own action reuses the one its write published.
+(rendered then, under the lock, only when a write moved the revision without publishing). A write that can change one
+input alone (who is online, a message: ``publish(changed=…)``) renders only the fragments that read it when the seat's
+stored view is the one made just before, and keeps the others as stored: the same bytes a whole rendering gives.
+Each worker also keeps the renderings it last read or made, so the htmx response to a player's own action reuses the
+one its write published.
 Versions are given under the campaign's row lock, so they follow the order of the writes. Renders that add something
 for one response (an error, a notice, a confirmation) or need the request (the whole page, with CSRF fields for forms
 posted without JavaScript) are made under the same lock, so their version is exact too.
@@ -30,7 +33,7 @@ import hashlib
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
@@ -223,12 +226,14 @@ def _lock(seat_id: int) -> tuple[Seat, int, str, str] | None:
     return seat, revision, _epoch_of(system_sha256, card_sha256), public_id
 
 
-def publish(campaign: Campaign, system: System, seats: list[Seat], moved: bool = False) -> list[Frame]:
+def publish(campaign: Campaign, system: System, seats: list[Seat], moved: bool = False,
+            changed: Collection[str] | None = None) -> list[Frame]:
     """Inside the writing transaction, ``campaign`` read under its row lock (with its system row), ``seats`` its seats
     (with their users): move the revision (``moved``: the caller's own UPDATE already did, ``campaign.revision``
     is the new one), render the fragments of every seat with a page open (presence_store; the others are rendered when
-    read) once from these rows, store them (one write for the stored views); the frames of the seats whose page changed (a secret action of the opponent leaves the other seat's
-    version and bytes alone: no frame)."""
+    read) once from these rows, store them (one write for the stored views); the frames of the seats whose page
+    changed (a secret action of the opponent leaves the other seat's version and bytes alone: no frame).
+    ``changed``: the only fragments this write can change (fragments.PRESENCE, fragments.MESSAGE; None: any)."""
     if not moved:
         touch(campaign.pk)
         campaign.revision += 1  # as the UPDATE left it: the row is locked, nobody else moved it
@@ -244,7 +249,7 @@ def publish(campaign: Campaign, system: System, seats: list[Seat], moved: bool =
     for seat in watched:
         view = stored.get(seat.pk)
         before, previous = (view.fragments, view.version) if view is not None else ({}, 0)
-        rendered = fragments.live_fragments(seat, common, live_version=VERSION_MARK)
+        rendered = _rendering(seat, view, campaign.revision, epoch, common, changed)
         if seat.side in noting:  # a notes page of the seat is open: its fragments too (else no work for them)
             rendered.update(notes_fragments(seat, live_version=VERSION_MARK))
         made = _store(seat, view, campaign.revision, epoch, rendered, save=view is None)
@@ -256,6 +261,20 @@ def publish(campaign: Campaign, system: System, seats: list[Seat], moved: bool =
     if updated:
         _update_all(updated)
     return frames
+
+
+def _rendering(seat: Seat, view: LiveView | None, revision: int, epoch: str, common: live_page.Shared,
+               changed: Collection[str] | None) -> dict[str, str]:
+    """The seat's live fragments at ``revision``: when the stored ``view`` is the one made just before this write (the
+    revision before, the same code, system and card) and the write can change only ``changed``, those are rendered and
+    the others kept as stored; otherwise every one is rendered. Either way the same bytes: the kept fragments read
+    nothing the write changed (fragments.PRESENCE, fragments.MESSAGE)."""
+    kept = view.fragments if view is not None and (view.revision, view.epoch) == (revision - 1, epoch) else {}
+    if changed is None or not all(fragment_id in kept for fragment_id in fragments.FRAGMENTS):
+        return fragments.live_fragments(seat, common, live_version=VERSION_MARK)
+    fresh = fragments.live_fragments(seat, common, only=changed, live_version=VERSION_MARK)
+    return {fragment_id: fresh[fragment_id] if fragment_id in fresh else kept[fragment_id]
+            for fragment_id in fragments.FRAGMENTS}
 
 
 STORED = ("revision", "epoch", "version", "digest", "fragments")  # LiveView's columns a publish writes

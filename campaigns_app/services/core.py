@@ -8,7 +8,7 @@ group only. E-mail goes to the player for whom an action became due.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
@@ -101,12 +101,12 @@ def append_events(campaign: Campaign, events: Iterable[Event], at: datetime | No
 
 
 def after_commit(campaign: Campaign, system: System, due: Due, seats: list[Seat] | None = None,
-                 moved: bool = False) -> None:
+                 moved: bool = False, changed: Collection[str] | None = None) -> None:
     """Publish both seats' live pages now, under the lock (``seats``: as the service holds them; read when None;
-    ``moved``: save_state moved the revision), their frames and the 'your move' e-mails (side → reason) after
-    commit."""
+    ``moved``: save_state moved the revision; ``changed``: the only fragments the write can change), their frames and
+    the 'your move' e-mails (side → reason) after commit."""
     public_id = campaign.public_id
-    notifications.publish(campaign, system, seats, moved)
+    notifications.publish(campaign, system, seats, moved, changed)
     for side, reason in due.items():
         transaction.on_commit(partial(notifications.email_action_due, public_id, side, reason))
 

@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from campaigns_app import engine
 from campaigns_app.campaigns.selectors import seat_online
+from campaigns_app.live import fragments
 from campaigns_app.messages import mail
 from campaigns_app.models import Campaign, EventRecord, Seat
 from campaigns_app.notify import deliver
@@ -47,7 +48,7 @@ def message_send(*, public_id: str, user: User, text: str, form_id: str, moment:
     for other in seats:
         if other.side != seat.side:
             _mail_if_away(campaign, other, row, moment)
-    after_commit(campaign, engine.system_for(campaign), {})
+    after_commit(campaign, engine.system_for(campaign), {}, seats, changed=fragments.MESSAGE)
     return True
 
 

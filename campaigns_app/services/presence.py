@@ -11,7 +11,7 @@ from __future__ import annotations
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
 
-from campaigns_app.live import notifications, presence_store
+from campaigns_app.live import fragments, notifications, presence_store
 from campaigns_app.models import Campaign, Seat, now
 
 
@@ -29,7 +29,7 @@ def _presence_changed(public_id: str) -> None:
                 .filter(public_id=public_id).first())
     if campaign is None:
         return
-    notifications.publish(campaign)
+    notifications.publish(campaign, changed=fragments.PRESENCE)
 
 
 def presence_open(*, public_id: str, user: AbstractBaseUser | AnonymousUser, channel_name: str) -> Seat | None:
