@@ -86,14 +86,24 @@ def time_parts(monkeypatch: pytest.MonkeyPatch) -> dict[str, float]:
     return spent
 
 
+def production_templates(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Templates render as in production: without the test environment's signal."""
+    monkeypatch.setattr(Template, "_render", test_utils._TestState.saved_data.template_render)
+    monkeypatch.setattr(PartialTemplate, "_render", test_utils._TestState.saved_data.partial_template_render)
+
+
+def watched(campaign: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """The campaign with both players' pages open (presence store), its templates rendered as in production."""
+    production_templates(monkeypatch)
+    for side in ("german", "canadian"):
+        presence_store.store().beat(campaign.public_id, side, f"bench.live!{side}", presence_store.clock())
+    return campaign
+
+
 @pytest.mark.parametrize("htmx", [True, False], ids=["htmx", "plain form"])
 def test_print_the_cpu_of_one_reveal(campaign_factory: Any, users: Any, htmx: bool,  # noqa: F811
                                      django_capture_on_commit_callbacks: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(Template, "_render", test_utils._TestState.saved_data.template_render)
-    monkeypatch.setattr(PartialTemplate, "_render", test_utils._TestState.saved_data.partial_template_render)
-    campaign = campaign_factory(users["gerd"], users["cana"])
-    for side in ("german", "canadian"):
-        presence_store.store().beat(campaign.public_id, side, f"bench.live!{side}", presence_store.clock())
+    campaign = watched(campaign_factory(users["gerd"], users["cana"]), monkeypatch)
     url = reverse("chit_submit", args=[campaign.public_id])
     headers = {"HX-Request": "true"} if htmx else {}
     client_for(users["gerd"]).post(url, {"side": "german", "chit": "attack", "confirmed": "yes"}, headers=headers)
@@ -141,11 +151,7 @@ def test_print_the_cpu_of_a_message_and_of_a_side_going_offline(campaign_factory
                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     """The other writes a live page shows, with both pages open and their views stored: a message POST (htmx), and a
     side's last page closing (the presence service); each in a savepoint rolled back, like the reveals."""
-    monkeypatch.setattr(Template, "_render", test_utils._TestState.saved_data.template_render)
-    monkeypatch.setattr(PartialTemplate, "_render", test_utils._TestState.saved_data.partial_template_render)
-    campaign = campaign_factory(users["gerd"], users["cana"])
-    for side in ("german", "canadian"):
-        presence_store.store().beat(campaign.public_id, side, f"bench.live!{side}", presence_store.clock())
+    campaign = watched(campaign_factory(users["gerd"], users["cana"]), monkeypatch)
     url = reverse("campaign_message", args=[campaign.public_id])
     writer = client_for(users["cana"])
 
@@ -180,5 +186,4 @@ def test_print_the_cpu_of_a_message_and_of_a_side_going_offline(campaign_factory
         for part, seconds in spent.items():
             print(f"  {part:40} {seconds * 1000 / ROUNDS:6.2f} ms")
         monkeypatch.undo()  # the next write's parts from zero (and the production templates set again)
-        monkeypatch.setattr(Template, "_render", test_utils._TestState.saved_data.template_render)
-        monkeypatch.setattr(PartialTemplate, "_render", test_utils._TestState.saved_data.partial_template_render)
+        production_templates(monkeypatch)

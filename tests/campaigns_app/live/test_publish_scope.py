@@ -49,6 +49,13 @@ class Rendered:
         return made
 
 
+def listening(monkeypatch: pytest.MonkeyPatch) -> Layer:
+    """A channel layer that records what each seat's group is sent."""
+    layer = Layer()
+    monkeypatch.setattr(notifications, "get_channel_layer", lambda: layer)
+    return layer
+
+
 def stored_is_a_whole_rendering(campaign: Campaign) -> None:
     """Each seat's stored view is at the campaign's revision and holds what rendering every fragment gives now."""
     revision = Campaign.objects.get(pk=campaign.pk).revision
@@ -70,8 +77,7 @@ def test_a_message_renders_only_the_messages_and_the_latest_events_and_stores_a_
 ) -> None:
     campaign = new_campaign(users["gerd"], users["cana"])
     pages_open(campaign)
-    layer = Layer()
-    monkeypatch.setattr(notifications, "get_channel_layer", lambda: layer)
+    layer = listening(monkeypatch)
     services.chit_submit(user=users["gerd"], public_id=campaign.public_id, side="german", chit="attack")
     rendered = Rendered(monkeypatch)
 
@@ -94,8 +100,7 @@ def test_a_side_coming_online_renders_only_the_players_fragment_and_stores_a_who
     campaign = new_campaign(users["gerd"], users["cana"])
     presence_store.store().beat(campaign.public_id, "canadian", "test.live!canadian", presence_store.clock())
     services.chit_submit(user=users["gerd"], public_id=campaign.public_id, side="german", chit="attack")
-    layer = Layer()
-    monkeypatch.setattr(notifications, "get_channel_layer", lambda: layer)
+    layer = listening(monkeypatch)
     rendered = Rendered(monkeypatch)
 
     with django_capture_on_commit_callbacks(execute=True):
