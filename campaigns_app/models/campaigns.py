@@ -20,8 +20,12 @@ def now() -> datetime:
 
 
 def new_public_id() -> str:
-    """A campaign's public id: 128 random bits, URL-safe."""
-    return secrets.token_urlsafe(16)
+    """A campaign's public id: 128 random bits, URL-safe, not starting with "-" (a command line would read such an id
+    as an option: ``manage.py export_campaign ID``)."""
+    while True:
+        found = secrets.token_urlsafe(16)
+        if not found.startswith("-"):
+            return found
 
 
 def new_invitation_token() -> str:

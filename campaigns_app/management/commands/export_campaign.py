@@ -17,7 +17,8 @@ class Command(BaseCommand):
     help = "Write a campaign's archive (everything, secrets included) as JSON, to move it to another server."
 
     def add_arguments(self, parser: Any) -> None:
-        parser.add_argument("public_id", help="The campaign's public id (as in its address).")
+        parser.add_argument("public_id", help="The campaign's public id (as in its address; one that starts with '-' goes "
+                                              "after '--': export_campaign -- -Ab3…).")
         parser.add_argument("--output", "-o", help="File to write (default: standard output).")
 
     def handle(self, *args: Any, **options: Any) -> None:

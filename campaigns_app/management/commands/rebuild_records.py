@@ -16,7 +16,8 @@ class Command(BaseCommand):
             "before the tables existed, or after a repair). Idempotent: a second run writes nothing.")
 
     def add_arguments(self, parser: Any) -> None:
-        parser.add_argument("public_ids", nargs="*", help="Only these campaigns (their public ids); default: all.")
+        parser.add_argument("public_ids", nargs="*", help="Only these campaigns (their public ids; after '--' when one "
+                                                          "starts with '-'); default: all.")
 
     def handle(self, *args: Any, **options: Any) -> None:
         campaigns = Campaign.objects.order_by("pk")

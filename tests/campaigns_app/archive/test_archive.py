@@ -12,7 +12,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.urls import reverse
 
-from campaigns_app import services
+from campaigns_app import models, services
 from campaigns_app.archive.build import build_archive, digest
 from campaigns_app.models import Campaign, EventRecord, PurchaseRecordLine, RosterLine
 from rules_engine.cli import main
@@ -126,3 +126,24 @@ def test_an_unknown_campaign_or_a_file_that_is_not_an_archive_is_a_clear_error(r
     path.write_text('{"format": "refit-dice/1"}')
     with pytest.raises(CommandError, match="format: expected 'refit-archive/1'"):
         call_command("import_campaign", str(path), stdout=StringIO())
+
+
+def test_a_new_public_id_never_starts_with_a_dash_a_command_line_would_read_as_an_option(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    drawn = iter(["-Ab3dE5fG7hI9jK1lM3nO5p", "_Qr2sT4uV6wX8yZ0aB2cD4e"])
+    monkeypatch.setattr(models.campaigns.secrets, "token_urlsafe", lambda size: next(drawn))
+
+    assert models.new_public_id() == "_Qr2sT4uV6wX8yZ0aB2cD4e"
+
+
+def test_an_older_public_id_starting_with_a_dash_is_exported_after_a_double_dash(live_campaign: Campaign,
+                                                                                 tmp_path: Path) -> None:
+    Campaign.objects.filter(pk=live_campaign.pk).update(public_id="-Ab3dE5fG7hI9jK1lM3nO5p")
+    path = tmp_path / "archive.json"
+
+    with pytest.raises(CommandError, match="the following arguments are required: public_id"):
+        call_command("export_campaign", "-Ab3dE5fG7hI9jK1lM3nO5p", output=str(path), stdout=StringIO())
+    call_command("export_campaign", "--", "-Ab3dE5fG7hI9jK1lM3nO5p", output=str(path), stdout=StringIO())
+
+    assert json.loads(path.read_text(encoding="utf-8"))["campaign"]["public_id"] == "-Ab3dE5fG7hI9jK1lM3nO5p"
