@@ -1,9 +1,13 @@
 """ASGI entry point: HTTP through Django, websockets through the Channels router."""
+import faulthandler
 import os
+import signal
 
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "campaigns_app.settings")
+if os.environ.get("REFIT_THREAD_DUMPS") == "1":  # the browser tests' server: SIGUSR1 writes every thread's stack
+    faulthandler.register(signal.SIGUSR1, all_threads=True)  # to stderr (what a failed test's server was doing)
 django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402

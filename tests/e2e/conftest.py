@@ -24,6 +24,7 @@ import os
 import re
 import secrets
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -138,6 +139,7 @@ class LiveServer:
     mail_dir: Path
     log: Path
     env: dict[str, str] = field(default_factory=dict)  # the server's environment (manage.py commands run with it)
+    pid: int = 0  # the uvicorn process (SIGUSR1: every thread's stack to server.log)
 
 
 @pytest.fixture(scope="session")
@@ -174,6 +176,7 @@ def live_server_process() -> Iterator[LiveServer]:
         SITE_URL=url,
         CHANNEL_PREFIX=f"refit-e2e-{database_name(database_url)}",
         PYTHONUNBUFFERED="1",
+        REFIT_THREAD_DUMPS="1",
     )
     if "EMAIL_FILE_PATH" in (REPO / "campaigns_app" / "settings.py").read_text():
         env.update(EMAIL_BACKEND="django.core.mail.backends.filebased.EmailBackend", EMAIL_FILE_PATH=str(mail_dir))
@@ -195,7 +198,7 @@ def live_server_process() -> Iterator[LiveServer]:
         )
     try:
         wait_until_answering(process, url + "/", log, SERVER_START_TIMEOUT)
-        yield LiveServer(url=url, database_url=e2e_database_url, mail_dir=mail_dir, log=log, env=env)
+        yield LiveServer(url=url, database_url=e2e_database_url, mail_dir=mail_dir, log=log, env=env, pid=process.pid)
     finally:
         process.terminate()
         try:
@@ -261,6 +264,7 @@ def screenshot(output_dir: Path) -> Callable[..., Path]:
 
     def take(page: object, name: str) -> Path:
         path = output_dir / f"{name}.png"
+        page.wait_for_load_state("load")  # type: ignore[attr-defined]  # its stylesheets apply before it is measured
         page.screenshot(path=str(path), full_page=True)  # type: ignore[attr-defined]
         assert_no_sideways_scroll(page, name)
         size = page.viewport_size  # type: ignore[attr-defined]
@@ -423,9 +427,28 @@ class Player:
     actions: list[str] = field(default_factory=list)  # what the test did as this player, for the failure report
 
 
+def server_state(server: LiveServer, output_dir: Path) -> None:
+    """What the server was doing when a test failed: its database sessions (zz-database.txt: state, wait, how long
+    in a transaction, the last statement) and every thread's stack (appended to server.log)."""
+    import psycopg
+
+    try:
+        with psycopg.connect(server.database_url, autocommit=True) as conn:
+            rows = conn.execute(
+                "SELECT pid, state, wait_event_type, wait_event, now() - xact_start, left(query, 200) "
+                "FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()").fetchall()
+        (output_dir / "zz-database.txt").write_text("\n".join(" | ".join(map(str, row)) for row in rows) + "\n")
+    except Exception as error:  # noqa: BLE001 — the report says why it has no sessions
+        (output_dir / "zz-database.txt").write_text(f"no sessions: {error!r}\n")
+    if server.pid:
+        with server.log.open("a") as out:
+            out.write(f"--- thread stacks after {output_dir.name} failed ---\n")
+        os.kill(server.pid, signal.SIGUSR1)
+
+
 @pytest.fixture
-def new_player(browser: object, live_url: str, output_dir: Path, request: pytest.FixtureRequest
-               ) -> Iterator[Callable[[str], Player]]:
+def new_player(browser: object, live_url: str, output_dir: Path, request: pytest.FixtureRequest,
+               live_server_process: LiveServer) -> Iterator[Callable[[str], Player]]:
     """``new_player("german")``: a player of that side (not signed up yet) in a browser context of its own."""
     from playwright.sync_api import expect
 
@@ -461,6 +484,7 @@ def new_player(browser: object, live_url: str, output_dir: Path, request: pytest
                     (output_dir / f"zz-failure-{player.side}.html").write_text(f"no page: {error!r}")
                 (output_dir / f"zz-frames-{player.side}.txt").write_text("\n\n".join(player.frames))
                 (output_dir / f"zz-actions-{player.side}.txt").write_text("\n".join(player.actions))
+            server_state(live_server_process, output_dir)
         for player in made:
             player.context.close()  # type: ignore[attr-defined]
 
@@ -553,7 +577,10 @@ def history_text(page: object, campaign_path: str) -> str:
 
 
 def settle(page: object) -> None:
-    """Wait until the page has processed the response of every htmx request it sent."""
+    """Wait until the page has loaded (its stylesheets too: a width measured before they apply is the unstyled page's,
+    seen once on a busy machine as a 1,113 px card form at 390 px) and processed the response of every htmx request
+    it sent."""
+    page.wait_for_load_state("load")  # type: ignore[attr-defined]
     page.wait_for_function("() => window.__refitPending === 0 && !document.querySelector('.htmx-request')")  # type: ignore[attr-defined]
 
 
