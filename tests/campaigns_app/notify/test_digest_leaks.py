@@ -2,6 +2,7 @@
 rolled (the lines hold only the words the e-mails to the Canadian hold)."""
 from __future__ import annotations
 
+import re
 from types import SimpleNamespace
 from typing import Any
 
@@ -45,5 +46,6 @@ def test_the_opponents_digest_is_byte_identical_whatever_the_german_bought_in_se
     assert len(bodies) == 1
     body, lines = seen["nothing"]
     assert lines == ["Your move."]  # the comparison is not of two empty digests
+    words = re.sub(r"https?://\S+", "", body)  # its links' random ids and signed tokens may hold "M1" by chance
     for secret in ("I4", "Eng Pltn", "AT Sect", "PzGr", "on-map", "2.519", "G2", "M1"):
-        assert secret not in body.replace(campaign.public_id, "")
+        assert secret not in words
