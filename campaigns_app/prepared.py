@@ -15,7 +15,7 @@ from typing import Any, Generic, TypeVar
 
 from django.core.exceptions import EmptyResultSet, FullResultSet
 from django.db import DEFAULT_DB_ALIAS, connections
-from django.db.models import QuerySet
+from django.db.models import Field, Model, QuerySet
 from django.db.models.sql.compiler import SQLCompiler
 from django.db.transaction import TransactionManagementError
 
@@ -125,3 +125,59 @@ class Prepared(Generic[R]):
         """The first of ``rows(*values)``, or None when there is none."""
         found = self.rows(*values, using=using)
         return found[0] if found else None
+
+
+class PreparedUpdate:
+    """``UPDATE <table> SET <assign> = %s, … , <add_one> = <add_one> + 1, … WHERE <where> = %s AND …`` on one model's
+    table, its SQL written once per database. The ORM builds and compiles ``update()`` on every call, which costs more
+    CPU than the statement itself takes; the hot writes' fixed UPDATEs (who is online, a live page's revision) are
+    made here. Each value is adapted by its field as ``update()`` adapts it; like ``update()``, no signal is sent and
+    no ``auto_now`` is applied."""
+
+    def __init__(self, model: type[Model], *, assign: Sequence[str] = (), add_one: Sequence[str] = (),
+                 where: Sequence[str] = ("id",)) -> None:
+        if not (assign or add_one) or not where:
+            raise ValueError("an UPDATE sets at least one column and names at least one key")
+        meta = model._meta
+        self._table = meta.db_table
+        self._assign: tuple[Field[Any, Any], ...] = tuple(_concrete(meta.get_field(name)) for name in assign)
+        self._add_one: tuple[Field[Any, Any], ...] = tuple(_concrete(meta.get_field(name)) for name in add_one)
+        self._where: tuple[Field[Any, Any], ...] = tuple(_concrete(meta.get_field(name)) for name in where)
+        self._sql: dict[str, str] = {}
+
+    def _statement(self, alias: str) -> str:
+        found = self._sql.get(alias)
+        if found is None:
+            quote = connections[alias].ops.quote_name
+            sets = [f"{quote(_column(f))} = %s" for f in self._assign]
+            sets += [f"{quote(_column(f))} = {quote(_column(f))} + 1" for f in self._add_one]
+            keys = " AND ".join(f"{quote(_column(f))} = %s" for f in self._where)
+            found = self._sql[alias] = f"UPDATE {quote(self._table)} SET {', '.join(sets)} WHERE {keys}"
+        return found
+
+    def run(self, *values: object, using: str = DEFAULT_DB_ALIAS) -> int:
+        """Set the ``assign`` columns to the first values where the ``where`` columns equal the rest; the rows
+        changed."""
+        if len(values) != len(self._assign) + len(self._where):
+            raise TypeError(f"expected {len(self._assign)} assigned and {len(self._where)} key values")
+        connection = connections[using]
+        count = len(self._assign)
+        params = [field.get_db_prep_save(value, connection) for field, value in zip(self._assign, values[:count],
+                                                                                    strict=True)]
+        params += [field.get_db_prep_value(value, connection) for field, value in zip(self._where, values[count:],
+                                                                                      strict=True)]
+        with connection.cursor() as cursor:
+            cursor.execute(self._statement(using), params)
+            return int(cursor.rowcount)
+
+
+def _concrete(field: object) -> Field[Any, Any]:
+    """A column of the table itself (a foreign key's own column included), not a reverse or many-to-many relation."""
+    if not isinstance(field, Field) or not field.concrete or field.many_to_many or field.column is None:
+        raise ValueError(f"{field} is not a column of its model's table")
+    return field
+
+
+def _column(field: Field[Any, Any]) -> str:
+    assert field.column is not None  # _concrete checked it
+    return field.column

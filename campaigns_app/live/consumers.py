@@ -91,8 +91,9 @@ class CampaignConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         try:
             await self.channel_layer.group_discard(group, self.channel_name)
         finally:
-            await database_sync_to_async(services.presence_close)(public_id=self.public_id, side=self.side,
-                                                                  channel_name=self.socket)
+            assert self.seat_id is not None  # set with the group, in connect
+            await database_sync_to_async(services.presence_close)(public_id=self.public_id, seat_id=self.seat_id,
+                                                                  side=self.side, channel_name=self.socket)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """The page's messages: its heartbeat (every 25 s: keep the seat online; no database write, and nothing is pushed

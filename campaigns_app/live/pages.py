@@ -42,14 +42,13 @@ from typing import Any, TypeVar
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import F
 
 from campaigns_app.engine import System
 from campaigns_app.live import fragments, presence_store
 from campaigns_app.models import Campaign, LiveView, Seat
 from campaigns_app.notes.live import NOTES_FRAGMENTS, notes_fragments
 from campaigns_app.phase import live_page
-from campaigns_app.prepared import Prepared
+from campaigns_app.prepared import Prepared, PreparedUpdate
 
 # Rendered into data-live-version in the stored fragments; stamp() puts the number in when a fragment is sent.
 VERSION_MARK = "%live-version%"
@@ -87,7 +86,10 @@ def stamp(html: str, version: int) -> str:
 
 def touch(campaign_id: int) -> None:
     """Something a live page shows has changed (call inside the writing transaction; the pages re-render)."""
-    Campaign.objects.filter(pk=campaign_id).update(revision=F("revision") + 1)
+    TOUCH.run(campaign_id)
+
+
+TOUCH = PreparedUpdate(Campaign, add_one=("revision",))  # revision = revision + 1 (written once, not per write)
 
 
 @cache

@@ -11,35 +11,34 @@ from __future__ import annotations
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
 
+from campaigns_app.campaigns.selectors import seat_for
 from campaigns_app.live import fragments, notifications, presence_store
-from campaigns_app.models import Campaign, Seat, now
+from campaigns_app.models import Seat, now
+from campaigns_app.prepared import PreparedUpdate
+from campaigns_app.services.core import LOCKED, seats_of
 
-
-def _seat_for_connection(public_id: str, user: AbstractBaseUser | AnonymousUser) -> Seat | None:
-    if not user.is_authenticated:
-        return None
-    return Seat.objects.filter(campaign__public_id=public_id, user_id=user.pk).first()
+# a seat's last_seen is now (when its page opened or closed): the UPDATE written once, not compiled per socket
+SEEN = PreparedUpdate(Seat, assign=("last_seen",), where=("id",))
 
 
 @transaction.atomic
 def _presence_changed(public_id: str) -> None:
     """What the pages show of presence changed: under the campaign's row lock, publish both seats' live views again
     (the changed ones pushed after commit)."""
-    campaign = (Campaign.objects.select_for_update(of=("self",)).select_related("system").defer("system__definition")
-                .filter(public_id=public_id).first())
+    campaign = LOCKED.first(public_id)
     if campaign is None:
         return
-    notifications.publish(campaign, changed=fragments.PRESENCE)
+    notifications.publish(campaign, seats=seats_of(campaign), changed=fragments.PRESENCE)
 
 
 def presence_open(*, public_id: str, user: AbstractBaseUser | AnonymousUser, channel_name: str) -> Seat | None:
     """Record an open live page of the user's seat; None when the user holds no seat (the socket is refused)."""
-    seat = _seat_for_connection(public_id, user)
+    seat = seat_for(public_id, user)
     if seat is None:
         return None
     if presence_store.store().beat(public_id, seat.side, channel_name, presence_store.clock()):
         _presence_changed(public_id)
-    Seat.objects.filter(pk=seat.pk).update(last_seen=now())
+    SEEN.run(now(), seat.pk)
     return seat
 
 
@@ -52,8 +51,8 @@ def presence_beat(*, public_id: str, side: str, channel_name: str) -> bool:
     return changed
 
 
-def presence_close(*, public_id: str, side: str, channel_name: str) -> None:
-    """A live page of ``side`` closed (its seat's ``last_seen`` is now)."""
+def presence_close(*, public_id: str, seat_id: int, side: str, channel_name: str) -> None:
+    """A live page of ``side`` (seat ``seat_id``, as presence_open gave it) closed (the seat's ``last_seen`` is now)."""
     if presence_store.store().close(public_id, side, channel_name, presence_store.clock()):
         _presence_changed(public_id)
-    Seat.objects.filter(campaign__public_id=public_id, side=side).update(last_seen=now())
+    SEEN.run(now(), seat_id)

@@ -94,3 +94,37 @@ def test_the_live_pages_prepared_reads_give_what_their_querysets_give(campaign_f
         assert pages.LOCKED.rows(campaign.pk) == list(pages.LOCKED.queryset(campaign.pk))
     assert [loaded(v) for v in pages.STORED_VIEWS.rows(campaign.pk)] == [
         loaded(v) for v in pages.STORED_VIEWS.queryset(campaign.pk)]
+
+
+def test_a_prepared_update_writes_what_the_orm_update_writes(campaign_factory: Any, users: Any) -> None:
+    from datetime import UTC, datetime
+
+    from campaigns_app.live.pages import TOUCH
+    from campaigns_app.services.presence import SEEN
+
+    campaign = campaign_factory(users["gerd"], users["cana"])
+    german, canadian = campaign.seats.get(side="german"), campaign.seats.get(side="canadian")
+    moment = datetime(2026, 11, 28, 17, 5, 9, 123456, tzinfo=UTC)
+    revision = Campaign.objects.get(pk=campaign.pk).revision
+
+    assert SEEN.run(moment, german.pk) == 1
+    assert TOUCH.run(campaign.pk) == 1 and TOUCH.run(campaign.pk) == 1
+    assert SEEN.run(moment, 10**9) == 0  # no such seat: nothing written
+
+    assert Seat.objects.get(pk=german.pk).last_seen == moment
+    assert Seat.objects.get(pk=canadian.pk).last_seen == canadian.last_seen  # only the seat named
+    assert Campaign.objects.get(pk=campaign.pk).revision == revision + 2
+    Seat.objects.filter(pk=canadian.pk).update(last_seen=moment)  # the ORM's own UPDATE stores the same value
+    assert Seat.objects.get(pk=canadian.pk).last_seen == Seat.objects.get(pk=german.pk).last_seen
+
+
+def test_a_prepared_update_refuses_what_is_not_a_column_and_values_that_do_not_fit() -> None:
+    from campaigns_app.prepared import PreparedUpdate
+    from campaigns_app.services.presence import SEEN
+
+    with pytest.raises(ValueError, match="not a column"):
+        PreparedUpdate(Campaign, assign=("seats",))  # the reverse side of Seat.campaign
+    with pytest.raises(ValueError, match="at least one"):
+        PreparedUpdate(Seat, where=("id",))
+    with pytest.raises(TypeError, match="1 assigned and 1 key"):
+        SEEN.run(1)

@@ -162,6 +162,7 @@ def walk(problems: list[str]) -> list[str]:
             # the story of a CG Date waits for CG end: a 404 saying so, nothing of the campaign
             check(problems, f"{system_id} {who} story before CG end", client.get(campaign_url + "story/1/"), 404)  # type: ignore[attr-defined]
         at_a_distance(problems, system_id, campaign_url, creator, joiner)
+        a_live_page(problems, system_id, campaign_url, creator, joiner)
         if system_id == "rr":
             played_and_conceded(problems, campaign_url, creator, joiner)
         walked.append(system_id)
@@ -194,6 +195,38 @@ def at_a_distance(problems: list[str], system_id: str, url: str, creator: object
     check(problems, f"{where}: note revealed", creator.post(url + "notes/1/reveal/", {}), 302)  # type: ignore[attr-defined]
     if "HIP in the woods" not in check(problems, f"{where}: revealed note", joiner.get(url + "notes/")):  # type: ignore[attr-defined]
         problems.append(f"{where}: a revealed note does not reach the opponent")
+
+
+def a_live_page(problems: list[str], system_id: str, url: str, creator: object, joiner: object) -> None:
+    """The creator's live page opens its websocket, as a browser does, then closes it: the joiner's page shows the
+    creator online, then offline (who is online — its reads and UPDATEs — on SQLite and the in-memory channel
+    layer)."""
+    import asyncio
+
+    from asgiref.sync import sync_to_async
+    from channels.testing import WebsocketCommunicator
+
+    from campaigns_app.asgi import application
+
+    where = f"{system_id} live page"
+    cookie = f"sessionid={creator.cookies['sessionid'].value}".encode()  # type: ignore[attr-defined]
+
+    def online_shown() -> int:
+        return check(problems, f"{where}: the opponent's page", joiner.get(url)).count("presence presence-online")  # type: ignore[attr-defined]
+
+    async def visit() -> tuple[bool, int, int]:
+        socket = WebsocketCommunicator(application, f"/ws{url}", headers=[
+            (b"origin", b"http://127.0.0.1:8000"), (b"host", b"127.0.0.1:8000"), (b"cookie", cookie)])
+        connected, _ = await socket.connect()
+        while_open = await sync_to_async(online_shown)()
+        await socket.disconnect()
+        return connected, while_open, await sync_to_async(online_shown)()
+
+    before = online_shown()
+    connected, while_open, after = asyncio.run(visit())
+    if not connected or (before, while_open, after) != (0, 1, 0):
+        problems.append(f"{where}: socket {'accepted' if connected else 'refused'}; the opponent's page showed "
+                        f"{before}, {while_open}, {after} players online (before, while open, after: 0, 1, 0)")
 
 
 def played_and_conceded(problems: list[str], url: str, creator: object, joiner: object) -> None:

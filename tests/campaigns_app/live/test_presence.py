@@ -192,7 +192,8 @@ def test_a_second_tab_opened_and_closed_moves_no_revision(
 
     with django_capture_on_commit_callbacks() as pushes:
         services.presence_open(public_id=campaign.public_id, user=users["gerd"], channel_name="x.y!3")
-        services.presence_close(public_id=campaign.public_id, side="german", channel_name="x.y!3")
+        services.presence_close(public_id=campaign.public_id, seat_id=campaign.seats.get(side="german").pk,
+                                side="german", channel_name="x.y!3")
 
     assert pushes == [] and Campaign.objects.get(pk=campaign.pk).revision == revision
     assert campaign.seats.get(side="german").last_seen is not None

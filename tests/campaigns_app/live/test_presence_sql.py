@@ -1,0 +1,58 @@
+"""A live page opening or closing is one of the commonest writes (every page load, every tab closed): once a worker has
+run it, it compiles no SQL — its reads and UPDATEs are prepared (campaigns_app.prepared), as the reveal's are."""
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+from django.db.models.sql import compiler
+
+from campaigns_app import services
+from campaigns_app.models import Campaign
+from tests.campaigns_app.conftest import new_campaign
+
+COMPILERS = (compiler.SQLCompiler, compiler.SQLInsertCompiler, compiler.SQLUpdateCompiler,
+             compiler.SQLDeleteCompiler, compiler.SQLAggregateCompiler)
+
+
+@contextmanager
+def compiled(monkeypatch: pytest.MonkeyPatch) -> Iterator[Counter[str]]:
+    """Counts the statements Django's compilers build (SELECT, INSERT, UPDATE, DELETE), by model."""
+    counted: Counter[str] = Counter()
+    with monkeypatch.context() as patch:
+        for kind in COMPILERS:
+            original = kind.__dict__["as_sql"]
+
+            def as_sql(self: Any, *args: Any, _original: Callable[..., Any] = original, **kwargs: Any) -> Any:
+                counted[self.query.model.__name__ if self.query.model else "-"] += 1
+                return _original(self, *args, **kwargs)
+
+            patch.setattr(kind, "as_sql", as_sql)
+        yield counted
+
+
+def test_a_live_page_opening_and_closing_compiles_no_sql_once_the_worker_has_run_them(
+    rr: Any, users: Any, monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Any,
+) -> None:
+    campaign = new_campaign(users["gerd"], users["cana"])
+    services.presence_open(public_id=campaign.public_id, user=users["cana"], channel_name="test.live!canadian")
+
+    def open_and_close() -> None:
+        seat = services.presence_open(public_id=campaign.public_id, user=users["gerd"], channel_name="test.live!german")
+        assert seat is not None and seat.side == "german"
+        services.presence_close(public_id=campaign.public_id, seat_id=seat.pk, side="german",
+                                channel_name="test.live!german")
+
+    with django_capture_on_commit_callbacks(execute=True):
+        open_and_close()  # the first run of this worker prepares the statements
+    revision = Campaign.objects.get(pk=campaign.pk).revision
+
+    with django_capture_on_commit_callbacks(execute=True), compiled(monkeypatch) as counted:
+        open_and_close()
+
+    assert counted == Counter()
+    assert Campaign.objects.get(pk=campaign.pk).revision == revision + 2  # online, then offline: both published
+    assert campaign.seats.get(side="german").last_seen is not None
