@@ -7,11 +7,13 @@ from datetime import datetime
 from typing import Any
 
 from django.conf import settings
+from django.db.models import Count
 
 from campaigns_app import engine
 from campaigns_app.engine import System
 from campaigns_app.models import Campaign, EventRecord
 from campaigns_app.prepared import Prepared
+from rules_engine import messages
 from rules_engine.events import EventKind
 
 SHOWN = 30  # the latest messages on the campaign page; the history keeps them all
@@ -37,9 +39,42 @@ def conversation(messages: list[tuple[str, str, datetime]], system: System, view
 def message_form_id(campaign: Campaign, side: str) -> str:
     """The message form's id: new after each message the side sends (a form sent twice sends once), the same on every
     render until then — so a page holds nothing random and two renders compare byte for byte."""
-    sent = EventRecord.objects.filter(campaign=campaign, kind=EventKind.MESSAGE, side=side).count()
-    key = f"refit-message-form|{campaign.public_id}|{side}|{sent}".encode()
+    key = f"refit-message-form|{campaign.public_id}|{side}|{sent_by(campaign.pk, side)}".encode()
     return hmac.new(settings.SECRET_KEY.encode(), key, hashlib.sha256).hexdigest()[:32]
+
+
+# the message writes' reads (services.messages), prepared: a message is one of the commonest writes
+SENT_BY = Prepared(lambda campaign_id, side: EventRecord.objects.filter(
+    campaign_id=campaign_id, kind=EventKind.MESSAGE, side=side).order_by().values("side")
+    .annotate(sent=Count("pk")).values_list("sent", flat=True), int, str)
+SENT_IN = Prepared(lambda campaign_id: EventRecord.objects.filter(
+    campaign_id=campaign_id, kind=EventKind.MESSAGE).order_by().values("campaign_id")
+    .annotate(sent=Count("pk")).values_list("sent", flat=True), int)
+OWN_LATEST = Prepared(lambda campaign_id, side: EventRecord.objects.filter(
+    campaign_id=campaign_id, kind=EventKind.MESSAGE, side=side).order_by("-seq")
+    .values_list("created", flat=True)[:messages.PER_HOUR], int, str)
+
+
+def sent_by(campaign_id: int, side: str) -> int:
+    """How many messages ``side`` has sent in the campaign."""
+    return SENT_BY.first(campaign_id, side) or 0
+
+
+def sent_in(campaign_id: int) -> int:
+    """How many messages the campaign holds (both sides)."""
+    return SENT_IN.first(campaign_id) or 0
+
+
+def form_sent(campaign_id: int, side: str, form_id: str) -> bool:
+    """Whether ``side`` has already sent a message from the form ``form_id`` (a form posted twice sends once). Not
+    prepared: a JSON key compared with a value is adapted per database (psycopg's Jsonb, SQLite's JSON text)."""
+    return EventRecord.objects.filter(campaign_id=campaign_id, kind=EventKind.MESSAGE, side=side,
+                                      payload__form=form_id).exists()
+
+
+def own_latest(campaign_id: int, side: str) -> list[datetime]:
+    """When ``side`` sent its latest messages (at most PER_HOUR, newest first): what its hourly limit reads."""
+    return OWN_LATEST.rows(campaign_id, side)
 
 
 def form_id_input(form_id: str) -> str:

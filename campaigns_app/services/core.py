@@ -20,7 +20,7 @@ from campaigns_app import engine
 from campaigns_app.engine import JSON, CampaignState, CommittedDice, Dice, Event, Outcome, RulesError, SideId, System
 from campaigns_app.live import notifications
 from campaigns_app.models import Campaign, EventRecord, Seat, now
-from campaigns_app.prepared import Prepared
+from campaigns_app.prepared import Prepared, PreparedUpdate
 from campaigns_app.records import projection as records
 from campaigns_app.services.errors import NotSeated, RefusedOrder, ServiceError
 from campaigns_app.services.tokens import current_step_ref, form_token, require_genuine
@@ -96,8 +96,11 @@ def append_events(campaign: Campaign, events: Iterable[Event], at: datetime | No
     """Append events after the last one (at ``at``, else now) and save the campaign's event counter (the caller holds
     the row lock)."""
     rows = numbered_events(campaign, events, at)
-    Campaign.objects.filter(pk=campaign.pk).update(event_seq=campaign.event_seq)
+    EVENT_SEQ.run(campaign.event_seq, campaign.pk)
     return EventRecord.objects.bulk_create(rows)
+
+
+EVENT_SEQ = PreparedUpdate(Campaign, assign=("event_seq",))  # the counter append_events moves (written once)
 
 
 def after_commit(campaign: Campaign, system: System, due: Due, seats: list[Seat] | None = None,

@@ -14,6 +14,7 @@ from campaigns_app import engine
 from campaigns_app.campaigns.selectors import seat_online
 from campaigns_app.live import fragments
 from campaigns_app.messages import mail
+from campaigns_app.messages.selectors import form_sent, own_latest, sent_in
 from campaigns_app.models import Campaign, EventRecord, Seat
 from campaigns_app.notify import deliver
 from campaigns_app.services.core import after_commit, append_events, locked, seat_of, seats_of
@@ -33,11 +34,9 @@ def message_send(*, public_id: str, user: User, text: str, form_id: str, moment:
     seat = seat_of(seats, user)
     moment = moment or timezone.now()
     require_form_id(form_id, "reload the campaign page and write the message there")
-    sent = EventRecord.objects.filter(campaign=campaign, kind=EventKind.MESSAGE)
-    if sent.filter(side=seat.side, payload__form=form_id).exists():
+    if form_sent(campaign.pk, seat.side, form_id):
         return False
-    own_latest = list(sent.filter(side=seat.side).order_by("-seq").values_list("created", flat=True)[:messages.PER_HOUR])
-    wait = messages.rate_wait(own_latest, sent.count(), moment)
+    wait = messages.rate_wait(own_latest(campaign.pk, seat.side), sent_in(campaign.pk), moment)
     if wait is not None:
         raise RateLimited(wait.words(), wait.again)
     try:

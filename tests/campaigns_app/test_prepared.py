@@ -128,3 +128,29 @@ def test_a_prepared_update_refuses_what_is_not_a_column_and_values_that_do_not_f
         PreparedUpdate(Seat, where=("id",))
     with pytest.raises(TypeError, match="1 assigned and 1 key"):
         SEEN.run(1)
+
+
+def test_prepared_message_reads_give_what_the_orm_gives(campaign_factory: Any, users: Any) -> None:
+    from campaigns_app.messages import selectors
+    from rules_engine.messages import PER_HOUR
+
+    campaign = campaign_factory(users["gerd"], users["cana"])
+    other = campaign_factory(users["cana"], users["gerd"], to_initiative=False, name="Hill 113")
+    for seq, (where, side, form) in enumerate([(campaign, "german", "f1"), (campaign, "german", "f2"),
+                                               (campaign, "canadian", "f3"), (other, "german", "f1")], start=9001):
+        EventRecord.objects.create(campaign=where, seq=seq, kind="message", visibility="public", side=side,
+                                   payload={"text": "Ready.", "form": form})
+    EventRecord.objects.create(campaign=campaign, seq=9100, kind="note", visibility="side", side="german",
+                               payload={"form": "f9"})  # not a message: counted nowhere
+    messages = EventRecord.objects.filter(kind="message")
+    for where in (campaign, other):
+        assert selectors.sent_in(where.pk) == messages.filter(campaign=where).count()
+        for side in ("german", "canadian"):
+            assert selectors.sent_by(where.pk, side) == messages.filter(campaign=where, side=side).count()
+            assert selectors.own_latest(where.pk, side) == list(
+                messages.filter(campaign=where, side=side).order_by("-seq").values_list("created", flat=True)[:PER_HOUR])
+            for form in ("f1", "f2", "f3", "f9", "nosuchform"):
+                assert selectors.form_sent(where.pk, side, form) == messages.filter(
+                    campaign=where, side=side, payload__form=form).exists(), (where.name, side, form)
+    assert (selectors.sent_by(campaign.pk, "german"), selectors.sent_in(campaign.pk)) == (2, 3)
+    assert selectors.form_sent(campaign.pk, "german", "f2") and not selectors.form_sent(campaign.pk, "canadian", "f2")

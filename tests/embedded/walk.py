@@ -182,11 +182,15 @@ def at_a_distance(problems: list[str], system_id: str, url: str, creator: object
     opponent's page as a player reads it, and the sealed text does not."""
     where = f"{system_id} at a distance"
     page = check(problems, f"{where}: campaign page", creator.get(url))  # type: ignore[attr-defined]
-    sent = creator.post(url + "messages/", {"text": f"Good luck on {system_id}!",  # type: ignore[attr-defined]
-                                            "form_id": form_id(page, "message-form-id")})
-    check(problems, f"{where}: message sent", sent, 302)
-    if f"Good luck on {system_id}!" not in check(problems, f"{where}: message read", joiner.get(url)):  # type: ignore[attr-defined]
+    message = {"text": f"Good luck on {system_id}!", "form_id": form_id(page, "message-form-id")}
+    check(problems, f"{where}: message sent", creator.post(url + "messages/", message), 302)  # type: ignore[attr-defined]
+    once = check(problems, f"{where}: message read", joiner.get(url)).count(f"Good luck on {system_id}!")  # type: ignore[attr-defined]
+    if not once:
         problems.append(f"{where}: the opponent's page does not show the message")
+    check(problems, f"{where}: the same form sent again", creator.post(url + "messages/", message), 302)  # type: ignore[attr-defined]
+    again = check(problems, f"{where}: message read again", joiner.get(url)).count(f"Good luck on {system_id}!")  # type: ignore[attr-defined]
+    if again != once:
+        problems.append(f"{where}: a form sent twice sent the message twice ({once} then {again} times on the page)")
     notes = check(problems, f"{where}: notes page", creator.get(url + "notes/"))  # type: ignore[attr-defined]
     sealed = creator.post(url + "notes/seal/", {"text": "HIP in the woods", "form_id": form_id(notes)})  # type: ignore[attr-defined]
     check(problems, f"{where}: note sealed", sealed, 302)

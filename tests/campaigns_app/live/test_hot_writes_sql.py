@@ -1,5 +1,6 @@
-"""A live page opening or closing is one of the commonest writes (every page load, every tab closed): once a worker has
-run it, it compiles no SQL — its reads and UPDATEs are prepared (campaigns_app.prepared), as the reveal's are."""
+"""A live page opening or closing and a message are the commonest writes (every page load, every tab closed, every line
+written): once a worker has run them, they compile no SQL but what cannot be prepared — their reads and UPDATEs are
+prepared (campaigns_app.prepared), as the reveal's are."""
 from __future__ import annotations
 
 from collections import Counter
@@ -9,10 +10,13 @@ from typing import Any
 
 import pytest
 from django.db.models.sql import compiler
+from django.urls import reverse
 
 from campaigns_app import services
-from campaigns_app.models import Campaign
-from tests.campaigns_app.conftest import new_campaign
+from campaigns_app.messages.selectors import message_form_id
+from campaigns_app.models import Campaign, EventRecord
+from tests.campaigns_app.conftest import client_for, new_campaign
+from tests.campaigns_app.live.test_push import pages_open
 
 COMPILERS = (compiler.SQLCompiler, compiler.SQLInsertCompiler, compiler.SQLUpdateCompiler,
              compiler.SQLDeleteCompiler, compiler.SQLAggregateCompiler)
@@ -56,3 +60,30 @@ def test_a_live_page_opening_and_closing_compiles_no_sql_once_the_worker_has_run
     assert counted == Counter()
     assert Campaign.objects.get(pk=campaign.pk).revision == revision + 2  # online, then offline: both published
     assert campaign.seats.get(side="german").last_seen is not None
+
+
+def test_a_message_compiles_only_the_signed_in_user_its_form_check_and_its_insert_once_warm(
+    rr: Any, users: Any, monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Any,
+) -> None:
+    campaign = new_campaign(users["gerd"], users["cana"])
+    pages_open(campaign)
+    writer = client_for(users["cana"])
+
+    def send(text: str) -> None:
+        response = writer.post(reverse("campaign_message", args=[campaign.public_id]),
+                               {"text": text, "form_id": message_form_id(campaign, "canadian")},
+                               headers={"HX-Request": "true"})
+        assert response.status_code == 200
+
+    with django_capture_on_commit_callbacks(execute=True):
+        send("Hold the crossroads")  # the first run of this worker prepares the statements
+
+    with django_capture_on_commit_callbacks(execute=True), compiled(monkeypatch) as counted:
+        send("Dig in at the church")
+
+    # Django's authentication reads the user by its own query; a JSON key compared with a value and the INSERT of the
+    # message's row are adapted per database and value: the rest (lock, seats, counts, rate, counter, revision,
+    # the views read and written) is prepared
+    assert counted == Counter({"User": 1, "EventRecord": 2})
+    assert list(EventRecord.objects.filter(campaign=campaign, kind="message").values_list("payload__text", flat=True)
+                .order_by("seq")) == ["Hold the crossroads", "Dig in at the church"]
