@@ -227,7 +227,8 @@ REFIT_BENCH_ECHO = env_bool("REFIT_BENCH_ECHO", False)  # routes the benchmark's
 SESSION_ENGINE = "campaigns_app.sessions"  # Django's database sessions, read by a prepared query
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    "campaigns_app.auth_backend.PreparedModelBackend",  # ModelBackend, the signed-in user read by a prepared query
+    "django.contrib.auth.backends.ModelBackend",  # sessions signed in before it (their backend's path) stay signed in
 ]
 AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = float(os.environ.get("AXES_COOLOFF_MINUTES", "15")) / 60  # hours

@@ -17,7 +17,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST, require_safe
 
-from campaigns_app import engine, services
+from campaigns_app import auth_backend, engine, services
 from campaigns_app.campaigns import selectors as campaign_selectors
 from campaigns_app.cards import selectors as card_selectors
 from campaigns_app.event_pages import PageError
@@ -45,7 +45,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         user = form.save()
         notifications.address_reused(request, user)  # the address's other account(s), told by e-mail only
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        login(request, user, backend=auth_backend.PATH)
         messages.success(request, f"Welcome to Refit, {user.get_username()}.")
         return redirect(safe_next(request, reverse("campaign_list")))
     return render(request, "registration/signup.html", {"form": form, "next": safe_next(request, ""), "nav": "signup"})
