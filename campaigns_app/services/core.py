@@ -14,7 +14,7 @@ from datetime import datetime
 from functools import partial
 
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import DatabaseError, transaction
 
 from campaigns_app import engine
 from campaigns_app.engine import JSON, CampaignState, CommittedDice, Dice, Event, Outcome, RulesError, SideId, System
@@ -131,14 +131,21 @@ def save_state(campaign: Campaign, state: CampaignState, counters: dict[str, int
     same transaction."""
     campaign.state = engine.stored_json(state)  # publishing reads it back without parsing it again
     campaign.revision += 1  # the row is locked: the live views are published at this revision (after_commit moved=True)
-    fields = ["state", "event_seq", "updated", "due", "revision"]
+    campaign.updated = now()
+    values = [campaign.state, campaign.event_seq, campaign.updated, campaign.due, campaign.revision]
     if counters is not None:
         campaign.dice_counters = counters
-        fields.append("dice_counters")
-    campaign.updated = now()
-    campaign.save(update_fields=fields)
+        values.append(counters)
+    if (SAVE_STATE if counters is None else SAVE_STATE_AND_DICE).run(*values, campaign.pk) != 1:
+        raise DatabaseError(f"campaign {campaign.pk}: the state's UPDATE changed no row")  # as save(update_fields=…)
     if before is None or records.inputs_changed(before, state):
         records.project(campaign, state)  # the CG Roster / RG Purchase Record tables, in the same transaction
+
+
+# what save_state writes (the campaign row is locked): the UPDATE written once, as Model.save(update_fields=…) writes it
+SAVE_STATE = PreparedUpdate(Campaign, assign=("state", "event_seq", "updated", "due", "revision"))
+SAVE_STATE_AND_DICE = PreparedUpdate(Campaign, assign=("state", "event_seq", "updated", "due", "revision",
+                                                       "dice_counters"))
 
 
 def ended_due(system: System, state: CampaignState, actor: SideId, events: tuple[Event, ...], due: Due) -> Due:

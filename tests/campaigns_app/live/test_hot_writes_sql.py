@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from typing import Any
 
 import pytest
@@ -86,3 +86,34 @@ def test_a_message_compiles_only_its_form_check_and_its_insert_once_warm(
     assert counted == Counter({"EventRecord": 2})
     assert list(EventRecord.objects.filter(campaign=campaign, kind="message").values_list("payload__text", flat=True)
                 .order_by("seq")) == ["Hold the crossroads", "Dig in at the church"]
+
+
+def test_a_reveal_compiles_only_the_insert_of_its_events_once_warm(
+    rr: Any, users: Any, monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Any,
+) -> None:
+    def reveal(name: str, counted: Callable[[], Any]) -> Campaign:
+        campaign = new_campaign(users["gerd"], users["cana"], name=name)
+        pages_open(campaign)
+        url = reverse("chit_submit", args=[campaign.public_id])
+        assert client_for(users["gerd"]).post(url, {"side": "german", "chit": "attack", "confirmed": "yes"},
+                                              headers={"HX-Request": "true"}).status_code == 200
+        second = client_for(users["cana"])
+        with django_capture_on_commit_callbacks(execute=True), counted():
+            response = second.post(url, {"side": "canadian", "chit": "idle", "confirmed": "yes"},
+                                   headers={"HX-Request": "true"})
+        assert response.status_code == 200 and b'id="chit-reveal"' in response.content
+        return campaign
+
+    reveal("Hill 112", nullcontext)  # the first reveal of this worker prepares the statements
+    statements: Counter[str] = Counter()
+
+    @contextmanager
+    def counting() -> Iterator[None]:
+        with compiled(monkeypatch) as counted:
+            yield
+        statements.update(counted)
+
+    campaign = reveal("Hill 113", counting)
+    # the events' INSERT is adapted per value; the rest (user, seat, lock, seats, state UPDATE, stored views) prepared
+    assert statements == Counter({"EventRecord": 1})
+    assert Campaign.objects.get(pk=campaign.pk).state["last_round"]["label"] == "German Assault"
