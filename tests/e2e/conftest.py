@@ -585,30 +585,41 @@ def settle(page: object) -> None:
 
 
 def click(page: object, button: object, what: str) -> None:
-    """Click ``button``. Before a click Playwright waits for two painted frames to see the button stand still; a
-    browser starved of CPU on a busy machine can paint none for the whole timeout while the page itself is fine (CI
-    once: "waiting for element to be visible, enabled and stable", nothing after, for 20 s). Then say so on stderr,
-    with what the page reports (its visibility, the button enabled), bring the page to the front and click once more:
-    a button that really cannot be clicked fails the second time."""
+    """Click ``button``, once more if the first click timed out on a starved browser (see ``act_twice``)."""
+    act_twice(page, button, "click", what)
+
+
+def check(page: object, box: object, what: str) -> None:
+    """Check the radio button or checkbox ``box``, once more if the first try timed out on a starved browser."""
+    act_twice(page, box, "check", what)
+
+
+def act_twice(page: object, target: object, action: str, what: str) -> None:
+    """Do ``action`` ("click" or "check") on ``target``. Before either Playwright waits for two painted frames to see
+    the element stand still; a browser starved of CPU on a busy machine can paint none for the whole timeout while the
+    page itself is fine (CI, twice: "waiting for element to be visible, enabled and stable", nothing after, for 20 s;
+    once on a button, once on a results form's radio button of the page that had just received the opponent's entry).
+    Then say so on stderr, with what the page reports (its visibility, the element enabled), bring the page to the
+    front and try once more: an element that really cannot be used fails the second time."""
     from playwright.sync_api import Error as PlaywrightError
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     try:
-        button.click()  # type: ignore[attr-defined]
+        getattr(target, action)()
         return
     except PlaywrightTimeout:
         pass
     try:
-        enabled = button.is_enabled(timeout=2_000)  # type: ignore[attr-defined]
+        enabled = target.is_enabled(timeout=2_000)  # type: ignore[attr-defined]
         shown = page.wait_for_function(  # type: ignore[attr-defined]
             "() => document.visibilityState + (document.hasFocus() ? ', focused' : ', not focused')",
             polling=100, timeout=2_000).json_value()
-        state = f"visible={button.is_visible()} enabled={enabled} page={shown}"  # type: ignore[attr-defined]
+        state = f"visible={target.is_visible()} enabled={enabled} page={shown}"  # type: ignore[attr-defined]
     except PlaywrightError as error:
         state = f"the page did not answer either ({error.message.splitlines()[0]})"
-    print(f"e2e: {what}: the click timed out once, {state}; clicking again", file=sys.stderr)
+    print(f"e2e: {what}: the {action} timed out once, {state}; trying again", file=sys.stderr)
     page.bring_to_front()  # type: ignore[attr-defined]
-    button.click()  # type: ignore[attr-defined]
+    getattr(target, action)()
 
 
 def submit(player: Player, opponent: Player, button: object, what: str) -> None:
@@ -711,7 +722,8 @@ def enter_results(player: Player, opponent: Player, cvp: dict[str, int], attacke
     form = player.page.locator("#results-form")  # type: ignore[attr-defined]
     for side, value in cvp.items():
         form.locator(f"#cvp-{side}").fill(str(value))
-        form.locator(f"input[name=attacked-{side}][value={'yes' if attacked[side] else 'no'}]").check()
+        check(player.page, form.locator(f"input[name=attacked-{side}][value={'yes' if attacked[side] else 'no'}]"),
+              f"{player.side}: attacked-{side}")
         form.locator(f"#leaders_lost-{side}").fill("0")
         form.locator(f"#units_lost-{side}").fill("1")
     form.locator("#lvp-canadian").fill(str(lvp_canadian))
@@ -722,8 +734,8 @@ def choose_chit(page: object, chit: str) -> object:
     """Pick a chit and continue: the "This is final" confirmation it shows (not submitted yet)."""
     from playwright.sync_api import expect
 
-    page.locator(f"#chit-form input[name=chit][value={chit}]").check()  # type: ignore[attr-defined]
-    page.locator("#chit-form").get_by_role("button", name="Continue").click()  # type: ignore[attr-defined]
+    check(page, page.locator(f"#chit-form input[name=chit][value={chit}]"), f"chit {chit}")  # type: ignore[attr-defined]
+    click(page, page.locator("#chit-form").get_by_role("button", name="Continue"), f"chit {chit}: Continue")  # type: ignore[attr-defined]
     confirm = page.locator("#chit-confirm")  # type: ignore[attr-defined]
     expect(confirm).to_contain_text(f"Submit {chit.capitalize()}? This is final.")
     return confirm

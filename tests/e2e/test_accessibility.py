@@ -18,6 +18,7 @@ from tests.e2e.conftest import (
     answer_needs,
     at_rule,
     buy_nothing,
+    check,
     check_accessibility,
     create_campaign,
     enter_results,
@@ -162,7 +163,7 @@ def test_keyboard_only_order_and_chit_flows_keep_focus_and_the_live_region_says_
             buy_nothing(player, opponent, ref)
     play_until(pair, at_rule("2.521"))
     for player, opponent in (pair, pair[::-1]):
-        player.page.locator("#recon-form input[name=recon][value=none]").check()  # type: ignore[attr-defined]
+        check(player.page, player.page.locator("#recon-form input[name=recon][value=none]"), "no Recon")  # type: ignore[attr-defined]
         submit(player, opponent, player.page.locator("#recon-form button[type=submit]"), "no Recon")  # type: ignore[attr-defined]
     for player in pair:
         expect(player.page.locator("#chit-form")).to_be_visible()  # type: ignore[attr-defined]

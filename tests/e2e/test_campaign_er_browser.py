@@ -39,7 +39,7 @@ from tests.e2e.campaign_pages import (
     signed_up,
     visit,
 )
-from tests.e2e.conftest import Player, at_rule, buy_nothing, choose_chit, play_until, submit
+from tests.e2e.conftest import Player, at_rule, buy_nothing, check, choose_chit, play_until, submit
 
 pytestmark = pytest.mark.e2e
 
@@ -133,7 +133,8 @@ def enter_results(player: Player, opponent: Player, cvp: dict[str, int], attacke
     form = player.page.locator("#results-form")  # type: ignore[attr-defined]
     for side, value in cvp.items():
         form.locator(f"[name=cvp-{side}]").fill(str(value))
-        form.locator(f"input[name=attacked-{side}][value={'yes' if attacked[side] else 'no'}]").check()
+        check(player.page, form.locator(f"input[name=attacked-{side}][value={'yes' if attacked[side] else 'no'}]"),
+              f"{player.side}: attacked-{side}")
         form.locator(f"[name=leaders_lost-{side}]").fill("0")
         form.locator(f"[name=units_lost-{side}]").fill("1")
         if form.locator(f"[name=lvp-{side}]").count():

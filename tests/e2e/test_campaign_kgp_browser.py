@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.browser_campaign import post_form
-from tests.e2e.conftest import DESKTOP, Player, choose_chit, settle, sign_up, submit
+from tests.e2e.conftest import DESKTOP, Player, check, choose_chit, settle, sign_up, submit
 
 pytestmark = pytest.mark.e2e
 PHONE = {"width": 390, "height": 844}
@@ -402,7 +402,8 @@ def enter_group_results(player: Player, opponent: Player, group: str, cvp: dict[
     form = player.page.locator(f"#results-form-{group}")  # type: ignore[attr-defined]
     for side, value in cvp.items():
         form.locator(f"#cvp-{group}-{side}").fill(str(value))
-        form.locator(f"input[name=attacked-{side}][value={'yes' if attacked[side] else 'no'}]").check()
+        check(player.page, form.locator(f"input[name=attacked-{side}][value={'yes' if attacked[side] else 'no'}]"),
+              f"{player.side}: attacked-{side}")
         form.locator(f"#leaders_lost-{group}-{side}").fill("0")
         form.locator(f"#units_lost-{group}-{side}").fill("1")
         lvp_field = form.locator(f"#lvp-{group}-{side}")

@@ -27,7 +27,7 @@ import pytest
 
 from tests.campaigns_app.lost_test_values import PHD_TEST_CARD, post_fields
 from tests.e2e.browser_campaign import Shots, add_row, advance, fill_all, points, post_form, put, shows
-from tests.e2e.conftest import Player, choose_chit, eyebrow, settle, sign_up, submit, visible
+from tests.e2e.conftest import Player, check, choose_chit, eyebrow, settle, sign_up, submit, visible
 
 pytestmark = pytest.mark.e2e
 
@@ -105,7 +105,8 @@ def enter_results(player: Player, opponent: Player, cvp: dict[str, int], attacke
     form = player.page.locator("#results-form")  # type: ignore[attr-defined]
     for side, value in cvp.items():
         form.locator(f"#cvp-{side}").fill(str(value))
-        form.locator(f"input[name=attacked-{side}][value={'yes' if attacked[side] else 'no'}]").check()
+        check(player.page, form.locator(f"input[name=attacked-{side}][value={'yes' if attacked[side] else 'no'}]"),
+              f"{player.side}: attacked-{side}")
         for field, v in (("lvp", "0"), ("leaders_lost", "0"), ("units_lost", "1")):
             if form.locator(f"#{field}-{side}").count():
                 form.locator(f"#{field}-{side}").fill(v)

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.browser_campaign import Shots, add_row, advance, fill_all, points, shows
-from tests.e2e.conftest import Player, answer_needs, eyebrow, history_text, settle, sign_up, submit, visible
+from tests.e2e.conftest import Player, answer_needs, check, eyebrow, history_text, settle, sign_up, submit, visible
 
 pytestmark = pytest.mark.e2e
 
@@ -111,13 +111,14 @@ def enter_pl_results(player: Player, opponent: Player, cvp: dict[str, int], atta
     form = player.page.locator("#results-form")  # type: ignore[attr-defined]
     for side, value in cvp.items():
         form.locator(f"#cvp-{side}").fill(str(value))
-        form.locator(f"input[name=attacked-{side}][value={'yes' if attacked[side] else 'no'}]").check()
+        check(player.page, form.locator(f"input[name=attacked-{side}][value={'yes' if attacked[side] else 'no'}]"),
+              f"{player.side}: attacked-{side}")
         if form.locator(f"#lvp-{side}").count():
             form.locator(f"#lvp-{side}").fill("0")
         form.locator(f"#leaders_lost-{side}").fill(str((leaders_lost or {}).get(side, 0)))
         form.locator(f"#units_lost-{side}").fill("1")
     if form.locator("input[name=winner]").count():
-        form.locator(f"input[name=winner][value={winner}]").check()
+        check(player.page, form.locator(f"input[name=winner][value={winner}]"), f"{player.side}: winner {winner}")
     submit(player, opponent, form.locator("button[type=submit]"), f"entered results {cvp}")
 
 
@@ -130,7 +131,7 @@ def order(player: Player, opponent: Player, buy: dict[str, int], attack_option: 
         if mode.count():
             mode.select_option("entry")
     if attack_option:
-        form.locator("#attack-option-box").check()
+        check(player.page, form.locator("#attack-option-box"), f"{player.side}: Attack Option")
     if buy or attack_option:
         submit(player, opponent, form.get_by_role("button", name="Submit my order (secret)"), f"order {buy} AO={attack_option}")
     else:

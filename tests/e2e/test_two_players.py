@@ -19,6 +19,7 @@ from tests.e2e.conftest import (
     answer_needs,
     at_rule,
     buy_nothing,
+    check,
     choose_chit,
     enter_results,
     fill_lost_values,
@@ -151,7 +152,7 @@ def test_two_players_sign_up_join_choose_and_both_pages_show_the_reveal_without_
     buy_nothing_at("2.520")
     play_until(pair, at_rule("2.521"))
     for player, opponent in (pair, pair[::-1]):
-        player.page.locator("#recon-form input[name=recon][value=none]").check()  # type: ignore[attr-defined]
+        check(player.page, player.page.locator("#recon-form input[name=recon][value=none]"), "no Recon")  # type: ignore[attr-defined]
         submit(player, opponent, player.page.locator("#recon-form button[type=submit]"), "no Recon")  # type: ignore[attr-defined]
     for number, player in enumerate(pair, start=1):
         expect(player.page.locator("#chit-form")).to_be_visible()  # type: ignore[attr-defined]
