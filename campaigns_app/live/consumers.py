@@ -30,6 +30,7 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from campaigns_app import services
+from campaigns_app.fresh_stack import fresh
 from campaigns_app.live import fragments, presence_store
 from campaigns_app.live import pages as live
 from campaigns_app.live.notifications import group_name
@@ -56,7 +57,7 @@ class CampaignConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         if self.user is None or not self.user.is_authenticated:
             await self.close()
             return
-        seat = await database_sync_to_async(services.presence_open)(
+        seat = await database_sync_to_async(fresh(services.presence_open))(
             public_id=self.public_id, user=self.user, channel_name=self.socket
         )
         if seat is None:
@@ -92,8 +93,8 @@ class CampaignConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             await self.channel_layer.group_discard(group, self.channel_name)
         finally:
             assert self.seat_id is not None  # set with the group, in connect
-            await database_sync_to_async(services.presence_close)(public_id=self.public_id, seat_id=self.seat_id,
-                                                                  side=self.side, channel_name=self.socket)
+            await database_sync_to_async(fresh(services.presence_close))(
+                public_id=self.public_id, seat_id=self.seat_id, side=self.side, channel_name=self.socket)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """The page's messages: its heartbeat (every 25 s: keep the seat online; no database write, and nothing is pushed
@@ -107,8 +108,8 @@ class CampaignConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         if not isinstance(message, dict):
             return
         if "heartbeat" in message:
-            await database_sync_to_async(services.presence_beat)(public_id=self.public_id, side=self.side,
-                                                                 channel_name=self.socket)
+            await database_sync_to_async(fresh(services.presence_beat))(
+                public_id=self.public_id, side=self.side, channel_name=self.socket)
         elif "resync" in message:
             self.sent = {}
             await self.push()
@@ -138,7 +139,8 @@ class CampaignConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     async def push(self) -> None:
         """Send the fragments that differ from what this socket last sent, stamped with the view's version (read from
         the database)."""
-        view = await database_sync_to_async(live.published)(self.seat_id, self.page == presence_store.NOTES_PAGE)
+        view = await database_sync_to_async(fresh(live.published))(self.seat_id,
+                                                                  self.page == presence_store.NOTES_PAGE)
         if view is None:
             await self.close()
             return
