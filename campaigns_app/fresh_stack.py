@@ -13,11 +13,11 @@ from __future__ import annotations
 import functools
 import threading
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import ParamSpec, TypeVar
 
-from django.http import HttpRequest
-from django.http.response import HttpResponseBase
+from asgiref.sync import iscoroutinefunction
+from django.urls import URLPattern, URLResolver
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -50,21 +50,21 @@ def on_fresh_stack(fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
 
 
 def fresh(fn: Callable[P, T]) -> Callable[P, T]:
-    """``fn``, called ``on_fresh_stack`` (for the websocket consumer's database calls)."""
+    """``fn``, called ``on_fresh_stack`` (the views, the websocket consumer's database calls)."""
     @functools.wraps(fn)
     def call(*args: P.args, **kwargs: P.kwargs) -> T:
         return on_fresh_stack(fn, *args, **kwargs)
+    call.on_fresh_stack = True  # type: ignore[attr-defined]
     return call
 
 
-class FreshStackMiddleware:
-    """Every request's middleware below this one and its view run ``on_fresh_stack``."""
+def views_on_fresh_stack(patterns: Sequence[URLPattern | URLResolver]) -> None:
+    """Every synchronous view under ``patterns`` (included URL modules too) runs ``on_fresh_stack``.
 
-    sync_capable = True
-    async_capable = False
-
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
-        self.get_response = get_response
-
-    def __call__(self, request: HttpRequest) -> HttpResponseBase:
-        return on_fresh_stack(self.get_response, request)
+    Wrapping the views, not a middleware, keeps every middleware async under ASGI (tests/campaigns_app/
+    test_static_files.py) and puts the view on its own chunk in the thread that runs it, under WSGI and ASGI alike."""
+    for pattern in patterns:
+        if isinstance(pattern, URLResolver):
+            views_on_fresh_stack(pattern.url_patterns)
+        elif not iscoroutinefunction(pattern.callback) and not getattr(pattern.callback, "on_fresh_stack", False):
+            pattern.callback = fresh(pattern.callback)

@@ -77,7 +77,6 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "campaigns_app.static_files.StaticFilesMiddleware",  # WhiteNoise, async under ASGI (its docstring says why)
-    "campaigns_app.fresh_stack.FreshStackMiddleware",  # the rest on a chunk of their own (CPython 3.12: its docstring)
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

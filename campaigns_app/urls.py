@@ -3,6 +3,7 @@ from django.contrib import admin
 from django.urls import URLPattern, URLResolver, include, path
 
 from campaigns_app.campaigns import views
+from campaigns_app.fresh_stack import views_on_fresh_stack
 
 campaign_patterns: list[URLPattern | URLResolver] = [
     path("", views.campaign_detail, name="campaign_detail"),
@@ -25,7 +26,7 @@ campaign_patterns: list[URLPattern | URLResolver] = [
     path("rules/", include("campaigns_app.cards.campaign_urls")),
 ]
 
-urlpatterns = [
+urlpatterns: list[URLPattern | URLResolver] = [
     path("", views.home, name="home"),
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/", include("django.contrib.auth.urls")),
@@ -37,3 +38,5 @@ urlpatterns = [
     path("notifications/", include("campaigns_app.notify.urls")),
     path("admin/", admin.site.urls),
 ]
+
+views_on_fresh_stack(urlpatterns)  # CPython 3.12's frame-stack cliff: campaigns_app/fresh_stack.py

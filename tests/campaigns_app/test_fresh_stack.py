@@ -2,23 +2,28 @@
 
 A loop whose callee's frame lands just past the end of a chunk maps and unmaps a chunk on every call; each mapping
 touches fresh pages, so the churn shows as minor page faults (counted by the kernel, not timed): hundreds per page
-request before the middleware, a handful after."""
+request before the views ran on a fresh stack, a handful after, under WSGI (the test client) and ASGI alike."""
 from __future__ import annotations
 
 import resource
+import threading
 from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.urls import reverse
+from asgiref.sync import sync_to_async
+from django.db import connections
+from django.test import AsyncClient
+from django.urls import URLResolver, get_resolver, reverse
 
+from campaigns_app import fresh_stack
 from campaigns_app.fresh_stack import fresh, on_fresh_stack
 from tests.campaigns_app.conftest import client_for
 
 
-def faults() -> int:
-    """Minor page faults of this thread so far."""
-    return resource.getrusage(resource.RUSAGE_THREAD).ru_minflt
+def faults(who: int = resource.RUSAGE_THREAD) -> int:
+    """Minor page faults of this thread (or of the whole process) so far."""
+    return resource.getrusage(who).ru_minflt
 
 
 def padded(depth: int, fn: Callable[[], int]) -> int:
@@ -79,5 +84,43 @@ def test_a_page_request_maps_no_frame_chunk_per_call(campaign_factory: Callable[
         before = faults()
         assert client.get(url).status_code == 200
         counts.append((faults() - before, name))
-    # measured: about 5 each with the middleware, 206 to 1,169 without it
+    # measured: about 5 each with the views on a fresh stack, 206 to 1,169 without it
     assert max(count for count, _ in counts) < 100, f"page faults of one warmed request: {counts}"
+
+
+def test_every_view_in_the_url_configuration_runs_on_a_fresh_stack() -> None:
+    def views(patterns: list[Any]) -> list[tuple[str, Any]]:
+        found = []
+        for pattern in patterns:
+            if isinstance(pattern, URLResolver):
+                found += views(pattern.url_patterns)
+            else:
+                found.append((str(pattern.pattern), pattern.callback))
+        return found
+
+    every = views(get_resolver().url_patterns)
+    assert len(every) > 50
+    assert [route for route, view in every if not getattr(view, "on_fresh_stack", False)] == []
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_under_asgi_the_view_runs_on_a_chunk_of_its_own_in_its_thread(
+        campaign_factory: Callable[..., Any], users: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    campaign = await sync_to_async(campaign_factory)(users["gerd"], users["cana"])
+    client = AsyncClient()
+    await client.aforce_login(users["cana"])
+    threads: list[str] = []
+
+    def own_chunk(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        threads.append(threading.current_thread().name)
+        return fresh_stack.__dict__["_call"](fn, *args, **kwargs)
+    monkeypatch.setattr(fresh_stack, "_on_own_chunk", own_chunk)
+
+    try:
+        response = await client.get(reverse("records_roster", args=[campaign.public_id]))
+    finally:  # the test client keeps the view's thread's connection open: closed, or the next async test finds it
+        await sync_to_async(connections.close_all)()
+
+    assert response.status_code == 200
+    # once, in the thread asgiref runs the synchronous view in (not the event loop's), every middleware async
+    assert len(threads) == 1 and threads[0] != threading.current_thread().name
