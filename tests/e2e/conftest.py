@@ -718,16 +718,26 @@ def buy_nothing(player: Player, opponent: Player, ref: str) -> None:
 
 
 def enter_results(player: Player, opponent: Player, cvp: dict[str, int], attacked: dict[str, bool],
-                  lvp_canadian: int) -> None:
-    form = player.page.locator("#results-form")  # type: ignore[attr-defined]
+                  lvp: dict[str, int] | None = None, *, group: str = "", leaders_lost: dict[str, int] | None = None,
+                  winner: str | None = None) -> None:
+    """Fill and send the results form — one Map Group's where the CG has several (KGP 8.2) —: each side's CVP, attack,
+    LVP where the form asks for it (0 unless given), leaders lost (0 unless given), one unit lost, and the winner
+    where the form asks for one."""
+    prefix = f"{group}-" if group else ""
+    form = player.page.locator(f"#results-form-{group}" if group else "#results-form")  # type: ignore[attr-defined]
     for side, value in cvp.items():
-        form.locator(f"#cvp-{side}").fill(str(value))
+        form.locator(f"#cvp-{prefix}{side}").fill(str(value))
         check(player.page, form.locator(f"input[name=attacked-{side}][value={'yes' if attacked[side] else 'no'}]"),
               f"{player.side}: attacked-{side}")
-        form.locator(f"#leaders_lost-{side}").fill("0")
-        form.locator(f"#units_lost-{side}").fill("1")
-    form.locator("#lvp-canadian").fill(str(lvp_canadian))
-    submit(player, opponent, form.locator("button[type=submit]"), f"entered results {cvp}")
+        lvp_field = form.locator(f"#lvp-{prefix}{side}")
+        if lvp_field.count():
+            lvp_field.fill(str((lvp or {}).get(side, 0)))
+        form.locator(f"#leaders_lost-{prefix}{side}").fill(str((leaders_lost or {}).get(side, 0)))
+        form.locator(f"#units_lost-{prefix}{side}").fill("1")
+    if winner is not None and form.locator("input[name=winner]").count():
+        check(player.page, form.locator(f"input[name=winner][value={winner}]"), f"{player.side}: winner {winner}")
+    submit(player, opponent, form.locator("button[type=submit]"),
+           f"entered results {cvp} {lvp or ''}{f' on {group}' if group else ''}")
 
 
 def choose_chit(page: object, chit: str) -> object:

@@ -150,7 +150,7 @@ def test_keyboard_only_order_and_chit_flows_keep_focus_and_the_live_region_says_
         buy_nothing(player, opponent, "2.520")
     for player, opponent in (pair, pair[::-1]):
         submit(player, opponent, player.page.locator("#step-panel #mark-done"), "Initial Scenario finished")  # type: ignore[attr-defined]
-    results = dict(cvp={"german": 8, "canadian": 5}, attacked={"german": True, "canadian": False}, lvp_canadian=3)
+    results = dict(cvp={"german": 8, "canadian": 5}, attacked={"german": True, "canadian": False}, lvp={"canadian": 3})
     for player, opponent in (pair, pair[::-1]):
         expect(player.page.locator("#results-form")).to_be_visible()  # type: ignore[attr-defined]
         enter_results(player, opponent, **results)

@@ -39,7 +39,7 @@ from tests.e2e.campaign_pages import (
     signed_up,
     visit,
 )
-from tests.e2e.conftest import Player, at_rule, buy_nothing, check, choose_chit, play_until, submit
+from tests.e2e.conftest import Player, at_rule, buy_nothing, choose_chit, enter_results, play_until, submit
 
 pytestmark = pytest.mark.e2e
 
@@ -126,20 +126,6 @@ for chart, rows in ((0, US_ROWS), (1, JAPANESE_ROWS)):
         CARD_VALUES.update({f"{p}.id": rg_id, f"{p}.type": kind, f"{p}.group_type": group, f"{p}.cost": cost,
                             f"{p}.date_max": date_max, f"{p}.cg_max": cg_max, f"{p}.description": description,
                             **{f"{p}.{k}": v for k, v in extra.items()}})
-
-
-def enter_results(player: Player, opponent: Player, cvp: dict[str, int], attacked: dict[str, bool],
-                  lvp: dict[str, int]) -> None:
-    form = player.page.locator("#results-form")  # type: ignore[attr-defined]
-    for side, value in cvp.items():
-        form.locator(f"[name=cvp-{side}]").fill(str(value))
-        check(player.page, form.locator(f"input[name=attacked-{side}][value={'yes' if attacked[side] else 'no'}]"),
-              f"{player.side}: attacked-{side}")
-        form.locator(f"[name=leaders_lost-{side}]").fill("0")
-        form.locator(f"[name=units_lost-{side}]").fill("1")
-        if form.locator(f"[name=lvp-{side}]").count():
-            form.locator(f"[name=lvp-{side}]").fill(str(lvp[side]))
-    submit(player, opponent, form.locator("button[type=submit]"), f"entered results {cvp}")
 
 
 def order(player: Player, opponent: Player, buys: dict[str, tuple[int, str | None]], what: str) -> None:

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.browser_campaign import post_form
-from tests.e2e.conftest import DESKTOP, Player, check, choose_chit, settle, sign_up, submit
+from tests.e2e.conftest import DESKTOP, Player, choose_chit, enter_results, settle, sign_up, submit
 
 pytestmark = pytest.mark.e2e
 PHONE = {"width": 390, "height": 844}
@@ -295,7 +295,7 @@ def test_two_new_players_play_a_kgp_campaign_from_a_card_built_in_the_browser(
     initial = {"St": ({"us": 5, "german": 9}, {"us": 2, "german": 1}), "Lg": ({"us": 3, "german": 4}, {"us": 1, "german": 0})}
     for group, (cvp, lvp) in initial.items():
         for player, opponent in (players, players[::-1]):
-            enter_group_results(player, opponent, group, cvp, {"german": True, "us": False}, lvp)
+            enter_results(player, opponent, cvp, {"german": True, "us": False}, lvp, group=group)
     # 8.603 after the Initial Scenario: CG-LVP = Current-LVP + 0 → U.S. 3, German 1; then 18 PM
     play_to(players, lambda p: cg_date(p.page) == "18 PM" and p.page.locator("#order-form").count() > 0)
     both("18PM-8.619-order")
@@ -358,7 +358,7 @@ def test_two_new_players_play_a_kgp_campaign_from_a_card_built_in_the_browser(
     final = {"St": ({"us": 4, "german": 7}, {"us": 1, "german": 2}), "Lg": ({"us": 6, "german": 2}, {"us": 2, "german": 0})}
     for group, (cvp, lvp) in final.items():
         for player, opponent in (players, players[::-1]):
-            enter_group_results(player, opponent, group, cvp, {"german": True, "us": False}, lvp)
+            enter_results(player, opponent, cvp, {"german": True, "us": False}, lvp, group=group)
     both("19AM-after-results")
 
     # --- CG end: the victory check (U.S. CG-LVP 6 ≥ 6 → the U.S. wins; without 8.603's last addition it would be 3)
@@ -394,22 +394,6 @@ def replenishment_dr(page: object, date: str) -> int:
     found = re.search(r"Original (\d+)", text)
     assert found, text
     return int(found.group(1))
-
-
-def enter_group_results(player: Player, opponent: Player, group: str, cvp: dict[str, int], attacked: dict[str, bool],
-                        lvp: dict[str, int]) -> None:
-    """Fill and send one Map Group's results form (KGP 8.2: one CG scenario per Map Group)."""
-    form = player.page.locator(f"#results-form-{group}")  # type: ignore[attr-defined]
-    for side, value in cvp.items():
-        form.locator(f"#cvp-{group}-{side}").fill(str(value))
-        check(player.page, form.locator(f"input[name=attacked-{side}][value={'yes' if attacked[side] else 'no'}]"),
-              f"{player.side}: attacked-{side}")
-        form.locator(f"#leaders_lost-{group}-{side}").fill("0")
-        form.locator(f"#units_lost-{group}-{side}").fill("1")
-        lvp_field = form.locator(f"#lvp-{group}-{side}")
-        if lvp_field.count():
-            lvp_field.fill(str(lvp[side]))
-    submit(player, opponent, form.locator("button[type=submit]"), f"results on {group}: {cvp} {lvp}")
 
 
 def play_to(players: tuple[Player, Player], arrived: Callable[[Player], bool], timeout: float = 60.0) -> None:

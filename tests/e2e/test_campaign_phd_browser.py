@@ -27,7 +27,7 @@ import pytest
 
 from tests.campaigns_app.lost_test_values import PHD_TEST_CARD, post_fields
 from tests.e2e.browser_campaign import Shots, add_row, advance, fill_all, points, post_form, put, shows
-from tests.e2e.conftest import Player, check, choose_chit, eyebrow, settle, sign_up, submit, visible
+from tests.e2e.conftest import Player, choose_chit, enter_results, eyebrow, settle, sign_up, submit, visible
 
 pytestmark = pytest.mark.e2e
 
@@ -99,18 +99,6 @@ def buy_nothing_until(players: tuple[Player, Player], arrived: Callable[[Player]
             if not arrived(player) and visible(player.page, "#step-panel #order-form") is not None:
                 submit(player, opponent, player.page.locator("#order-form button[name=nothing][value=yes]"),  # type: ignore[attr-defined]
                        f"bought nothing at {eyebrow(player.page)}")
-
-
-def enter_results(player: Player, opponent: Player, cvp: dict[str, int], attacked: dict[str, bool]) -> None:
-    form = player.page.locator("#results-form")  # type: ignore[attr-defined]
-    for side, value in cvp.items():
-        form.locator(f"#cvp-{side}").fill(str(value))
-        check(player.page, form.locator(f"input[name=attacked-{side}][value={'yes' if attacked[side] else 'no'}]"),
-              f"{player.side}: attacked-{side}")
-        for field, v in (("lvp", "0"), ("leaders_lost", "0"), ("units_lost", "1")):
-            if form.locator(f"#{field}-{side}").count():
-                form.locator(f"#{field}-{side}").fill(v)
-    submit(player, opponent, form.locator("button[type=submit]"), f"entered results {cvp}")
 
 
 def build_card(player: Player, shot: Shots) -> str:

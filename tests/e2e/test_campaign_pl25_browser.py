@@ -19,7 +19,18 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.browser_campaign import Shots, add_row, advance, fill_all, points, shows
-from tests.e2e.conftest import Player, answer_needs, check, eyebrow, history_text, settle, sign_up, submit, visible
+from tests.e2e.conftest import (
+    Player,
+    answer_needs,
+    check,
+    enter_results,
+    eyebrow,
+    history_text,
+    settle,
+    sign_up,
+    submit,
+    visible,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -106,22 +117,6 @@ def build_card(player: Player, shot: Shots) -> str:
     return str(page.url).rstrip("/").rsplit("/", 1)[-1]  # type: ignore[attr-defined]
 
 
-def enter_pl_results(player: Player, opponent: Player, cvp: dict[str, int], attacked: dict[str, bool], winner: str,
-                     leaders_lost: dict[str, int] | None = None) -> None:
-    form = player.page.locator("#results-form")  # type: ignore[attr-defined]
-    for side, value in cvp.items():
-        form.locator(f"#cvp-{side}").fill(str(value))
-        check(player.page, form.locator(f"input[name=attacked-{side}][value={'yes' if attacked[side] else 'no'}]"),
-              f"{player.side}: attacked-{side}")
-        if form.locator(f"#lvp-{side}").count():
-            form.locator(f"#lvp-{side}").fill("0")
-        form.locator(f"#leaders_lost-{side}").fill(str((leaders_lost or {}).get(side, 0)))
-        form.locator(f"#units_lost-{side}").fill("1")
-    if form.locator("input[name=winner]").count():
-        check(player.page, form.locator(f"input[name=winner][value={winner}]"), f"{player.side}: winner {winner}")
-    submit(player, opponent, form.locator("button[type=submit]"), f"entered results {cvp}")
-
-
 def order(player: Player, opponent: Player, buy: dict[str, int], attack_option: bool) -> None:
     """The secret order form: ``buy`` RG (each 'entry' set-up: cost as printed), the Attack Option box."""
     form = player.page.locator("#order-form")  # type: ignore[attr-defined]
@@ -198,8 +193,10 @@ def test_two_new_users_play_a_pl_campaign_built_in_the_browser_to_cg_end(
     shot(allied, "ff1-scenario")
     # the Allies lost 2 leaders in the Initial Firefight: at 3.45 they may Generate at most one fewer, 1
     lost = {"allied": 2, "axis": 0}
-    enter_pl_results(allied, axis, {"allied": 6, "axis": 4}, {"allied": True, "axis": False}, "allied", lost)
-    enter_pl_results(axis, allied, {"allied": 6, "axis": 4}, {"allied": True, "axis": False}, "allied", lost)
+    enter_results(allied, axis, {"allied": 6, "axis": 4}, {"allied": True, "axis": False}, winner="allied",
+                  leaders_lost=lost)
+    enter_results(axis, allied, {"allied": 6, "axis": 4}, {"allied": True, "axis": False}, winner="allied",
+                  leaders_lost=lost)
 
     # --- RePh after Firefight 1 (runs of board steps, one click per side), to Firefight 2's order form
     passed = advance(players, at("3.45"), timeout=180)
@@ -263,8 +260,8 @@ def test_two_new_users_play_a_pl_campaign_built_in_the_browser_to_cg_end(
     shot(allied, "ff2-patrol-detection")
     shot(axis, "ff2-patrol-detection")
     advance(players, shows("#step-panel #results-form"))
-    enter_pl_results(allied, axis, {"allied": 8, "axis": 3}, {"allied": True, "axis": False}, "allied")
-    enter_pl_results(axis, allied, {"allied": 8, "axis": 3}, {"allied": True, "axis": False}, "allied")
+    enter_results(allied, axis, {"allied": 8, "axis": 3}, {"allied": True, "axis": False}, winner="allied")
+    enter_results(axis, allied, {"allied": 8, "axis": 3}, {"allied": True, "axis": False}, winner="allied")
 
     # --- RePh after Firefight 2, to Firefight 3's order: neither buys the Attack Option → Idle Firefight
     advance(players, shows("#step-panel #order-form"), timeout=180)

@@ -133,7 +133,7 @@ def test_two_new_players_play_an_rr_campaign_built_in_the_browser_to_its_cg_end(
     for player in players:
         expect(player.page.locator("#results-form")).to_be_visible()  # type: ignore[attr-defined]
     both(players, screenshot, "14-19AM-results-form")
-    initial = dict(cvp={"german": 8, "canadian": 5}, attacked={"german": True, "canadian": False}, lvp_canadian=3)
+    initial = dict(cvp={"german": 8, "canadian": 5}, attacked={"german": True, "canadian": False}, lvp={"canadian": 3})
     enter_results(ger, cdn, **initial)
     enter_results(cdn, ger, **initial)
 
@@ -192,7 +192,7 @@ def test_two_new_players_play_an_rr_campaign_built_in_the_browser_to_its_cg_end(
     both(players, screenshot, "22-19PM-scenario")
     for player, opponent in (players, players[::-1]):
         submit(player, opponent, player.page.locator("#step-panel #mark-done"), "scenario finished")  # type: ignore[attr-defined]
-    scenario = dict(cvp={"german": 6, "canadian": 12}, attacked={"german": True, "canadian": False}, lvp_canadian=4)
+    scenario = dict(cvp={"german": 6, "canadian": 12}, attacked={"german": True, "canadian": False}, lvp={"canadian": 4})
     enter_results(ger, cdn, **scenario)
     enter_results(cdn, ger, **scenario)
 

@@ -148,7 +148,7 @@ def test_two_players_play_a_full_rr_cg_date_cycle(
         submit(player, opponent, player.page.locator("#step-panel #mark-done"), "Initial Scenario finished")  # type: ignore[attr-defined]
     for player in players:
         expect(player.page.locator("#results-form")).to_be_visible()  # type: ignore[attr-defined]
-    initial_results = dict(cvp={"german": 8, "canadian": 5}, attacked={"german": True, "canadian": False}, lvp_canadian=3)
+    initial_results = dict(cvp={"german": 8, "canadian": 5}, attacked={"german": True, "canadian": False}, lvp={"canadian": 3})
     enter_results(ger, cdn, **initial_results)
     both("05-initial-results-one-entered")
     enter_results(cdn, ger, **initial_results)
@@ -290,8 +290,8 @@ def test_two_players_play_a_full_rr_cg_date_cycle(
     for player in players:
         expect(player.page.locator("#results-form")).to_be_visible()  # type: ignore[attr-defined]
     both("23-19PM-results-form")
-    enter_results(ger, cdn, cvp={"german": 6, "canadian": 12}, attacked={"german": True, "canadian": False}, lvp_canadian=4)
-    enter_results(cdn, ger, cvp={"german": 7, "canadian": 12}, attacked={"german": True, "canadian": False}, lvp_canadian=4)
+    enter_results(ger, cdn, cvp={"german": 6, "canadian": 12}, attacked={"german": True, "canadian": False}, lvp={"canadian": 4})
+    enter_results(cdn, ger, cvp={"german": 7, "canadian": 12}, attacked={"german": True, "canadian": False}, lvp={"canadian": 4})
     for player in players:
         differ = player.page.locator("#results-differ")  # type: ignore[attr-defined]
         expect(differ).to_contain_text("Your entries differ")
@@ -300,7 +300,7 @@ def test_two_players_play_a_full_rr_cg_date_cycle(
         expect(row.locator("td").nth(1)).to_contain_text("German 6")
         expect(differ.locator("tbody tr")).to_have_count(1)
     both("24-19PM-results-differ")
-    enter_results(cdn, ger, cvp={"german": 6, "canadian": 12}, attacked={"german": True, "canadian": False}, lvp_canadian=4)
+    enter_results(cdn, ger, cvp={"german": 6, "canadian": 12}, attacked={"german": True, "canadian": False}, lvp={"canadian": 4})
 
     # --- The RePh after the scenario, to the next CG Date ---------------------------------------------------------
     for player in players:

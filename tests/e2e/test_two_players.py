@@ -140,7 +140,7 @@ def test_two_players_sign_up_join_choose_and_both_pages_show_the_reveal_without_
     expect(stale_tab.locator("#results-form")).to_be_visible()
     screenshot(stale_tab, "10b-player1-stale-page-mark-finished")
     stale_context.close()
-    results = dict(cvp={"german": 8, "canadian": 5}, attacked={"german": True, "canadian": False}, lvp_canadian=3)
+    results = dict(cvp={"german": 8, "canadian": 5}, attacked={"german": True, "canadian": False}, lvp={"canadian": 3})
     for player, opponent in (pair, pair[::-1]):
         expect(player.page.locator("#results-form")).to_be_visible()  # type: ignore[attr-defined]
         enter_results(player, opponent, **results)
