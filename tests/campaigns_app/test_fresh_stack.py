@@ -111,10 +111,10 @@ async def test_under_asgi_the_view_runs_on_a_chunk_of_its_own_in_its_thread(
     await client.aforce_login(users["cana"])
     threads: list[str] = []
 
-    def own_chunk(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    def spy(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         threads.append(threading.current_thread().name)
-        return fresh_stack.__dict__["_call"](fn, *args, **kwargs)
-    monkeypatch.setattr(fresh_stack, "_on_own_chunk", own_chunk)
+        return on_fresh_stack(fn, *args, **kwargs)
+    monkeypatch.setattr(fresh_stack, "on_fresh_stack", spy)  # what a wrapped view calls
 
     try:
         response = await client.get(reverse("records_roster", args=[campaign.public_id]))
