@@ -22,8 +22,8 @@ template engine alone). What a reveal costs above their sum is Refit's own work;
 code short of another framework or template engine can go below.
 
 REVEAL_CPU_ROUNDS: the rounds counted (default 60); REVEAL_CPU_PARTS=1: the CPU per round of the main parts (wrapped:
-a part's time includes the parts it calls); REVEAL_CPU_PROFILE=1: a cProfile (CPU time) of the htmx reveals by
-cumulative time (REVEAL_CPU_PROFILE_SORT=tottime: by own time); REVEAL_CPU_SQL=1: the statements of one more round
+a part's time includes the parts it calls); REVEAL_CPU_PROFILE=1: a cProfile (CPU time) of the htmx reveals (=plain: of the
+plain-form ones) by cumulative time (REVEAL_CPU_PROFILE_SORT=tottime: by own time); REVEAL_CPU_SQL=1: the statements of one more round
 (not timed: a debug cursor lists them).
 """
 from __future__ import annotations
@@ -40,7 +40,6 @@ from typing import Any
 import pytest
 from django.db import connection, transaction
 from django.template.base import PartialTemplate, Template
-from django.test import override_settings
 from django.test import utils as test_utils
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -111,14 +110,19 @@ def watched(campaign: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
 
 @pytest.mark.parametrize("htmx", [True, False], ids=["htmx", "plain form"])
 def test_print_the_cpu_of_one_reveal(campaign_factory: Any, users: Any, htmx: bool,  # noqa: F811
-                                     django_capture_on_commit_callbacks: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+                                     django_capture_on_commit_callbacks: Any, monkeypatch: pytest.MonkeyPatch,
+                                     settings: Any) -> None:
+    # The floor's URLs (the site's own plus one) for the whole test: set around each floor request instead, the
+    # setting's change cleared Django's URL caches, and every plain-form reveal's redirect rebuilt them (4–5 ms).
+    settings.ROOT_URLCONF = "bench.floor_urls"
     campaign = watched(campaign_factory(users["gerd"], users["cana"]), monkeypatch)
     url = reverse("chit_submit", args=[campaign.public_id])
     headers = {"HX-Request": "true"} if htmx else {}
     client_for(users["gerd"]).post(url, {"side": "german", "chit": "attack", "confirmed": "yes"}, headers=headers)
     second = client_for(users["cana"])
     spent = time_parts(monkeypatch) if os.environ.get("REVEAL_CPU_PARTS") else {}
-    profile = cProfile.Profile(time.process_time) if os.environ.get("REVEAL_CPU_PROFILE") and htmx else None
+    profiled = os.environ.get("REVEAL_CPU_PROFILE")
+    profile = cProfile.Profile(time.process_time) if profiled and htmx == (profiled != "plain") else None
     times: list[float] = []
     statements: list[str] = []
     floor_url = f"/bench-floor/{campaign.public_id}/"
@@ -148,10 +152,9 @@ def test_print_the_cpu_of_one_reveal(campaign_factory: Any, users: Any, htmx: bo
         spent.clear()
         spent.update(parts)  # the parts are the reveal's own (the floor renders through some of them)
         transaction.savepoint_rollback(savepoint)
-        with override_settings(ROOT_URLCONF="bench.floor_urls"):
-            start = time.process_time()
-            floor = second.post(floor_url, {"side": "canadian", "chit": "idle", "confirmed": "yes"}, headers=headers)
-            floor_request_cpu = time.process_time() - start
+        start = time.process_time()
+        floor = second.post(floor_url, {"side": "canadian", "chit": "idle", "confirmed": "yes"}, headers=headers)
+        floor_request_cpu = time.process_time() - start
         assert floor.content == b"signed in"
         if WARM <= index < WARM + ROUNDS:
             request_floor.append(floor_request_cpu * 1000)
