@@ -3,12 +3,12 @@ import faulthandler
 import os
 import signal
 
-from django.core.asgi import get_asgi_application
-
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "campaigns_app.settings")
 if os.environ.get("REFIT_THREAD_DUMPS") == "1":  # the browser tests' server: SIGUSR1 writes every thread's stack
     faulthandler.register(signal.SIGUSR1, all_threads=True)  # to stderr (what a failed test's server was doing)
-django_asgi_app = get_asgi_application()
+from campaigns_app.one_hop import one_hop_asgi_application  # noqa: E402
+
+django_asgi_app = one_hop_asgi_application()  # the middleware chain and the view in one thread hop per request
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402

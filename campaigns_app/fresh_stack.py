@@ -61,8 +61,8 @@ def fresh(fn: Callable[P, T]) -> Callable[P, T]:
 def views_on_fresh_stack(patterns: Sequence[URLPattern | URLResolver]) -> None:
     """Every synchronous view under ``patterns`` (included URL modules too) runs ``on_fresh_stack``.
 
-    Wrapping the views, not a middleware, keeps every middleware async under ASGI (tests/campaigns_app/
-    test_static_files.py) and puts the view on its own chunk in the thread that runs it, under WSGI and ASGI alike."""
+    Wrapping the views, not a middleware, puts the view on its own chunk in the thread that runs it, under WSGI, under
+    Refit's one-hop ASGI handler and under Django's own (the test client's AsyncClient) alike."""
     for pattern in patterns:
         if isinstance(pattern, URLResolver):
             views_on_fresh_stack(pattern.url_patterns)

@@ -1,9 +1,10 @@
 """Players who leave a page while it loads cost the server nothing lasting: the production server (uvicorn, PostgreSQL
 through the connection pool) answers at once after 120 requests of a campaign page whose clients hung up mid-way.
 
-Before campaigns_app.static_files, WhiteNoise's sync-only middleware ran each request through an AsyncToSync bridge
-from a thread of its own; a client that hung up left that thread waiting for ever with its pooled connection, and
-after one or two such bursts every request needing the database waited out the pool timeout (10 s) and answered 500.
+Once, WhiteNoise's sync-only middleware in Django's async middleware chain ran each request through an AsyncToSync
+bridge from a thread of its own; a client that hung up left that thread waiting for ever with its pooled connection,
+and after one or two such bursts every request needing the database waited out the pool timeout (10 s) and answered
+500. campaigns_app/one_hop.py now runs the whole chain and the view in one thread hop, with no bridge.
 No browser is needed: raw sockets hang up, urllib reads the page.
 """
 from __future__ import annotations
