@@ -3,6 +3,7 @@ AsyncToSync bridge back to the event loop (campaigns_app/one_hop.py; a bridge on
 connection for ever: tests/e2e/test_dropped_requests.py)."""
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -12,6 +13,7 @@ from asgiref.testing import ApplicationCommunicator
 from django.core.handlers.asgi import ASGIHandler
 
 from campaigns_app.asgi import application
+from campaigns_app.one_hop import RequestThreads
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -73,3 +75,31 @@ async def test_django_s_own_handler_would_take_a_hop_for_each_part_of_each_middl
     assert answer == 200
     assert hops["to a thread"] > 10  # what the one-hop handler saves (16 with today's middleware)
 
+
+
+async def test_requests_one_after_another_start_no_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    await get(application, "/accounts/login/")  # a first request may start the kept thread
+    started: list[str] = []
+    start = threading.Thread.start
+
+    def counted(self: threading.Thread) -> None:
+        started.append(self.name)
+        start(self)
+
+    monkeypatch.setattr(threading.Thread, "start", counted)
+    answers = [await get(application, "/accounts/login/") for _ in range(5)]
+
+    assert [status for status, _ in answers] == [200] * 5
+    assert started == []  # Django's own handler starts two a request: the request's thread and its joiner
+
+
+def test_a_burst_keeps_a_bounded_number_of_idle_threads() -> None:
+    threads = RequestThreads(keep=2)
+    burst = [threads.take() for _ in range(5)]
+    for executor in burst:
+        threads.give_back(executor)
+
+    assert threads.idle == burst[:2]
+    for executor in burst[2:]:  # let go: its thread ends
+        with pytest.raises(RuntimeError):
+            executor.submit(print)
