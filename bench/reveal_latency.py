@@ -22,7 +22,7 @@ What it does, all on 127.0.0.1:
     heartbeat every --heartbeat seconds (25, as static/refit.js), waits until the initial syncs are over, and submits
     the Canadian Attack chit of every campaign over HTTP (httpx, CSRF cookie + header, as the htmx form posts it);
  5. SQL: heartbeats paused, 1..10 campaigns get their German Idle chit one at a time, then each of their sockets one
-    heartbeat; the server's statement and new-connection counts per reveal and per heartbeat;
+    heartbeat; the server's statements, connections opened and Django's connects per reveal and per heartbeat;
  6. at concurrency 1, then at --concurrency (20), with every live page open and beating: the echo floor (a bare
     websocket echo round trip), the group-broadcast floor (a socket fires, the server group_sends to a group of two
     sockets through the same channel layer and answers; from that answer to both sockets holding the message), then
@@ -274,14 +274,17 @@ class Phase:
 
 @dataclass
 class Sql:
-    """Server-side statements and new database connections, counted while the heartbeats are paused."""
+    """Server-side statements, Django's connects (with the pool: checkouts) and connections opened to PostgreSQL,
+    counted while the heartbeats are paused."""
 
     reveals: int
     statements: int
     connections: int
+    opened: int
     heartbeats: int
     heartbeat_statements: int
     heartbeat_connections: int
+    heartbeat_opened: int
 
 
 @dataclass
@@ -300,8 +303,9 @@ def split(campaigns: Sequence[BenchCampaign]) -> tuple[list[BenchCampaign], list
     return list(campaigns[:counted]), rest[: len(rest) // 2], rest[len(rest) // 2:]
 
 
-async def stable_counts(counts: Callable[[], tuple[int, int]], timeout: float, quiet: float = 0.5) -> tuple[int, int]:
-    """The server's (statements, connections) totals once they stop moving (the flush runs every 0.1 s)."""
+async def stable_counts(counts: Callable[[], tuple[int, int, int]], timeout: float,
+                        quiet: float = 0.5) -> tuple[int, int, int]:
+    """The server's (statements, connects, opened) totals once they stop moving (the flush runs every 0.1 s)."""
     deadline = time.monotonic() + timeout
     last = counts()
     while time.monotonic() < deadline:
@@ -314,7 +318,7 @@ async def stable_counts(counts: Callable[[], tuple[int, int]], timeout: float, q
 
 
 async def count_sql(chits: Chits, sockets: dict[str, tuple[LiveSocket, LiveSocket]], campaigns: list[BenchCampaign],
-                    beats: Beats, counts: Callable[[], tuple[int, int]], timeout: float) -> Sql | str:
+                    beats: Beats, counts: Callable[[], tuple[int, int, int]], timeout: float) -> Sql | str:
     """Heartbeats paused: the statements of ``campaigns``' reveals (one at a time), then of one heartbeat from each
     of their sockets; nothing else talks to the server meanwhile. A string says why nothing could be counted (the
     server never went quiet: it was still working through a backlog)."""
@@ -334,8 +338,8 @@ async def count_sql(chits: Chits, sockets: dict[str, tuple[LiveSocket, LiveSocke
         return str(error)
     finally:
         beats.allowed.set()
-    return Sql(len(campaigns), after_reveals[0] - before[0], after_reveals[1] - before[1], len(beating),
-               after_beats[0] - after_reveals[0], after_beats[1] - after_reveals[1])
+    return Sql(len(campaigns), *(a - b for a, b in zip(after_reveals, before)), len(beating),
+               *(a - b for a, b in zip(after_beats, after_reveals)))
 
 
 def open_count(live: Sequence[LiveSocket]) -> int:
@@ -343,7 +347,7 @@ def open_count(live: Sequence[LiveSocket]) -> int:
 
 
 async def measure(base_http: str, base_ws: str, campaigns: list[BenchCampaign], opts: Options, server_pid: int,
-                  counts: Callable[[], tuple[int, int]], workers: int) -> Run:
+                  counts: Callable[[], tuple[int, int, int]], workers: int) -> Run:
     """Every live page open (heartbeats on); the first chits; SQL counted; then at concurrency 1 and at
     --concurrency: the echo floor, the group-broadcast floor and the reveals, in that order."""
     origin, timeout = base_http, opts.timeout
@@ -445,10 +449,12 @@ def report(run: Run) -> None:
         print(f"SQL per reveal: not counted: {run.sql}")
     else:
         s = run.sql
+        beats = max(1, s.heartbeats)
         print(f"SQL per reveal (server, heartbeats paused, {s.reveals} reveals): {s.statements / s.reveals:.1f} "
-              f"statements, {s.connections / s.reveals:.1f} new connections;  per heartbeat ({s.heartbeats}): "
-              f"{s.heartbeat_statements / max(1, s.heartbeats):.1f} statements, "
-              f"{s.heartbeat_connections / max(1, s.heartbeats):.1f} new connections")
+              f"statements, {s.opened / s.reveals:.1f} connections opened ({s.connections / s.reveals:.1f} of Django's "
+              f"connects, from the pool when it is on);  per heartbeat ({s.heartbeats}): "
+              f"{s.heartbeat_statements / beats:.1f} statements, {s.heartbeat_opened / beats:.1f} connections opened "
+              f"({s.heartbeat_connections / beats:.1f} connects)")
     failed = ", ".join(f"at {ph.concurrency}: {ph.failures}" for ph in run.phases)
     print(f"failures: set-up {run.failures}, {failed or 'no phase ran'}")
 
@@ -564,15 +570,15 @@ def serve_and_measure(env: dict[str, str], redis_url: str, workers: int, port: i
     """Start uvicorn with ``workers`` processes, measure, stop it (its channel keys are deleted by the caller)."""
     import redis
 
-    from campaigns_app.live.bench_sql import CONNECTIONS, STATEMENTS
+    from campaigns_app.live.bench_sql import CONNECTIONS, OPENED, STATEMENTS
 
     base_http, base_ws = f"http://{HOST}:{port}", f"ws://{HOST}:{port}"
     client = redis.Redis.from_url(redis_url)
     prefix = env["CHANNEL_PREFIX"]
 
-    def counts() -> tuple[int, int]:
-        values = client.mget([f"{prefix}:{STATEMENTS}", f"{prefix}:{CONNECTIONS}"])
-        return int(values[0] or 0), int(values[1] or 0)
+    def counts() -> tuple[int, int, int]:
+        values = client.mget([f"{prefix}:{STATEMENTS}", f"{prefix}:{CONNECTIONS}", f"{prefix}:{OPENED}"])
+        return int(values[0] or 0), int(values[1] or 0), int(values[2] or 0)
 
     with log_path.open("ab") as log:
         server = subprocess.Popen(

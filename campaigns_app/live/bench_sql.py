@@ -15,11 +15,13 @@ from typing import Any
 
 import redis
 from django.conf import settings
+from django.db import connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.backends.signals import connection_created
 
 FLUSH_EVERY = 0.1  # seconds
-STATEMENTS, CONNECTIONS = "bench:sql:statements", "bench:sql:connections"
+STATEMENTS, CONNECTIONS = "bench:sql:statements", "bench:sql:connections"  # connections: Django's connects
+OPENED = "bench:sql:opened"  # connections opened to PostgreSQL: with the pool, only what the pool itself opened
 
 
 class Counts:
@@ -55,15 +57,25 @@ def key_prefix() -> str:
     return str(layers["default"].get("CONFIG", {}).get("prefix", "refit"))
 
 
+def pool_opened() -> int | None:
+    """How many connections this process's pool has opened to PostgreSQL (psycopg_pool's ``connections_num``); None
+    without a pool, where each of Django's connects opens one."""
+    pool = getattr(connections["default"], "pool", None)
+    return None if pool is None else int(pool.get_stats().get("connections_num", 0))
+
+
 def flush_forever() -> None:
-    """Add this process's new statements and connections to the Redis totals, every FLUSH_EVERY seconds."""
+    """Add this process's new statements, connects and opened connections to the Redis totals, every FLUSH_EVERY
+    seconds."""
     client = redis.Redis.from_url(settings.REDIS_URL)
     prefix = key_prefix()
-    flushed = {STATEMENTS: 0, CONNECTIONS: 0}
+    flushed = {STATEMENTS: 0, CONNECTIONS: 0, OPENED: 0}
     while True:
         time.sleep(FLUSH_EVERY)
-        statements, connections = COUNTS.read()
-        for key, now in ((STATEMENTS, statements), (CONNECTIONS, connections)):
+        statements, connects = COUNTS.read()
+        opened = pool_opened()
+        for key, now in ((STATEMENTS, statements), (CONNECTIONS, connects),
+                         (OPENED, connects if opened is None else opened)):
             if now == flushed[key]:
                 continue
             try:

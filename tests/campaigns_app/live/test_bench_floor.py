@@ -85,3 +85,18 @@ def test_the_counter_counts_each_statement_once_however_often_a_connection_is_wr
         while bench_sql.count_statement in connection.execute_wrappers:
             connection.execute_wrappers.remove(bench_sql.count_statement)
     assert after[0] - before[0] == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_connections_opened_are_what_the_pool_opened_not_each_checkout() -> None:
+    connection.ensure_connection()
+    opened = bench_sql.pool_opened()
+    for _ in range(3):  # a request's connection closed and a later one's connect: back to the pool, out again
+        connection.close()
+        connection.ensure_connection()
+
+    if getattr(connection, "pool", None) is None:  # DB_POOL_MAX_SIZE=0: each connect opens one, counted as such
+        assert opened is None and bench_sql.pool_opened() is None
+    else:  # as make test runs: PostgreSQL through the pool
+        assert opened is not None and opened >= 1
+        assert bench_sql.pool_opened() == opened
