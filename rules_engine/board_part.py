@@ -21,10 +21,13 @@ def text(step: Step) -> str | None:
 
 def is_open(state: CampaignState, step: Step) -> bool:
     """True once the automatic part of ``step`` is done on this date and its board part is waiting for the players."""
-    return text(step) is not None and any(
-        e.kind == KIND and e.payload.get("step") == step.ref and e.payload.get("date") == state.date_id
-        for e in reversed(state.records)  # the newest first: the board part began at this step
-    )
+    if text(step) is None:
+        return False
+    ref, date = step.ref, state.date_id
+    for e in reversed(state.records):  # the newest first: the board part began at this step (a plain loop: asked often)
+        if e.kind == KIND and e.payload.get("step") == ref and e.payload.get("date") == date:
+            return True
+    return False
 
 
 def begin(state: CampaignState, step: Step) -> tuple[CampaignState, Event]:

@@ -115,6 +115,16 @@ class SideLedger:
                 count += 1
         return count
 
+    def bought_counts(self, rg_id: str, date_id: str) -> tuple[int, int]:
+        """``purchased_count`` of one RG on a date and in the CG, in one pass: (on the date, in the CG) (2.5185, 2.5186)."""
+        on_date = in_cg = 0
+        for p in self.purchases:
+            if p.rg_id == rg_id and not p.initial_ob:
+                in_cg += 1
+                if p.date_id == date_id:
+                    on_date += 1
+        return on_date, in_cg
+
     def items_on(self, date_id: str, kind: str) -> int:
         """How many items of a kind (patrol, attack-option …) were bought on a date."""
         total = 0

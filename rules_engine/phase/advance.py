@@ -7,7 +7,7 @@ from rules_engine.events import Event, EventKind
 from rules_engine.phase.dates import new_date
 from rules_engine.phase.finishing import auto_run
 from rules_engine.phase.handlers import AUTO_HANDLERS, PARTS
-from rules_engine.phase.needs import needs
+from rules_engine.phase.needs import anyone_needs
 from rules_engine.phase.pausing import resume_all, run_parts
 from rules_engine.phase.program import (
     AUTOMATIC,
@@ -36,8 +36,11 @@ from rules_engine.vocabulary import Visibility
 def advance(system: SystemLike, state: CampaignState, dice: Dice) -> Progress:
     """Run automatic steps (and the date change) until a step needs a player; (state, events) in order."""
     state = settle(system, state)
-    state, resumed = resume_all(system, state, dice)
-    events: list[Event] = list(resumed)
+    events: list[Event] = []
+    if state.pending:  # a paused roll whose value has been typed since (``resume_all``)
+        state, resumed = resume_all(system, state, dice)
+        events.extend(resumed)
+    lay = layout(system)
     for _ in range(10_000):
         if state.ended or state.phase_ref is None:
             break
@@ -56,7 +59,6 @@ def advance(system: SystemLike, state: CampaignState, dice: Dice) -> Progress:
         if entry in MARKS:
             break
         step = find_step(system, entry)
-        lay = layout(system)
         if lay.initiative is not None and step.ref == lay.initiative.ref:
             if state.step == INITIATIVE:
                 if not (system.initiative and system.initiative.chosen_at and set(state.sealed) >= set(state.sides)):
@@ -81,7 +83,7 @@ def advance(system: SystemLike, state: CampaignState, dice: Dice) -> Progress:
                 events.append(Event(EventKind.STEP_RESOLVED, Visibility.PUBLIC, None, {"date": state.date_id, "step": step.ref}))
                 state = move_on(system, state)
                 continue
-        if current_kind(system, state, step) != AUTOMATIC or any(needs(system, state, s) for s in state.sides):
+        if current_kind(system, state, step) != AUTOMATIC or anyone_needs(system, state, step):
             break
         part = PARTS.get(step.action) if step.action is not None else None
         generating = leader_generation.params(step) is not None

@@ -57,35 +57,37 @@ def checked_step(system: SystemLike, state: CampaignState, side: str, map_group:
     """``validate_mark_done``, giving back what it read for the action that follows: the settled state and the step
     the cursor is on (``step_at`` of it: None at a scenario or a mark)."""
     check_side(system, side)
-    state = settle(system, state)
-    groups = map_groups.in_play(system, state) if state.step in (INITIAL_SCENARIO, SCENARIO) else ()
-    if map_group is not None and not groups:
-        where = "this system has no Map Groups" if not map_groups.on_date(system, state.date_index) else \
-            "only a scenario is played per Map Group"
-        raise SubmissionError(f"Nothing is marked finished per Map Group now ({where}; got {map_group!r}).")
-    if groups:
-        group = map_groups.pick(groups, map_group, state.date_id, "mark finished")
-        if side in state.map_done.get(group.id, frozenset()):
-            raise SubmissionError(f"You have already marked the scenario on {group.id} finished ({state.date_id}); "
-                                  "waiting for the other side.", group.ref)
-        return state, step_at(system, state)
-    if state.step == ENDED:
-        raise SubmissionError("The CG has ended; there is nothing left to mark finished.")
-    if state.step == WAITING:
-        raise SubmissionError("The campaign starts when both players have joined; there is nothing to mark finished yet.")
-    if state.step == INITIATIVE:
-        ref = system.initiative.ref if system.initiative else None
-        raise SubmissionError(f"No scenario is being played on {state.date_id}: choose your Initiative chit first.", ref)
-    if state.step == RESULTS:
-        raise SubmissionError("Enter the scenario results first (both sides must agree on them).")
-    if state.step in (INITIAL_SCENARIO, SCENARIO):
-        if side in state.done:
-            raise SubmissionError(f"You have already marked the scenario of {state.date_id} finished; waiting for the other side.")
-        return state, step_at(system, state)
+    if state.step == SCENARIO:
+        state = settle(system, state)  # settle changes nothing at any other step
+    if state.step != PHASE or map_group is not None:  # at a step, only the checks below apply
+        groups = map_groups.in_play(system, state) if state.step in (INITIAL_SCENARIO, SCENARIO) else ()
+        if map_group is not None and not groups:
+            where = "this system has no Map Groups" if not map_groups.on_date(system, state.date_index) else \
+                "only a scenario is played per Map Group"
+            raise SubmissionError(f"Nothing is marked finished per Map Group now ({where}; got {map_group!r}).")
+        if groups:
+            group = map_groups.pick(groups, map_group, state.date_id, "mark finished")
+            if side in state.map_done.get(group.id, frozenset()):
+                raise SubmissionError(f"You have already marked the scenario on {group.id} finished ({state.date_id}); "
+                                      "waiting for the other side.", group.ref)
+            return state, step_at(system, state)
+        if state.step == ENDED:
+            raise SubmissionError("The CG has ended; there is nothing left to mark finished.")
+        if state.step == WAITING:
+            raise SubmissionError("The campaign starts when both players have joined; there is nothing to mark finished yet.")
+        if state.step == INITIATIVE:
+            ref = system.initiative.ref if system.initiative else None
+            raise SubmissionError(f"No scenario is being played on {state.date_id}: choose your Initiative chit first.", ref)
+        if state.step == RESULTS:
+            raise SubmissionError("Enter the scenario results first (both sides must agree on them).")
+        if state.step in (INITIAL_SCENARIO, SCENARIO):
+            if side in state.done:
+                raise SubmissionError(f"You have already marked the scenario of {state.date_id} finished; waiting for the other side.")
+            return state, step_at(system, state)
     step = step_at(system, state)
     if step is None:
         raise SubmissionError("The app is resolving the next step; try again in a moment.")
-    if open_pending(state, side) is not None:
+    if state.pending and open_pending(state, side) is not None:
         raise SubmissionError(f"{step_label(step)}: your roll fell on a value lost in the rule text; type it first "
                               "(as printed on your chart)", step.ref)
     kind = current_kind(system, state, step)
@@ -99,14 +101,14 @@ def checked_step(system: SystemLike, state: CampaignState, side: str, map_group:
             f"revealed at {ini.ref}", step.ref)
     if side in state.done:
         raise SubmissionError(f"You have already finished {step.ref} {step.name}; waiting for the other side.", step.ref)
-    if patrols.needs_choice(state, step):
+    if step.params and patrols.needs_choice(state, step):  # a step without params resolves no Patrols
         chooser = order_chooser(system, state, step)
         if patrols.chosen_first(state, chooser) is None:
             who = "you choose" if chooser == side else \
                 f"{side_name(system, chooser)} chooses" if chooser else "the order is chosen"
             raise SubmissionError(f"{step.ref} {step.name}: both sides resolve here; first {who} which side goes "
                                   "first", step.ref)
-    waiting = waiting_for(system, state, step, side)
+    waiting = waiting_for(system, state, step, side) if step.sides == "ordered" else None
     if waiting is not None:
         raise SubmissionError(
             f"{step.ref} {step.name} is done in order: {side_name(system, waiting)} goes first.", step.ref

@@ -22,11 +22,14 @@ from rules_engine.phase.rolling import step_table, table_column
 from rules_engine.phase.tracks import ledger_of
 from rules_engine.state import (
     PHASE,
+    SCENARIO,
     CampaignState,
     SystemLike,
     side_ids,
 )
+from rules_engine.system_memo import SystemMemo
 from rules_engine.tables import needed_facts
+from rules_engine.vocabulary import Automation
 
 TRACKS = ("san", "elr", "lvp")  # values a side may have to supply (its current SAN, ELR, Current-LVP)
 
@@ -147,14 +150,16 @@ def open_pending(state: CampaignState, side: str) -> Mapping[str, JSON] | None:
 def needs(system: SystemLike, state: CampaignState, side: str) -> tuple[Need, ...]:
     """What ``side`` must supply before the current step goes on: a value lost in the rule text that its roll fell on
     ("table-value"), its SAN/ELR/Current-LVP ("track"), a DRM fact the records do not give ("fact")."""
-    state = settle(system, state)
-    pending = open_pending(state, side)
+    if state.step == SCENARIO:
+        state = settle(system, state)  # settle changes nothing at any other step
+    pending = open_pending(state, side) if state.pending else None
     lost = (table_need(system, state, side, pending),) if pending is not None else ()
-    if state.step != PHASE or state.phase_ref in MARKS or state.phase_ref is None:
+    ref = state.phase_ref
+    if state.step != PHASE or ref is None or ref in MARKS:
         return lost
-    step = find_step(system, state.phase_ref)
-    if current_kind(system, state, step) != AUTOMATIC:
-        return lost
+    step = find_step(system, ref)
+    if step.automation is not Automation.AUTOMATIC or current_kind(system, state, step) != AUTOMATIC:
+        return lost  # only an automatic step asks for anything (its board part, once open, is a board step)
     out: list[Need] = list(lost)
     for track in _missing_tracks(system, state, step, side):
         text = f"your current {track.upper()} ({step.ref})"
@@ -174,6 +179,23 @@ def needs(system: SystemLike, state: CampaignState, side: str) -> tuple[Need, ..
     if asked is not None:
         out.append(asked)
     return tuple(out)
+
+
+def anyone_needs(system: SystemLike, state: CampaignState, step: Step) -> bool:
+    """Whether a side must supply something before the automatic ``step`` goes on (``needs`` of each side); a step
+    that asks for no track, fact, leader count or DRM answer waits only for a value lost in the rule text."""
+    if not _ASKS(system, step.ref):
+        return bool(state.pending) and any(open_pending(state, s) is not None for s in state.sides)
+    return any(needs(system, state, s) for s in state.sides)
+
+
+def _asks(system: SystemLike, ref: str) -> bool:
+    step = find_step(system, ref)
+    return (step.action in TRACK_NEEDS or step.action in TABLE_HANDLERS or leader_generation.params(step) is not None
+            or roll_questions.asks(system, step))
+
+
+_ASKS = SystemMemo(_asks)  # per System and step ref: what a step's action may ask is in its (frozen) data
 
 
 def roll_questions_for(system: SystemLike, state: CampaignState, side: str) -> tuple[roll_questions.Question, ...]:

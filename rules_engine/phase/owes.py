@@ -19,7 +19,6 @@ from rules_engine.phase.program import (
     current_program,
     find_step,
     settle,
-    step_at,
     step_kind,
     step_label,
 )
@@ -27,6 +26,7 @@ from rules_engine.results import differing_fields
 from rules_engine.state import (
     INITIAL_SCENARIO,
     INITIATIVE,
+    PHASE,
     RESULTS,
     SCENARIO,
     WAITING,
@@ -39,45 +39,48 @@ from rules_engine.state import (
 def owes(system: SystemLike, state: CampaignState, side: str) -> tuple[str, ...]:
     """What ``side`` must do now (public wording: never a choice, a point or a purchase)."""
     check_side(system, side)
-    state = settle(system, state)
+    if state.step == SCENARIO:
+        state = settle(system, state)  # settle changes nothing at any other step
     if state.ended or state.step == WAITING:
         return ()  # waiting for the second player: nothing is owed yet
-    groups = map_groups.in_play(system, state) if state.step in (INITIAL_SCENARIO, SCENARIO, RESULTS) else ()
-    if state.step in (INITIAL_SCENARIO, SCENARIO) and groups:
-        what = "the Initial Scenario" if state.step == INITIAL_SCENARIO else "the scenario"
-        return tuple(f"mark {what} on {g.id} finished" for g in groups if side not in state.map_done.get(g.id, ()))
-    if state.step == INITIAL_SCENARIO:
-        return () if side in state.done else ("mark the Initial Scenario finished",)
-    if state.step == SCENARIO:
-        return () if side in state.done else ("mark the scenario finished",)
-    if state.step == RESULTS and groups:
-        owed: list[str] = []
-        for group in groups:
-            entries = state.map_results.get(group.id, {})
-            if group.id in state.map_agreed:
-                continue
-            if side not in entries:
-                owed.append(f"enter the scenario results on {group.id}")
-            elif len(entries) == 2 and differing_fields(entries):
-                owed.append(f"agree the scenario results on {group.id} (the entries differ)")
-        return tuple(owed)
-    if state.step == RESULTS:
-        if side not in state.results:
-            return ("enter the scenario results",)
-        if len(state.results) == 2 and differing_fields(state.results):
-            return ("agree the scenario results (the entries differ)",)
-        return ()
-    if state.step == INITIATIVE:
-        if side in state.sealed:
+    if state.step != PHASE:  # the scenario, its results, the chits; a step follows below
+        groups = map_groups.in_play(system, state) if state.step in (INITIAL_SCENARIO, SCENARIO, RESULTS) else ()
+        if state.step in (INITIAL_SCENARIO, SCENARIO) and groups:
+            what = "the Initial Scenario" if state.step == INITIAL_SCENARIO else "the scenario"
+            return tuple(f"mark {what} on {g.id} finished" for g in groups if side not in state.map_done.get(g.id, ()))
+        if state.step == INITIAL_SCENARIO:
+            return () if side in state.done else ("mark the Initial Scenario finished",)
+        if state.step == SCENARIO:
+            return () if side in state.done else ("mark the scenario finished",)
+        if state.step == RESULTS and groups:
+            owed: list[str] = []
+            for group in groups:
+                entries = state.map_results.get(group.id, {})
+                if group.id in state.map_agreed:
+                    continue
+                if side not in entries:
+                    owed.append(f"enter the scenario results on {group.id}")
+                elif len(entries) == 2 and differing_fields(entries):
+                    owed.append(f"agree the scenario results on {group.id} (the entries differ)")
+            return tuple(owed)
+        if state.step == RESULTS:
+            if side not in state.results:
+                return ("enter the scenario results",)
+            if len(state.results) == 2 and differing_fields(state.results):
+                return ("agree the scenario results (the entries differ)",)
             return ()
-        ref = system.initiative.ref if system.initiative else ""
-        return (f"choose your Initiative chit ({ref})" if ref else "choose your Initiative chit",)
-    step = step_at(system, state)
-    if step is None:
-        return ()
+        if state.step == INITIATIVE:
+            if side in state.sealed:
+                return ()
+            ref = system.initiative.ref if system.initiative else ""
+            return (f"choose your Initiative chit ({ref})" if ref else "choose your Initiative chit",)
+    entry = state.phase_ref
+    if entry is None or entry in MARKS:
+        return ()  # ``step_at``: no step at a mark
+    step = find_step(system, entry)
     kind = current_kind(system, state, step)
     if kind != AUTOMATIC:  # what ``needs`` gives at a step the app does not resolve: a lost value a roll fell on
-        pending = open_pending(state, side)
+        pending = open_pending(state, side) if state.pending else None
         if pending is not None:
             return (f"{step_label(step)}: {table_need(system, state, side, pending).text}",)
     else:
@@ -88,9 +91,9 @@ def owes(system: SystemLike, state: CampaignState, side: str) -> tuple[str, ...]
         asked = dict.fromkeys(n.id if n.kind == "track" else "the answers for your secret rolls"
                               if n.kind == "questions" else "an answer" for n in wanted)  # never an internal key
         return (f"{step_label(step)}: supply {', '.join(asked)}",) if wanted else ()
-    if side in state.done or waiting_for(system, state, step, side) is not None:
+    if side in state.done or (step.sides == "ordered" and waiting_for(system, state, step, side) is not None):
         return ()
-    if patrols.needs_choice(state, step):
+    if step.params and patrols.needs_choice(state, step):  # a step without params resolves no Patrols
         chooser = order_chooser(system, state, step)
         if patrols.chosen_first(state, chooser) is None:
             return (f"{step_label(step)}: choose which side resolves first",) if chooser == side else ()

@@ -157,20 +157,48 @@ def _maxima(chart: RgChart, row: RgRow, ledger: SideLedger, batch: Batch, date_i
     """RR 2.5185 Date Max, 2.5186 CG Max (Initial-OB RG not counted)."""
     ref = chart.ref
     out: list[Violation] = []
-    for per, cell, label in (("date", row.date_max, chart.columns.get("date_max", "Date Max")),
-                             ("cg", row.cg_max, chart.columns.get("cg_max", "CG Max"))):
-        if cell is None:
+    rg_id = row.id
+    bought: tuple[int, int] | None = None
+    for per, most, label, lost in _LIMITS(row, (ref, chart.columns.get("date_max", "Date Max"),
+                                                chart.columns.get("cg_max", "CG Max"))):
+        if lost is not None:
+            out.append(lost)
             continue
-        if cell.missing:
-            out.append(lost_violation(f"the {label} of {row_label(row)}", cell, ref))
+        if most is None:
             continue
-        most = cell_number(cell)
-        have = batch_count(ledger, batch, (row.id,), date_id, per)
-        if most is not None and have + 1 > most:
+        if bought is None:
+            bought = ledger.bought_counts(rg_id, date_id)
+        if per == "date":  # ``batch_count`` of one RG
+            have = bought[0] + batch.date_counts.get(rg_id, 0)
+        else:
+            have = bought[1] + batch.cg_counts.get(rg_id, 0)
+        if have + 1 > most:
             when = "on this date" if per == "date" else "in the CG"
             out.append(Violation(ref, f"{row_label(row)}: {label} is {most} and {have} "
                                       f"{'is' if have == 1 else 'are'} already bought {when} ({ref})"))
     return out
+
+
+Limit = tuple[str, int | None, str, Violation | None]
+"""A row's Date Max or CG Max: (per "date" | "cg", the maximum or None, its column label, the violation when lost)."""
+
+
+def _limits(row: RgRow, key: tuple[str, str, str]) -> tuple[Limit, ...]:
+    """The Date Max and CG Max cells of a chart row as ``_maxima`` reads them (remembered per row as ``_LIMITS``)."""
+    ref, date_label, cg_label = key
+    out: list[Limit] = []
+    for per, cell, label in (("date", row.date_max, date_label), ("cg", row.cg_max, cg_label)):
+        if cell is None:
+            continue
+        if cell.missing:
+            out.append((per, None, label, lost_violation(f"the {label} of {row_label(row)}", cell, ref)))
+            continue
+        out.append((per, cell_number(cell), label, None))
+    return tuple(out)
+
+
+# per chart row object (frozen) and its chart's ref and column labels (texts of the System or its CG Card: kept if short)
+_LIMITS = SystemMemo(_limits, bound=4096, keep=small_key)
 
 
 def _combined_maxima(chart: RgChart, row: RgRow, ledger: SideLedger, batch: Batch, date_id: str) -> list[Violation]:

@@ -58,6 +58,9 @@ def test_counts_leave_out_initial_ob_rg() -> None:
     assert ledger.purchased_count(["I1"]) == 1
     assert ledger.purchased_count(["I1"], "19 PM") == 1
     assert ledger.next_line == 3
+    more = ledger.with_purchase(PurchaseLine(3, "20 AM", "I1", "Para Inf Coy", Decimal(10)))
+    for date in ("19 AM", "19 PM", "20 AM", "21 AM"):  # both counts of ``_maxima`` in one pass, as two counts give them
+        assert more.bought_counts("I1", date) == (more.purchased_count(["I1"], date), more.purchased_count(["I1"]))
 
 
 def test_bad_json_names_the_field() -> None:
