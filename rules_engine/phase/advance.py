@@ -36,10 +36,8 @@ from rules_engine.vocabulary import Visibility
 def advance(system: SystemLike, state: CampaignState, dice: Dice) -> Progress:
     """Run automatic steps (and the date change) until a step needs a player; (state, events) in order."""
     state = settle(system, state)
-    events: list[Event] = []
-    if state.pending:  # a paused roll whose value has been typed since (``resume_all``)
-        state, resumed = resume_all(system, state, dice)
-        events.extend(resumed)
+    state, resumed = resume_all(system, state, dice)
+    events: list[Event] = list(resumed)
     lay = layout(system)
     for _ in range(10_000):
         if state.ended or state.phase_ref is None:

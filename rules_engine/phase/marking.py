@@ -57,8 +57,7 @@ def checked_step(system: SystemLike, state: CampaignState, side: str, map_group:
     """``validate_mark_done``, giving back what it read for the action that follows: the settled state and the step
     the cursor is on (``step_at`` of it: None at a scenario or a mark)."""
     check_side(system, side)
-    if state.step == SCENARIO:
-        state = settle(system, state)  # settle changes nothing at any other step
+    state = settle(system, state)
     if state.step != PHASE or map_group is not None:  # at a step, only the checks below apply
         groups = map_groups.in_play(system, state) if state.step in (INITIAL_SCENARIO, SCENARIO) else ()
         if map_group is not None and not groups:
@@ -87,7 +86,7 @@ def checked_step(system: SystemLike, state: CampaignState, side: str, map_group:
     step = step_at(system, state)
     if step is None:
         raise SubmissionError("The app is resolving the next step; try again in a moment.")
-    if state.pending and open_pending(state, side) is not None:
+    if open_pending(state, side) is not None:
         raise SubmissionError(f"{step_label(step)}: your roll fell on a value lost in the rule text; type it first "
                               "(as printed on your chart)", step.ref)
     kind = current_kind(system, state, step)
@@ -101,14 +100,14 @@ def checked_step(system: SystemLike, state: CampaignState, side: str, map_group:
             f"revealed at {ini.ref}", step.ref)
     if side in state.done:
         raise SubmissionError(f"You have already finished {step.ref} {step.name}; waiting for the other side.", step.ref)
-    if step.params and patrols.needs_choice(state, step):  # a step without params resolves no Patrols
+    if patrols.needs_choice(state, step):
         chooser = order_chooser(system, state, step)
         if patrols.chosen_first(state, chooser) is None:
             who = "you choose" if chooser == side else \
                 f"{side_name(system, chooser)} chooses" if chooser else "the order is chosen"
             raise SubmissionError(f"{step.ref} {step.name}: both sides resolve here; first {who} which side goes "
                                   "first", step.ref)
-    waiting = waiting_for(system, state, step, side) if step.sides == "ordered" else None
+    waiting = waiting_for(system, state, step, side)
     if waiting is not None:
         raise SubmissionError(
             f"{step.ref} {step.name} is done in order: {side_name(system, waiting)} goes first.", step.ref

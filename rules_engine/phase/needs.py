@@ -22,7 +22,6 @@ from rules_engine.phase.rolling import step_table, table_column
 from rules_engine.phase.tracks import ledger_of
 from rules_engine.state import (
     PHASE,
-    SCENARIO,
     CampaignState,
     SystemLike,
     side_ids,
@@ -150,9 +149,8 @@ def open_pending(state: CampaignState, side: str) -> Mapping[str, JSON] | None:
 def needs(system: SystemLike, state: CampaignState, side: str) -> tuple[Need, ...]:
     """What ``side`` must supply before the current step goes on: a value lost in the rule text that its roll fell on
     ("table-value"), its SAN/ELR/Current-LVP ("track"), a DRM fact the records do not give ("fact")."""
-    if state.step == SCENARIO:
-        state = settle(system, state)  # settle changes nothing at any other step
-    pending = open_pending(state, side) if state.pending else None
+    state = settle(system, state)
+    pending = open_pending(state, side)
     lost = (table_need(system, state, side, pending),) if pending is not None else ()
     ref = state.phase_ref
     if state.step != PHASE or ref is None or ref in MARKS:

@@ -39,8 +39,7 @@ from rules_engine.state import (
 def owes(system: SystemLike, state: CampaignState, side: str) -> tuple[str, ...]:
     """What ``side`` must do now (public wording: never a choice, a point or a purchase)."""
     check_side(system, side)
-    if state.step == SCENARIO:
-        state = settle(system, state)  # settle changes nothing at any other step
+    state = settle(system, state)
     if state.ended or state.step == WAITING:
         return ()  # waiting for the second player: nothing is owed yet
     if state.step != PHASE:  # the scenario, its results, the chits; a step follows below
@@ -80,7 +79,7 @@ def owes(system: SystemLike, state: CampaignState, side: str) -> tuple[str, ...]
     step = find_step(system, entry)
     kind = current_kind(system, state, step)
     if kind != AUTOMATIC:  # what ``needs`` gives at a step the app does not resolve: a lost value a roll fell on
-        pending = open_pending(state, side) if state.pending else None
+        pending = open_pending(state, side)
         if pending is not None:
             return (f"{step_label(step)}: {table_need(system, state, side, pending).text}",)
     else:
@@ -91,9 +90,9 @@ def owes(system: SystemLike, state: CampaignState, side: str) -> tuple[str, ...]
         asked = dict.fromkeys(n.id if n.kind == "track" else "the answers for your secret rolls"
                               if n.kind == "questions" else "an answer" for n in wanted)  # never an internal key
         return (f"{step_label(step)}: supply {', '.join(asked)}",) if wanted else ()
-    if side in state.done or (step.sides == "ordered" and waiting_for(system, state, step, side) is not None):
+    if side in state.done or waiting_for(system, state, step, side) is not None:
         return ()
-    if step.params and patrols.needs_choice(state, step):  # a step without params resolves no Patrols
+    if patrols.needs_choice(state, step):
         chooser = order_chooser(system, state, step)
         if patrols.chosen_first(state, chooser) is None:
             return (f"{step_label(step)}: choose which side resolves first",) if chooser == side else ()
