@@ -64,7 +64,7 @@ def _platoons(system: System, side: str) -> dict[str, str | None] | None:
     return {rg_id: row.quality for rg_id, row in rows.items() if is_infantry_platoon(chart, row)}
 
 
-_PLATOONS = SystemMemo(_platoons)
+_PLATOONS = SystemMemo(_platoons).lookup
 # per purchases tuple (frozen: a purchase makes a new one) and System, both kept alive with their entry
 _COUNTED: dict[tuple[int, int, str, str], tuple[tuple[PurchaseLine, ...], System, dict[str, int]]] = {}
 _FACT_NAMES = {quality: fact_name(quality) for quality in RG_QUALITIES}

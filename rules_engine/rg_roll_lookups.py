@@ -29,7 +29,7 @@ def _find_depletion_sides(system: System, _: None) -> tuple[SideId, ...] | None:
     return None
 
 
-_DEPLETION_SIDES = SystemMemo(_find_depletion_sides)
+_DEPLETION_SIDES = SystemMemo(_find_depletion_sides).lookup
 
 
 def step_leader_column(system: System, side: SideId, rg_type: str, table: DiceTable) -> str:
@@ -61,7 +61,7 @@ def _find_step_column(system: System, key: tuple[SideId, str, str]) -> str:
     return _step_leader_column(system, side, rg_type, system.tables[table_id])
 
 
-_STEP_COLUMNS = SystemMemo(_find_step_column)
+_STEP_COLUMNS = SystemMemo(_find_step_column).lookup
 
 
 def company_drs(system: System, rg_id: str, table_id: str) -> int:
@@ -86,4 +86,4 @@ def _find_company_drs(system: System, key: tuple[str, str]) -> int:
     return 1
 
 
-_COMPANY_DRS = SystemMemo(_find_company_drs)
+_COMPANY_DRS = SystemMemo(_find_company_drs).lookup

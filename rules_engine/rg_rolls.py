@@ -46,7 +46,7 @@ def _find_param(system: System, key: str) -> object:
     return next((step.params[key] for step in system.steps if key in step.params), None)
 
 
-_param = SystemMemo(_find_param)  # once per System and key: a System's steps never change
+_param = SystemMemo(_find_param).lookup  # once per System and key: a System's steps never change
 
 
 def _param_table(system: System, key: str, why: str) -> DiceTable:
@@ -187,7 +187,7 @@ def _find_oba_table(system: System, key: tuple[SideId, str]) -> DiceTable | None
     return None
 
 
-_OBA_TABLES = SystemMemo(_find_oba_table)
+_OBA_TABLES = SystemMemo(_find_oba_table).lookup
 
 
 def roll_for_purchase(

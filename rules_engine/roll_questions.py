@@ -72,7 +72,7 @@ def _asks(system: System, ref: str) -> bool:
     return any(table_questions(system.table(t)) for t in names if t in system.tables)
 
 
-_ASKS = SystemMemo(_asks)
+_ASKS = SystemMemo(_asks).lookup
 
 
 def _lines(state: CampaignState, side: SideId) -> tuple[PurchaseLine, ...]:

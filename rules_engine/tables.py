@@ -72,7 +72,7 @@ def _side_facts(system: System, side: SideId) -> dict[str, Fact]:
     return facts
 
 
-_SIDE_FACTS = SystemMemo(_side_facts)
+_SIDE_FACTS = SystemMemo(_side_facts).lookup
 
 
 def needed_facts(table: DiceTable, column: str | None = None) -> tuple[str, ...]:
@@ -92,7 +92,7 @@ def _needed_facts(table: DiceTable, column: str | None) -> tuple[str, ...]:
     return tuple(out)
 
 
-_NEEDED = SystemMemo(_needed_facts)
+_NEEDED = SystemMemo(_needed_facts).lookup
 
 
 def questions(table: DiceTable, column: str | None = None) -> tuple[tuple[int, Modifier], ...]:
@@ -105,7 +105,7 @@ def _questions(table: DiceTable, column: str | None) -> tuple[tuple[int, Modifie
     return tuple((i, m) for i, m in enumerate(table.modifiers) if m.ask is not None and m.applies_to(col))
 
 
-_QUESTIONS = SystemMemo(_questions)
+_QUESTIONS = SystemMemo(_questions).lookup
 
 
 def _fact(table: DiceTable, facts: Mapping[str, Fact], name: str, modifier: Modifier) -> Fact:
@@ -213,7 +213,7 @@ def _applicable(table: DiceTable, column: str) -> tuple[tuple[int, Modifier], ..
     return tuple((i, m) for i, m in enumerate(table.modifiers) if m.applies_to(column))
 
 
-_APPLICABLE = SystemMemo(_applicable)  # per table object and column: a DiceTable is frozen
+_APPLICABLE = SystemMemo(_applicable).lookup  # per table object and column: a DiceTable is frozen
 
 
 def resolve(

@@ -107,4 +107,4 @@ def _rows_by_id(rows: tuple[RgRow, ...], _: None) -> dict[str, RgRow]:
     return found
 
 
-_ROWS_BY_ID = SystemMemo(_rows_by_id)  # per rows tuple (frozen): ``RgChart.row`` without a scan
+_ROWS_BY_ID = SystemMemo(_rows_by_id).lookup  # per rows tuple (frozen): ``RgChart.row`` without a scan

@@ -194,4 +194,4 @@ def _named_column(table: DiceTable, name: str) -> Column | None:
     return None
 
 
-_NAMED_COLUMN = SystemMemo(_named_column)  # per table object (frozen) and name
+_NAMED_COLUMN = SystemMemo(_named_column).lookup  # per table object (frozen) and name

@@ -43,7 +43,7 @@ def _side_settings(system: SystemLike, side: str) -> dict[str, int]:
     return out
 
 
-_SIDE_SETTINGS = SystemMemo(_side_settings)
+_SIDE_SETTINGS = SystemMemo(_side_settings).lookup
 
 
 def setting_value(system: SystemLike, side: str, key: str) -> object:
@@ -95,4 +95,4 @@ def _history_facts(history: tuple[DateRecord, ...], sides: tuple[str, str]) -> d
 
 
 # per history tuple (frozen: a new date makes a new tuple); the caller's dict is a copy (``facts.update``)
-_HISTORY_FACTS = SystemMemo(_history_facts)
+_HISTORY_FACTS = SystemMemo(_history_facts).lookup

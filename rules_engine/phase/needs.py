@@ -193,7 +193,7 @@ def _asks(system: SystemLike, ref: str) -> bool:
             or roll_questions.asks(system, step))
 
 
-_ASKS = SystemMemo(_asks)  # per System and step ref: what a step's action may ask is in its (frozen) data
+_ASKS = SystemMemo(_asks).lookup  # per System and step ref: what a step's action may ask is in its (frozen) data
 
 
 def roll_questions_for(system: SystemLike, state: CampaignState, side: str) -> tuple[roll_questions.Question, ...]:

@@ -148,7 +148,7 @@ def _program(system: SystemLike, key: tuple[str, bool]) -> tuple[str, ...]:
     raise RulesError(f"unknown pass {kind!r} (allowed: initial, cycle, scenario, idle)")
 
 
-_PROGRAMS = SystemMemo(_program)
+_PROGRAMS = SystemMemo(_program).lookup
 
 
 def current_program(system: SystemLike, state: CampaignState) -> tuple[str, ...]:
@@ -226,7 +226,7 @@ def _next(system: SystemLike, key: tuple[str, bool, str | None]) -> tuple[str, s
     return "cycle", RESULTS_MARK, _spine_step(system, "cycle", RESULTS_MARK)
 
 
-_NEXT = SystemMemo(_next)  # the cursor's next place depends on the System's steps only (frozen)
+_NEXT = SystemMemo(_next).lookup  # the cursor's next place depends on the System's steps only (frozen)
 
 
 def settled(system: SystemLike, state: CampaignState) -> CampaignState:

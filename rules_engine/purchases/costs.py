@@ -185,7 +185,7 @@ def _cost_of(system: System, key: tuple[str, str, str, int, int]) -> Cost:
 
 
 # per System and order: the cost reads only the (frozen) System and these five values; a key a player made large is not kept
-_COSTS = SystemMemo(_cost_of, bound=4096, keep=small_key)
+_COSTS = SystemMemo(_cost_of, bound=4096, keep=small_key).lookup
 
 
 def _order_cost(system: System, side: SideId, order: RgOrder) -> Cost:

@@ -31,7 +31,7 @@ def _find_purchase_step(system: System, _: None) -> tuple[str, Mapping[str, obje
     return "", {}
 
 
-_PURCHASE_STEP = SystemMemo(_find_purchase_step)
+_PURCHASE_STEP = SystemMemo(_find_purchase_step).lookup
 
 
 def purchase_currency(system: System) -> str:

@@ -124,7 +124,7 @@ def _row_rules(system: System, key: tuple[SideId, str, str, bool]) -> tuple[Foun
 
 
 # per System and exact-typed (side, RG, date, at the Recon step): frozen data only; a key a player made large is not kept
-_ROW_RULES = SystemMemo(_row_rules, bound=4096, keep=small_key)
+_ROW_RULES = SystemMemo(_row_rules, bound=4096, keep=small_key).lookup
 
 
 def _choice_rules(system: System, key: tuple[SideId, str, bool, Chit | None]) -> tuple[Violation, ...]:
@@ -138,7 +138,7 @@ def _choice_rules(system: System, key: tuple[SideId, str, bool, Chit | None]) ->
 
 
 # per System and exact-typed (side, RG, Initial Scenario?, chit); a key a player made large is not kept
-_CHOICE_RULES = SystemMemo(_choice_rules, bound=4096, keep=small_key)
+_CHOICE_RULES = SystemMemo(_choice_rules, bound=4096, keep=small_key).lookup
 
 
 def _recon_bought_elsewhere(system: System, side: SideId, rg_id: str, at_recon_step: bool) -> list[Violation]:
@@ -198,7 +198,7 @@ def _limits(row: RgRow, key: tuple[str, str, str]) -> tuple[Limit, ...]:
 
 
 # per chart row object (frozen) and its chart's ref and column labels (texts of the System or its CG Card: kept if short)
-_LIMITS = SystemMemo(_limits, bound=4096, keep=small_key)
+_LIMITS = SystemMemo(_limits, bound=4096, keep=small_key).lookup
 
 
 def _combined_maxima(chart: RgChart, row: RgRow, ledger: SideLedger, batch: Batch, date_id: str) -> list[Violation]:
@@ -270,7 +270,7 @@ def _chit_rules(system: System, _: None) -> tuple[tuple[SpecialRule, str], ...]:
                  if isinstance(needs := rule.params.get("requires_chit"), str))
 
 
-_CHIT_RULES = SystemMemo(_chit_rules)  # once per System: its special rules never change
+_CHIT_RULES = SystemMemo(_chit_rules).lookup  # once per System: its special rules never change
 
 
 def _infantry_platoons(
@@ -350,4 +350,4 @@ def _module_rules(system: System, _: None) -> tuple[tuple[SpecialRule, int], ...
                  if rule.enforced and isinstance(most := rule.params.get("max_modules"), int))
 
 
-_MODULE_RULES = SystemMemo(_module_rules)  # once per System
+_MODULE_RULES = SystemMemo(_module_rules).lookup  # once per System

@@ -69,3 +69,17 @@ def test_a_key_the_memo_may_not_keep_is_worked_out_each_time_and_never_kept() ->
     assert [memo(rr, long_name), memo(rr, long_name), memo(rr, huge), memo(rr, huge)] == [1, 2, 3, 4]
     assert [memo(rr, ("german", "X" * 64)), memo(rr, ("german", "X" * 64)), memo(rr, ("german", -10**6))] == [5, 5, 6]
     assert calls == [long_name, long_name, huge, huge, ("german", "X" * 64), ("german", -10**6)]
+
+
+def test_a_bound_lookup_is_the_memo_itself() -> None:
+    calls: list[str] = []
+
+    def compute(owner: Owner, key: str) -> str:
+        calls.append(key)
+        return key.upper()
+
+    memo = SystemMemo(compute)
+    lookup = memo.lookup  # how the engine's modules keep their memos (a bound method is called faster)
+    rr = Owner("rr")
+    assert [lookup(rr, "a"), memo(rr, "a"), memo(rr, "b"), lookup(rr, "b")] == ["A", "A", "B", "B"]
+    assert calls == ["a", "b"]
