@@ -16,7 +16,7 @@ from rules_engine.state import (
     SystemLike,
     side_name,
 )
-from rules_engine.tables import AppliedModifier, Fact, modifiers_for
+from rules_engine.tables import AppliedModifier, Fact, modifiers_for, needed_facts
 from rules_engine.vocabulary import Visibility
 
 
@@ -137,5 +137,6 @@ def assisted_work(
     visibility = roll_visibility(step, table)
     label = f"{step.ref} {table.name} ({side_name(system, side)})" + (f": {purpose}" if purpose else "")
     roll = roll_dice(dice, table, label, side, visibility)
-    resolution = roll_on(table, roll, column, facts_for(system, state, side), answers, side_settings(system, side))
+    facts = facts_for(system, state, side) if needed_facts(table, column) else {}  # most tables read no fact
+    resolution = roll_on(table, roll, column, facts, answers, side_settings(system, side))
     return result_events(state, step, side, resolution, visibility, **({"purpose": purpose} if purpose else {}))

@@ -119,8 +119,8 @@ def test_settled_values_are_the_same_for_both_sides() -> None:
 RESULT = ScenarioResult(cvp={CDN: 5, GER: 12}, attacked={CDN: False, GER: True}, lvp={CDN: 7})
 
 
-def test_a_public_escape_equipment_dr_on_the_lost_rows_3_4_gives_the_settled_result() -> None:
-    system = with_cells(rr(), settle(rr(), TYPED))
+def at_escape_step(system: System) -> CampaignState:
+    """RR from the start to 2.506 Escape of the first cycle (after the Initial Scenario's results)."""
     state, _ = german_buys(dice=FixedDice(), system=system)
     while state.step != "initial-scenario":
         for side in (CDN, GER):
@@ -137,6 +137,12 @@ def test_a_public_escape_equipment_dr_on_the_lost_rows_3_4_gives_the_settled_res
             if owes(system, state, side):
                 state, _ = mark_done(system, state, side)
         state, _ = sequence.advance(system, state, FixedDice())
+    return state
+
+
+def test_a_public_escape_equipment_dr_on_the_lost_rows_3_4_gives_the_settled_result() -> None:
+    system = with_cells(rr(), settle(rr(), TYPED))
+    state = at_escape_step(system)
     state, events = sequence.assisted_roll(system, state, CDN, "2.506", "escape-equipment", None, {}, FixedDice(3))
     (roll,) = [e for e in events if e.kind == "roll"]
     assert (roll.visibility, roll.payload["dice"], roll.payload["stream"]) == (Visibility.PUBLIC, [3], "public")
@@ -146,3 +152,15 @@ def test_a_public_escape_equipment_dr_on_the_lost_rows_3_4_gives_the_settled_res
     state, _ = mark_done(system, state, CDN)
     assert CDN in state.done
     assert "value-needed" not in json.dumps(view_for(system, state, GER))
+
+
+def test_an_escape_dr_reads_the_night_fact_from_the_calendar_only_in_the_column_it_applies_to() -> None:
+    """2.506 "-1 if current CG Date is Night" (NA to vehicles): the Infantry column's DRM reads the date's night fact
+    (19 AM is a day date: no DRM); the Mobile Vehicle column reads no fact at all, and rolls the same."""
+    system = with_cells(rr(), settle(rr(), TYPED))
+    state = at_escape_step(system)
+    for column in ("infantry", "vehicle"):
+        _, events = sequence.assisted_roll(system, state, CDN, "2.506", "escape", column, {0: True}, FixedDice(4, 5))
+        result = next(e for e in events if e.kind == "table-result")
+        assert (result.payload["column"], result.payload["final"]) == (column, 8)
+        assert [m["reason"] for m in result.payload["modifiers"]] == ["-1 if lone, unwounded SMC"]
