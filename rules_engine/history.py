@@ -10,6 +10,7 @@ from typing import ClassVar
 from rules_engine.dice import Roll, roll_from_json, roll_to_json
 from rules_engine.events import JSON
 from rules_engine.jsonread import JsonReader
+from rules_engine.unshadowed import unshadowed
 from rules_engine.vocabulary import Chit, SideId
 
 CG_END_REASONS = ("last-date", "objectives", "concession", "mutual-agreement")
@@ -30,6 +31,7 @@ def frozen_nested[K, V](mapping: Mapping[K, Mapping[str, V]]) -> Mapping[K, Mapp
 
 
 
+@unshadowed
 @dataclass(frozen=True)
 class RevealedRound:
     """One round of Initiative chits after the simultaneous reveal (RR 2.5222) and its Dual Attack rolls."""
@@ -93,6 +95,7 @@ def bool_map(data: Mapping[str, JSON], key: str) -> dict[SideId, bool]:
     return out
 
 
+@unshadowed
 @dataclass(frozen=True)
 class ScenarioResult:
     """One side's entry of a scenario's outcome (issue 4 item 5): ``cvp[side]`` = CVP that side amassed."""
@@ -139,6 +142,7 @@ class ScenarioResult:
         )
 
 
+@unshadowed
 @dataclass(frozen=True)
 class DateRecord:
     """What happened on one CG Date / Firefight / TM Scenario: initial, scenario or idle; choices, roles, result."""

@@ -27,6 +27,7 @@ from rules_engine.history import (
 from rules_engine.jsonread import JsonReader
 from rules_engine.ledger import SideLedger
 from rules_engine.model import System
+from rules_engine.unshadowed import unshadowed
 from rules_engine.vocabulary import Chit, SideId
 
 WAITING = "waiting"  # created, the second player not yet joined: nothing is owed, nothing is rolled
@@ -88,6 +89,7 @@ class StateChanges(TypedDict, total=False):
     run_done: Mapping[SideId, tuple[str, ...]]
 
 
+@unshadowed
 @dataclass(frozen=True)
 class CampaignState:
     """Where a CG stands: date, step, who is done, Attack chits used, sealed chits, the last revealed round."""

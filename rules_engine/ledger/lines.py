@@ -10,6 +10,7 @@ from typing import Any, TypedDict, Unpack
 from rules_engine.events import JSON
 from rules_engine.ledger.amounts import SETUP_MODES, STRENGTHS, amount_text, frozen_mapping, to_decimal
 from rules_engine.ledger.json_fields import READ, unit_pair, whole_or_zero
+from rules_engine.unshadowed import unshadowed
 
 _map = READ.mapping
 _seq = READ.as_list
@@ -84,6 +85,7 @@ def _opt_decimal(value: Decimal | None) -> Decimal | None:
     return None if value is None else to_decimal(value)
 
 
+@unshadowed
 @dataclass(frozen=True)
 class PurchaseLine:
     """One line of the RG Purchase Record (2.5188): an RG bought (or given in the Initial Scenario OB) and its rolls."""
@@ -225,6 +227,7 @@ class FortificationLine:
         )
 
 
+@unshadowed
 @dataclass(frozen=True)
 class ItemLine:
     """A purchase that is not an RG: an Attack Option (PL 2.4), Patrols (PL 2.31), points (FP with CP, PL 2.38)."""
@@ -270,6 +273,7 @@ class ItemLine:
         )
 
 
+@unshadowed
 @dataclass(frozen=True)
 class RosterLine:
     """One CG Roster line (per CG Date / Firefight / TM Scenario): Start, Replenished, RG Purchased, Spent, Left …"""

@@ -10,6 +10,7 @@ from rules_engine.events import JSON
 from rules_engine.ledger.amounts import Amount, amount_text, frozen_mapping, to_decimal
 from rules_engine.ledger.json_fields import READ
 from rules_engine.ledger.lines import FortificationLine, ItemLine, PurchaseLine, RosterLine
+from rules_engine.unshadowed import unshadowed
 from rules_engine.vocabulary import SideId
 
 _as_map = READ.as_mapping
@@ -49,6 +50,7 @@ def _replaced[L](lines: tuple[L, ...], first: int, new: L, same: Callable[[L], b
     return (*lines[:first], new, *rest)
 
 
+@unshadowed
 @dataclass(frozen=True)
 class SideLedger:
     """Everything one side keeps secret on paper: points by currency, RG Purchase Record, fortifications, CG Roster."""

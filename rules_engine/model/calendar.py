@@ -5,6 +5,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from rules_engine.model.values import Cell
+from rules_engine.unshadowed import unshadowed
 from rules_engine.vocabulary import SideId
 
 
@@ -32,6 +33,7 @@ class BoughtWith:
     via: str | None = None
 
 
+@unshadowed
 @dataclass(frozen=True)
 class Currency:
     """A points currency: CPP, FPP, CP, FP, TP, DSP."""
@@ -45,6 +47,7 @@ class Currency:
     note: str | None = None
 
 
+@unshadowed
 @dataclass(frozen=True)
 class CalendarEntry:
     """One CG Date / Firefight / TM Scenario, in play order, with its printed columns."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from rules_engine.unshadowed import unshadowed
 from rules_engine.vocabulary import Chit, DiceKind, SideId
 
 
@@ -63,6 +64,7 @@ class MatrixCell:
     moves_first: SideId | None = None
 
 
+@unshadowed
 @dataclass(frozen=True)
 class Initiative:
     """2.522-style initiative: the choice mode, the 2×2 matrix, chit limits and the Dual Attack rolls."""

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from rules_engine.model.tables import Modifier
 from rules_engine.model.values import SettingValue
+from rules_engine.unshadowed import unshadowed
 from rules_engine.vocabulary import DiceKind, SideId, Visibility
 
 
@@ -31,6 +32,7 @@ class Form:
     note: str | None = None
 
 
+@unshadowed
 @dataclass(frozen=True)
 class Setting:
     """A value a CG Card or the players supply (Intensity column, HIST/CP DRM …)."""

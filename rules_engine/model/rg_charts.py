@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from rules_engine.errors import UnknownNameError
 from rules_engine.model.values import Cell
 from rules_engine.system_memo import SystemMemo
+from rules_engine.unshadowed import unshadowed
 from rules_engine.vocabulary import SideId
 
 
@@ -21,6 +22,7 @@ class UnitCount:
 RG_QUALITIES = ("elite", "first-line", "second-line", "green", "conscript")  # ASL troop qualities (PL 3.47)
 
 
+@unshadowed
 @dataclass(frozen=True)
 class RgRow:
     """One Reinforcement Group line (ID, Group Type, Full/Depleted units, notes, cost and maxima)."""
@@ -53,6 +55,7 @@ class PreRegistered:
     max: int
 
 
+@unshadowed
 @dataclass(frozen=True)
 class RgNote:
     """An RG note letter and what the app does with it."""
@@ -77,6 +80,7 @@ class CombinedMax:
     ref: str | None = None
 
 
+@unshadowed
 @dataclass(frozen=True)
 class RgChart:
     """One side's Reinforcement Group chart."""

@@ -4,9 +4,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from rules_engine.unshadowed import unshadowed
 from rules_engine.vocabulary import Automation, DiceKind, StepAction
 
 
+@unshadowed
 @dataclass(frozen=True)
 class Step:
     """One step of the between-scenario sequence ("2.516 CPP Replenishment")."""

@@ -22,6 +22,7 @@ from rules_engine.model.rg_charts import RgChart
 from rules_engine.model.steps import IdleRule, Step
 from rules_engine.model.tables import DiceTable
 from rules_engine.model.values import SettingValue
+from rules_engine.unshadowed import unshadowed
 from rules_engine.vocabulary import SideId
 
 
@@ -33,6 +34,7 @@ def _named[T](items: tuple[T, ...], key: Callable[[T], str], wanted: str, unknow
     raise UnknownNameError(f"{unknown} {wanted!r} (allowed: {', '.join(key(i) for i in items) or 'none'})")
 
 
+@unshadowed
 @dataclass(frozen=True)
 class System:
     """A validated CG system (or a system with a CG Card applied)."""

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from rules_engine.errors import LostCellError, UnknownNameError
 from rules_engine.model.values import Cell
 from rules_engine.system_memo import SystemMemo
+from rules_engine.unshadowed import unshadowed
 from rules_engine.vocabulary import DiceKind
 
 
@@ -18,6 +19,7 @@ class Column:
     label: str
 
 
+@unshadowed
 @dataclass(frozen=True)
 class Row:
     """A range of final rolls (min/max inclusive, None = open-ended) and its cells, one per column."""
@@ -60,6 +62,7 @@ class SettingRef:
     setting: str
 
 
+@unshadowed
 @dataclass(frozen=True)
 class PerFact:
     """``value`` per ``every`` of a counted fact ("–1 per each 10 CVP"), rounded down (FRD) or up (FRU)."""
@@ -69,6 +72,7 @@ class PerFact:
     rounding: str = "down"
 
 
+@unshadowed
 @dataclass(frozen=True)
 class Modifier:
     """One DRM/drm, with its reason as written and how it is known (fact, player's answer, setting)."""
@@ -103,6 +107,7 @@ class OriginalEffect:
     columns: tuple[str, ...] = ()
 
 
+@unshadowed
 @dataclass(frozen=True)
 class DiceTable:
     """A dice table: ranges of final rolls × columns, with its DRM list ("2.12 CP Replenishment Table")."""

@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from typing import TypeAlias
 
 from rules_engine.errors import MissingValueError
+from rules_engine.unshadowed import unshadowed
 from rules_engine.vocabulary import Provenance
 
 Scalar: TypeAlias = int | float | str
@@ -22,6 +23,7 @@ def value_text(value: CellValue) -> str:
     return str(value)
 
 
+@unshadowed
 @dataclass(frozen=True)
 class Cell:
     """One value from a rule text: legible, interpreted (keeping ``as_written``) or missing (``value`` is None)."""

@@ -6,8 +6,10 @@ from dataclasses import dataclass
 from typing import TypeAlias
 
 from rules_engine.fortification_purchase import FortOrder
+from rules_engine.unshadowed import unshadowed
 
 
+@unshadowed
 @dataclass(frozen=True)
 class RgOrder:
     """Buy one RG: set-up mode (entry | on-map | reserve), Pre-Registered hexes (note p), extra CPP (note r)."""
