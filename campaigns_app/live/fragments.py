@@ -52,7 +52,7 @@ def live_fragments(seat: Seat, common: live_page.Shared | None = None, only: Col
     """Every fragment of the seat's live page (``only``: these of them), by element id (no request: no CSRF field,
     htmx sends the header), in FRAGMENTS order; ``common``: the rows a publishing service holds (live_page.shared).
     Read through campaigns_app.live.pages, which renders this once per change and gives it its version."""
-    context = live_page.live_context(seat, common)
+    context = live_page.live_context(seat, common, only)
     context.update(extra)
     return {fragment_id: render_fragment(fragment_id, context) for fragment_id in FRAGMENTS
             if only is None or fragment_id in only}

@@ -1,6 +1,8 @@
 """A seat's history: the events its side may see (rules_engine.event_text decides and words them), in order."""
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -17,12 +19,26 @@ from campaigns_app.prepared import Prepared
 from campaigns_app.records.lost_values import value_rows
 from rules_engine.event_sight import sight
 from rules_engine.event_text import Words, describe, visible_events
-from rules_engine.events import EventKind
+from rules_engine.events import JSON, EventKind
 from rules_engine.pace import DEADLINE_WORDS
-from rules_engine.view import SideView
 
 
-def _describe_event(system: System, record: EventRecord, viewer: str) -> dict[str, Any]:
+@dataclass(frozen=True)
+class RecentEvent:
+    """One of the newest events as ``recent_records`` reads it: the columns a history line reads, no model instance."""
+
+    seq: int
+    kind: str
+    visibility: str
+    side: str
+    payload: dict[str, JSON]
+    created: datetime
+
+
+Recorded = EventRecord | RecentEvent  # a stored event: a model row, or one of the newest events read as RecentEvent
+
+
+def _describe_event(system: System, record: Recorded, viewer: str) -> dict[str, Any]:
     """A history line: what happened, in words (rules_engine.event_text), and its dice (if a roll)."""
     payload = record.payload or {}
     said = describe(Words(system), record.kind, payload, record.side or None, viewer)
@@ -70,7 +86,7 @@ def _creation_choices(system: System, payload: dict[str, Any]) -> str:
     return choices
 
 
-def _visible(records: list[EventRecord], side: str, ended: bool) -> list[EventRecord]:
+def _visible(records: Sequence[Recorded], side: str, ended: bool) -> list[Recorded]:
     """The records ``side`` may see (rules_engine.event_text decides)."""
     return visible_events(records, side, ended)
 
@@ -78,32 +94,35 @@ def _visible(records: list[EventRecord], side: str, ended: bool) -> list[EventRe
 HISTORY_WINDOW = 24  # events read at a time, newest first, for the latest few
 
 
-def recent_records(campaign: Campaign) -> list[EventRecord]:
+def recent_records(campaign: Campaign) -> list[RecentEvent]:
     """The campaign's newest HISTORY_WINDOW events, in order, whoever may see them: read once for both seats' latest
-    history (``history(recent=…)`` filters them for one side, as it does the rows it reads itself)."""
-    return RECENT.rows(campaign.pk)[::-1]
+    history (``history(recent=…)`` filters them for one side, as it does the rows it reads itself). Read as values,
+    not model instances: a model instance per row cost more CPU than the query."""
+    return [RecentEvent(*row) for row in reversed(RECENT.rows(campaign.pk))]
 
 
 RECENT = Prepared(lambda campaign_id: EventRecord.objects.filter(campaign_id=campaign_id).order_by("-seq")
-                  [:HISTORY_WINDOW], int)
+                  .values_list(*RecentEvent.__dataclass_fields__)[:HISTORY_WINDOW], int)
 
 
-def history(campaign: Campaign, seat: Seat, latest: int | None = None, view: SideView | None = None,
-            recent: list[EventRecord] | None = None) -> list[dict[str, Any]]:
+def history(campaign: Campaign, seat: Seat, latest: int | None = None, ended: bool | None = None,
+            recent: list[RecentEvent] | None = None) -> list[dict[str, Any]]:
     """The events the seat's side may see, in order (``latest``: only the last few, read from the newest back;
-    ``recent``: the campaign's newest events as ``recent_records`` read them, used as the first window)."""
+    ``ended``: whether the CG is over, when the caller knows; ``recent``: the campaign's newest events as
+    ``recent_records`` read them, used as the first window)."""
     system = door.system_of(campaign)
-    ended = (view if view is not None else door.side_view(campaign, seat.side)).ended
-    events = EventRecord.objects.filter(campaign=campaign)
+    if ended is None:
+        ended = door.ended(campaign)
     if latest is None:
-        visible = _visible(list(events.order_by("seq")), seat.side, ended)
+        visible = _visible(list(EventRecord.objects.filter(campaign=campaign).order_by("seq")), seat.side, ended)
     else:
         window = max(HISTORY_WINDOW, latest + 1)
         while True:
+            records: Sequence[Recorded]
             if recent is not None and window == HISTORY_WINDOW:
-                records = recent
+                records = recent  # no queryset built: a live page's latest events are almost always in it
             else:
-                records = list(events.order_by("-seq")[:window])[::-1]
+                records = list(EventRecord.objects.filter(campaign=campaign).order_by("-seq")[:window])[::-1]
             visible = _visible(records, seat.side, ended)
             if len(records) < window:  # the whole campaign
                 break

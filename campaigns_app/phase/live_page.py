@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
@@ -15,10 +16,10 @@ from campaigns_app.campaigns.selectors import seeds_fixed
 from campaigns_app.engine import System
 from campaigns_app.live import presence_store
 from campaigns_app.messages.selectors import conversation, latest_messages
-from campaigns_app.models import Campaign, EventRecord, Seat
+from campaigns_app.models import Campaign, Seat
 from campaigns_app.pace.selectors import pace_context
 from campaigns_app.phase.context import phase_context
-from campaigns_app.phase.history import history, recent_records
+from campaigns_app.phase.history import RecentEvent, history, recent_records
 from campaigns_app.phase.steps import step_label
 from campaigns_app.records import end_selectors
 from rules_engine.event_text import STEP_LABELS, cg_ended_text
@@ -48,6 +49,14 @@ ABSENT: dict[str, Any] = {
     "run": False, "steps_only": False, "rolls_only": False, "map_group": None, "suffix": "",
 }
 
+# The live context's parts, each made only when a fragment to be rendered reads a name it gives (``live_context(only=
+# …)``): by fragments.FRAGMENTS id, the fragments whose partials read the side's view (every name worded from it),
+# ``phase``, ``history_latest``. tests/campaigns_app/live/test_publish_scope.py reads the partials to hold these.
+VIEW_READERS = frozenset({"campaign-status", "owes", "step-panel", "chit-panel", "step-records", "checklist",
+                          "ledger-summary", "players", "dice-card"})
+PHASE_READERS = frozenset({"step-panel", "chit-panel", "step-records", "checklist", "ledger-summary"})
+HISTORY_READERS = frozenset({"history-latest"})
+
 # the live page's fragments a phase form's response swaps in (fragments.FRAGMENTS keys)
 PHASE_FRAGMENT_IDS = ("campaign-status", "owes", "step-panel", "chit-panel", "step-records", "checklist",
                       "ledger-summary", "players", "history-latest")
@@ -63,7 +72,7 @@ class Shared:
     seats: dict[str, Seat]
     online: set[str]
     messages: list[tuple[str, str, datetime]]
-    recent: list[EventRecord]  # the newest events, read once: each seat's latest history filters them for its side
+    recent: list[RecentEvent]  # the newest events, read once: each seat's latest history filters them for its side
 
 
 def shared(campaign: Campaign, system: System | None = None, seats: list[Seat] | None = None,
@@ -79,13 +88,46 @@ def shared(campaign: Campaign, system: System | None = None, seats: list[Seat] |
                   recent_records(campaign))
 
 
-def live_context(seat: Seat, common: Shared | None = None) -> dict[str, Any]:
+def live_context(seat: Seat, common: Shared | None = None, only: Collection[str] | None = None) -> dict[str, Any]:
     """Everything the seat's live page renders (its own side's view only): fresh from the database, or from the rows
-    ``common`` holds (a service publishing both seats' pages under the campaign row lock)."""
+    ``common`` holds (a service publishing both seats' pages under the campaign row lock). ``only``: the fragments
+    (fragments.FRAGMENTS ids) that will be rendered from it; the parts none of them reads are not made."""
     if common is None:
         common = shared(Campaign.objects.select_related("system").defer("system__definition").get(pk=seat.campaign_id))
+    campaign, system, seats = common.campaign, common.system, common.seats
+    opponent_side = engine.other_side(system, seat.side)
+    context = {
+        **ABSENT,
+        "campaign": campaign,
+        "urls": campaign_urls(campaign.public_id),
+        "seat": seat,
+        "system": system,
+        "side_name": engine.side_name(system, seat.side),
+        "opponent_name": engine.side_name(system, opponent_side),
+        "opponent_joined": opponent_side in seats,
+        "seeds_fixed": seeds_fixed(campaign, len(seats)),
+        "conversation": conversation(common.messages, system, seat.side),
+        "phase_oob": ",".join(f"#{fragment_id}" for fragment_id in PHASE_FRAGMENT_IDS),
+    }
+    side_view = door.side_view(campaign, seat.side) if _wanted(VIEW_READERS, only) else None
+    if side_view is not None:
+        context.update(_view_part(seat, common, side_view))
+        if _wanted(PHASE_READERS, only):
+            context["phase"] = phase_context(campaign, seat, system, side_view, len(seats) == 2)
+    if _wanted(HISTORY_READERS, only):
+        context["history_latest"] = history(campaign, seat, latest=HISTORY_LATEST, recent=common.recent,
+                                            ended=side_view.ended if side_view is not None else None)
+    return context
+
+
+def _wanted(readers: frozenset[str], only: Collection[str] | None) -> bool:
+    """Whether a part read by ``readers`` is made for the fragments ``only`` (None: every fragment)."""
+    return only is None or not readers.isdisjoint(only)
+
+
+def _view_part(seat: Seat, common: Shared, side_view: SideView) -> dict[str, Any]:
+    """The names worded from the side's view (VIEW_READERS read them)."""
     campaign, system, seats, online = common.campaign, common.system, common.seats, common.online
-    side_view = door.side_view(campaign, seat.side)
     view: Any = side_view.json  # the JSON view (rules_engine.view.view_json), read key by key
     sides = engine.side_ids(system)
     players = []
@@ -146,17 +188,8 @@ def live_context(seat: Seat, common: Shared | None = None) -> dict[str, Any]:
             "moves_first": engine.side_name(system, current_round["moves_first"]) if current_round["moves_first"] else None,
             "rolls": current_round.get("rolls", []),
         }
-    opponent_side = engine.other_side(system, seat.side)
     return {
-        **ABSENT,
-        "campaign": campaign,
-        "urls": campaign_urls(campaign.public_id),
-        "seat": seat,
-        "system": system,
         "view": view,
-        "side_name": engine.side_name(system, seat.side),
-        "opponent_name": engine.side_name(system, opponent_side),
-        "opponent_joined": opponent_side in seats,
         "players": players,
         "my_owes": my_owes,
         "opponent_owes": [their_words(item) for item in opponent_owes],
@@ -171,17 +204,12 @@ def live_context(seat: Seat, common: Shared | None = None) -> dict[str, Any]:
         "scenario_done_label": (
             "The Initial Scenario is finished" if view.get("step") == "initial-scenario"
             else f"The scenario ({revealed['label']}) is finished" if revealed else "The scenario is finished"),
-        "seeds_fixed": seeds_fixed(campaign, len(seats)),
         "revealed": revealed,
         "end_question": end_question,
         "cg_end_text": cg_ended_text(system, view["cg_end"]) if view.get("ended") and view.get("cg_end") else "",
         "can_mark_done": len(seats) == 2 and side_view.can_mark_done,
-        "history_latest": history(campaign, seat, latest=HISTORY_LATEST, view=side_view, recent=common.recent),
-        "conversation": conversation(common.messages, system, seat.side),
         "pace": pace_context(campaign, system, seat.side),
         "ended": view.get("ended", False),
-        "phase": phase_context(campaign, seat, system, side_view, len(seats) == 2),
-        "phase_oob": ",".join(f"#{fragment_id}" for fragment_id in PHASE_FRAGMENT_IDS),
     }
 
 

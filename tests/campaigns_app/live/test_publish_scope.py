@@ -194,3 +194,29 @@ def test_a_scoped_write_renders_exactly_the_fragments_whose_partials_read_what_i
     assert readers("players") == set(fragments.PRESENCE) == {"players"}
     assert readers("conversation") | readers("history_latest") == set(fragments.MESSAGE)
     assert readers("conversation") == {"messages"} and readers("history_latest") == {"history-latest"}
+
+
+def test_the_context_parts_are_made_for_exactly_the_fragments_whose_partials_read_them() -> None:
+    assert readers("phase") == live_page.PHASE_READERS
+    assert readers("history_latest") == live_page.HISTORY_READERS
+    assert live_page.VIEW_READERS | {"messages", "history-latest"} == set(fragments.FRAGMENTS)
+
+
+def test_a_fragment_rendered_alone_reads_no_name_its_context_left_out_and_renders_the_same_bytes(
+    rr: Any, users: Any,
+) -> None:
+    campaign = new_campaign(users["gerd"], users["cana"])
+    services.chit_submit(user=users["gerd"], public_id=campaign.public_id, side="german", chit="attack")
+    for side in SIDES:
+        seat = seat_of(campaign, side)
+        common = live_page.shared(Campaign.objects.select_related("system").get(pk=campaign.pk))
+        whole = live_page.live_context(seat, common)
+        rendered = fragments.live_fragments(seat, common, live_version=VERSION_MARK)
+        for fragment_id in fragments.FRAGMENTS:
+            left_out = whole.keys() - live_page.live_context(seat, common, only=[fragment_id]).keys()
+            assert {name for name in left_out if fragment_id in readers(name)} == set(), (side, fragment_id)
+            alone = fragments.live_fragments(seat, common, only=[fragment_id], live_version=VERSION_MARK)
+            assert alone == {fragment_id: rendered[fragment_id]}, (side, fragment_id)
+        messages_alone = live_page.live_context(seat, common, only=fragments.MESSAGE).keys()
+        assert {"view", "phase", "players"}.isdisjoint(messages_alone) and "history_latest" in messages_alone
+        assert "phase" not in live_page.live_context(seat, common, only=fragments.PRESENCE)

@@ -137,7 +137,7 @@ def test_a_write_with_no_page_open_renders_nothing_and_a_page_opened_later_reads
     renders: list[int] = []
     context = live_page.live_context
     monkeypatch.setattr(live_page, "live_context",
-                        lambda seat, common=None: renders.append(seat.pk) or context(seat, common))
+                        lambda seat, common=None, only=None: renders.append(seat.pk) or context(seat, common, only))
 
     with django_capture_on_commit_callbacks(execute=True):
         services.chit_submit(user=users["gerd"], public_id=campaign.public_id, side="german", chit="attack")
@@ -158,9 +158,9 @@ def test_the_response_to_a_players_own_chit_reuses_the_rendering_its_write_publi
     renders: list[int] = []
     context = live_page.live_context
 
-    def counted(seat: Any, common: Any = None) -> dict[str, Any]:
+    def counted(seat: Any, common: Any = None, only: Any = None) -> dict[str, Any]:
         renders.append(seat.pk)
-        return context(seat, common)
+        return context(seat, common, only)
 
     monkeypatch.setattr(live_page, "live_context", counted)
 
