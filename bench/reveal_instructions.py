@@ -16,7 +16,8 @@ there alone. Each round runs in a savepoint rolled back afterwards (outside the 
 sealed chits from the same rows; its after-commit work (frames, e-mail) is counted, as in ``reveal_cpu.py``; templates
 render as in production. It prints the instructions per write and each one's ratio to the request floor (the page
 closing is no request: its ratio only sets it beside the others). Compare two commits by running this in each: the
-counts of the same code move by well under 1 % from one run to the next.
+counts of the same code move by 1–2 % at most from one run to the next (threads waiting on the database and Redis,
+the garbage collector's timing), where CPU times move by a third.
 
 Callgrind counts the instructions of the Python process in user space: not the kernel's work for its sockets, nor
 PostgreSQL's or Redis's. A reveal's CPU time is therefore more than its instructions alone suggest, next to the floor.
