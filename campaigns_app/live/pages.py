@@ -245,13 +245,16 @@ def publish(campaign: Campaign, system: System, seats: list[Seat], moved: bool =
         return []
     epoch = _epoch_of(campaign.system.sha256, campaign.card_sha256)
     stored = {view.seat_id: view for view in STORED_VIEWS.rows(campaign.pk)}
-    common = live_page.shared(campaign, system, seats, online)
+    kept = {seat.pk: _kept(stored.get(seat.pk), campaign.revision, epoch) for seat in watched}
+    # the rows only some fragments read are read when a seat renders every fragment or a scoped one reads them
+    whole = all(_whole(fragments_kept) for fragments_kept in kept.values())
+    common = live_page.shared(campaign, system, seats, online, only=changed if whole else None)
     frames = []
     updated: list[LiveView] = []
     for seat in watched:
         view = stored.get(seat.pk)
         before, previous = (view.fragments, view.version) if view is not None else ({}, 0)
-        rendered = _rendering(seat, view, campaign.revision, epoch, common, changed)
+        rendered = _rendering(seat, kept[seat.pk], common, changed)
         if seat.side in noting:  # a notes page of the seat is open: its fragments too (else no work for them)
             rendered.update(notes_fragments(seat, live_version=VERSION_MARK))
         made = _store(seat, view, campaign.revision, epoch, rendered, save=view is None)
@@ -265,14 +268,23 @@ def publish(campaign: Campaign, system: System, seats: list[Seat], moved: bool =
     return frames
 
 
-def _rendering(seat: Seat, view: LiveView | None, revision: int, epoch: str, common: live_page.Shared,
+def _kept(view: LiveView | None, revision: int, epoch: str) -> dict[str, str]:
+    """The stored fragments a write at ``revision`` may keep: the stored ``view``'s when it is the one made just before
+    this write (the revision before, the same code, system and card); else none."""
+    return view.fragments if view is not None and (view.revision, view.epoch) == (revision - 1, epoch) else {}
+
+
+def _whole(kept: dict[str, str]) -> bool:
+    """Whether ``kept`` holds every live fragment (a scoped write can keep the ones it does not change)."""
+    return all(fragment_id in kept for fragment_id in fragments.FRAGMENTS)
+
+
+def _rendering(seat: Seat, kept: dict[str, str], common: live_page.Shared,
                changed: Collection[str] | None) -> dict[str, str]:
-    """The seat's live fragments at ``revision``: when the stored ``view`` is the one made just before this write (the
-    revision before, the same code, system and card) and the write can change only ``changed``, those are rendered and
-    the others kept as stored; otherwise every one is rendered. Either way the same bytes: the kept fragments read
-    nothing the write changed (fragments.PRESENCE, fragments.MESSAGE)."""
-    kept = view.fragments if view is not None and (view.revision, view.epoch) == (revision - 1, epoch) else {}
-    if changed is None or not all(fragment_id in kept for fragment_id in fragments.FRAGMENTS):
+    """The seat's live fragments: when the write can change only ``changed`` and the seat's stored view (``kept``) is
+    whole, those are rendered and the others kept as stored; otherwise every one is rendered. Either way the same
+    bytes: the kept fragments read nothing the write changed (fragments.PRESENCE, fragments.MESSAGE)."""
+    if changed is None or not _whole(kept):
         return fragments.live_fragments(seat, common, live_version=VERSION_MARK)
     fresh = fragments.live_fragments(seat, common, only=changed, live_version=VERSION_MARK)
     return {fragment_id: fresh[fragment_id] if fragment_id in fresh else kept[fragment_id]

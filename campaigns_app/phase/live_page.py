@@ -51,11 +51,13 @@ ABSENT: dict[str, Any] = {
 
 # The live context's parts, each made only when a fragment to be rendered reads a name it gives (``live_context(only=
 # …)``): by fragments.FRAGMENTS id, the fragments whose partials read the side's view (every name worded from it),
-# ``phase``, ``history_latest``. tests/campaigns_app/live/test_publish_scope.py reads the partials to hold these.
+# ``phase``, ``history_latest``, ``conversation`` (the last two read from rows ``shared`` reads only for them).
+# tests/campaigns_app/live/test_publish_scope.py reads the partials to hold these.
 VIEW_READERS = frozenset({"campaign-status", "owes", "step-panel", "chit-panel", "step-records", "checklist",
                           "ledger-summary", "players", "dice-card"})
 PHASE_READERS = frozenset({"step-panel", "chit-panel", "step-records", "checklist", "ledger-summary"})
 HISTORY_READERS = frozenset({"history-latest"})
+MESSAGES_READERS = frozenset({"messages"})
 
 # the live page's fragments a phase form's response swaps in (fragments.FRAGMENTS keys)
 PHASE_FRAGMENT_IDS = ("campaign-status", "owes", "step-panel", "chit-panel", "step-records", "checklist",
@@ -76,16 +78,18 @@ class Shared:
 
 
 def shared(campaign: Campaign, system: System | None = None, seats: list[Seat] | None = None,
-           online: frozenset[str] | None = None) -> Shared:
+           online: frozenset[str] | None = None, only: Collection[str] | None = None) -> Shared:
     """The shared part of the live context: ``system`` and ``seats`` read when not given, who is online read now
-    (``online``: as the publishing caller just read it)."""
+    (``online``: as the publishing caller just read it). ``only``: the fragments that will be rendered from it; the
+    messages and the newest events are read only when one of them reads them (else empty: none of them shows them)."""
     found = seats if seats is not None else list(Seat.objects.filter(campaign=campaign).select_related("user"))
     for seat in found:
         seat.campaign = campaign  # templates reach the campaign through the seat: no query per seat
     online = presence_store.online(campaign.public_id) if online is None else online
     return Shared(campaign, system if system is not None else door.system_of(campaign),
-                  {seat.side: seat for seat in found}, set(online), latest_messages(campaign),
-                  recent_records(campaign))
+                  {seat.side: seat for seat in found}, set(online),
+                  latest_messages(campaign) if _wanted(MESSAGES_READERS, only) else [],
+                  recent_records(campaign) if _wanted(HISTORY_READERS, only) else [])
 
 
 def live_context(seat: Seat, common: Shared | None = None, only: Collection[str] | None = None) -> dict[str, Any]:
@@ -106,9 +110,10 @@ def live_context(seat: Seat, common: Shared | None = None, only: Collection[str]
         "opponent_name": engine.side_name(system, opponent_side),
         "opponent_joined": opponent_side in seats,
         "seeds_fixed": seeds_fixed(campaign, len(seats)),
-        "conversation": conversation(common.messages, system, seat.side),
         "phase_oob": ",".join(f"#{fragment_id}" for fragment_id in PHASE_FRAGMENT_IDS),
     }
+    if _wanted(MESSAGES_READERS, only):
+        context["conversation"] = conversation(common.messages, system, seat.side)
     side_view = door.side_view(campaign, seat.side) if _wanted(VIEW_READERS, only) else None
     if side_view is not None:
         context.update(_view_part(seat, common, side_view))

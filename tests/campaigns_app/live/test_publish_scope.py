@@ -199,6 +199,7 @@ def test_a_scoped_write_renders_exactly_the_fragments_whose_partials_read_what_i
 def test_the_context_parts_are_made_for_exactly_the_fragments_whose_partials_read_them() -> None:
     assert readers("phase") == live_page.PHASE_READERS
     assert readers("history_latest") == live_page.HISTORY_READERS
+    assert readers("conversation") == live_page.MESSAGES_READERS
     assert live_page.VIEW_READERS | {"messages", "history-latest"} == set(fragments.FRAGMENTS)
 
 
@@ -209,14 +210,44 @@ def test_a_fragment_rendered_alone_reads_no_name_its_context_left_out_and_render
     services.chit_submit(user=users["gerd"], public_id=campaign.public_id, side="german", chit="attack")
     for side in SIDES:
         seat = seat_of(campaign, side)
-        common = live_page.shared(Campaign.objects.select_related("system").get(pk=campaign.pk))
+        row = Campaign.objects.select_related("system").get(pk=campaign.pk)
+        common = live_page.shared(row)
         whole = live_page.live_context(seat, common)
         rendered = fragments.live_fragments(seat, common, live_version=VERSION_MARK)
         for fragment_id in fragments.FRAGMENTS:
             left_out = whole.keys() - live_page.live_context(seat, common, only=[fragment_id]).keys()
             assert {name for name in left_out if fragment_id in readers(name)} == set(), (side, fragment_id)
-            alone = fragments.live_fragments(seat, common, only=[fragment_id], live_version=VERSION_MARK)
+            rows_for_it = live_page.shared(row, only=[fragment_id])  # the messages and events read only if it shows them
+            alone = fragments.live_fragments(seat, rows_for_it, only=[fragment_id], live_version=VERSION_MARK)
             assert alone == {fragment_id: rendered[fragment_id]}, (side, fragment_id)
         messages_alone = live_page.live_context(seat, common, only=fragments.MESSAGE).keys()
         assert {"view", "phase", "players"}.isdisjoint(messages_alone) and "history_latest" in messages_alone
         assert "phase" not in live_page.live_context(seat, common, only=fragments.PRESENCE)
+
+
+def test_a_presence_change_reads_neither_the_messages_nor_the_newest_events_when_every_watched_view_is_whole(
+    rr: Any, users: Any, monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Callable[..., Any],
+) -> None:
+    campaign = new_campaign(users["gerd"], users["cana"])
+    pages_open(campaign)
+    with django_capture_on_commit_callbacks(execute=True):
+        send(users["cana"], campaign, "canadian", "Hold the crossroads")  # both seats' views stored, whole
+    reads: list[str] = []
+    for name in ("latest_messages", "recent_records"):
+        original = getattr(live_page, name)
+        monkeypatch.setattr(live_page, name, lambda *args, _name=name, _original=original: (
+            reads.append(_name), _original(*args))[1])
+    rendered = Rendered(monkeypatch)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        services.presence_close(public_id=campaign.public_id, seat_id=seat_of(campaign, "german").pk, side="german",
+                                channel_name="test.live!german")
+
+    assert rendered.taken() == {"german": [], "canadian": ["players"]}  # the German page closed: only the Canadian
+    assert reads == []
+    canadian = seat_of(campaign, "canadian")  # what it stored is what a whole rendering gives
+    assert LiveView.objects.get(seat=canadian).fragments == fragments.live_fragments(canadian, live_version=VERSION_MARK)
+    reads.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        send(users["cana"], campaign, "canadian", "Still there?")
+    assert sorted(reads) == ["latest_messages", "recent_records"]
