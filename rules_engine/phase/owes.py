@@ -19,6 +19,7 @@ from rules_engine.phase.program import (
     current_program,
     find_step,
     settle,
+    step_at,
     step_kind,
     step_label,
 )
@@ -73,10 +74,9 @@ def owes(system: SystemLike, state: CampaignState, side: str) -> tuple[str, ...]
                 return ()
             ref = system.initiative.ref if system.initiative else ""
             return (f"choose your Initiative chit ({ref})" if ref else "choose your Initiative chit",)
-    entry = state.phase_ref
-    if entry is None or entry in MARKS:
-        return ()  # ``step_at``: no step at a mark
-    step = find_step(system, entry)
+    step = step_at(system, state)
+    if step is None:
+        return ()
     kind = current_kind(system, state, step)
     if kind != AUTOMATIC:  # what ``needs`` gives at a step the app does not resolve: a lost value a roll fell on
         pending = open_pending(state, side)
