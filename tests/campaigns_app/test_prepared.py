@@ -155,3 +155,30 @@ def test_prepared_message_reads_give_what_the_orm_gives(campaign_factory: Any, u
                     campaign=where, side=side, payload__form=form).exists(), (where.name, side, form)
     assert (selectors.sent_by(campaign.pk, "german"), selectors.sent_in(campaign.pk)) == (2, 3)
     assert selectors.form_sent(campaign.pk, "german", "f2") and not selectors.form_sent(campaign.pk, "canadian", "f2")
+
+
+def test_a_prepared_query_asks_its_columns_for_converters_once_per_connection(campaign_factory: Any, users: Any,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    from django.db.models import Field
+
+    campaign = campaign_factory(users["gerd"], users["cana"])
+    EventRecord.objects.create(campaign=campaign, seq=9001, kind="message", visibility="public", side="german",
+                               payload={"text": "Ready when you are."})
+    asked: list[str] = []
+    original = Field.get_db_converters
+
+    def counted(field: Any, connection: Any) -> Any:
+        asked.append(field.name)
+        return original(field, connection)
+
+    monkeypatch.setattr(Field, "get_db_converters", counted)
+    SEAT_FOR.rows(campaign.public_id, users["gerd"].pk)  # the first run on this connection may ask
+    LATEST.rows(campaign.pk)
+    asked.clear()
+    seat = SEAT_FOR.rows(campaign.public_id, users["gerd"].pk)[0]
+    latest = LATEST.rows(campaign.pk)
+    assert asked == []
+    # the converters still apply: the JSON payload decoded, the seat's relations and deferred fields as before
+    assert latest == list(LATEST.queryset(campaign.pk)) and latest[0][1] == {"text": "Ready when you are."}
+    assert loaded(seat) == loaded(list(SEAT_FOR.queryset(campaign.public_id, users["gerd"].pk))[0])
+    assert asked != []  # the querysets themselves asked: the count above could have caught a run asking
