@@ -1,6 +1,7 @@
 """A step as a player reads it: its label, its kind (automatic, secret order, on the board …) and the checklist."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from campaigns_app import engine
@@ -169,4 +170,29 @@ def _shown(entry: dict[str, Any]) -> dict[str, Any]:
         done_word, todo_word = done_word or "finished", todo_word or "to do"
         entry["you_words"] = done_word if entry.get("you_done") else todo_word
         entry["opponent_words"] = done_word if entry.get("opponent_done") else todo_word
+    entry["line"] = ChecklistLine(**{name: entry.get(name, "") for name in LINE_FIELDS})
     return entry
+
+
+@dataclass(frozen=True)
+class ChecklistLine:
+    """What the checklist prints of one item, and nothing else (``checklist_item`` in campaigns/phase/live.html reads
+    these alone, with the opponent's name): hashable, so an item whose words did not change is not rendered again
+    (templatetags/rendered_once.py) — a reveal re-renders each seat's checklist, about 40 items."""
+
+    status: str
+    kind_class: str
+    current: bool
+    mark: str
+    number: str
+    name: str
+    status_words: str
+    kind_label: str
+    kind_help: str
+    order_text: str
+    show_sides: bool
+    you_words: str
+    opponent_words: str
+
+
+LINE_FIELDS = tuple(ChecklistLine.__dataclass_fields__)

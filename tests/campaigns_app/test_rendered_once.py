@@ -1,0 +1,82 @@
+"""{% rendered_once %}: a partial rendered with the values given alone, once per process for the same values; the
+checklist's items are rendered through it."""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from django.template import Context, Engine
+
+from campaigns_app.phase.steps import ChecklistLine
+from campaigns_app.templatetags.rendered_once import rendering
+
+ITEM = "campaigns/phase/live.html#checklist_item"
+
+
+def line(**changed: object) -> ChecklistLine:
+    fields: dict[str, object] = dict(
+        status="current", kind_class="secret", current=True, mark="▸", number="2.518", name="Purchase RG",
+        status_words="current step", kind_label="Secret", kind_help="Each side chooses alone.", order_text="",
+        show_sides=True, you_words="finished", opponent_words="to do")
+    fields.update(changed)
+    return ChecklistLine(**fields)  # type: ignore[arg-type]
+
+
+@pytest.fixture(autouse=True)
+def nothing_remembered() -> Iterator[None]:
+    rendering.cache_clear()
+    yield
+    rendering.cache_clear()
+
+
+def page(source: str, partials: str = "") -> Engine:
+    """An engine with one page template (and, in ``parts.html``, partials) and the rendered_once library."""
+    return Engine(loaders=[("django.template.loaders.locmem.Loader", {"page.html": source, "parts.html": partials})],
+                  libraries={"rendered_once": "campaigns_app.templatetags.rendered_once"})
+
+
+def test_a_checklist_item_prints_its_line_and_the_opponents_name() -> None:
+    engine = Engine.get_default()
+    outer = engine.from_string('{% load rendered_once %}{% rendered_once "' + ITEM + '" line=line opponent_name=name %}')
+    html = outer.render(Context({"line": line(), "name": "German"}))
+    assert 'aria-current="step"' in html
+    assert '<span class="check-ref">2.518</span> Purchase RG' in html
+    assert '<span class="kind kind-secret" title="Each side chooses alone.">Secret</span>' in html
+    assert "You: finished · German: to do" in html
+    later = outer.render(Context({"line": line(status="done", current=False, show_sides=False), "name": "German"}))
+    assert "aria-current" not in later and "You: finished" not in later and 'class="check check-done' in later
+
+
+def test_the_same_values_are_rendered_once_and_other_values_anew() -> None:
+    engine = Engine.get_default()
+    outer = engine.from_string('{% load rendered_once %}{% rendered_once "' + ITEM + '" line=line opponent_name=name %}')
+    first = outer.render(Context({"line": line(), "name": "German"}))
+    again = outer.render(Context({"line": line(), "name": "German"}))
+    assert again == first
+    assert (rendering.cache_info().hits, rendering.cache_info().misses) == (1, 1)
+    other = outer.render(Context({"line": line(), "name": "Canadian"}))
+    assert "You: finished · Canadian: to do" in other and rendering.cache_info().misses == 2
+    renamed = outer.render(Context({"line": line(name="Purchase Fortifications"), "name": "German"}))
+    assert "Purchase Fortifications" in renamed and rendering.cache_info().misses == 3
+
+
+def test_only_the_values_given_reach_the_partial() -> None:
+    engine = page('{% load rendered_once %}{% rendered_once "parts.html#p" shown=shown %}',
+                  '{% partialdef p %}[{{ shown }}|{{ secret }}]{% endpartialdef %}')
+    html = engine.get_template("page.html").render(Context({"shown": "mine", "secret": "theirs"}))
+    assert html == "[mine|]"
+
+
+def test_what_the_partial_prints_is_escaped_as_the_page_is() -> None:
+    engine = page('{% load rendered_once %}{% rendered_once "parts.html#p" shown=shown %}',
+                  '{% partialdef p %}{{ shown }}{% endpartialdef %}')
+    assert engine.get_template("page.html").render(Context({"shown": "<b>Hill</b>"})) == "&lt;b&gt;Hill&lt;/b&gt;"
+    assert engine.get_template("page.html").render(Context({"shown": "<b>Hill</b>"}, autoescape=False)) == "<b>Hill</b>"
+
+
+def test_a_list_or_a_dict_is_refused_rather_than_remembered_by_identity() -> None:
+    engine = page('{% load rendered_once %}{% rendered_once "parts.html#p" shown=shown %}',
+                  '{% partialdef p %}{{ shown }}{% endpartialdef %}')
+    for unhashable in (["a"], {"a": 1}):
+        with pytest.raises(TypeError):
+            engine.get_template("page.html").render(Context({"shown": unhashable}))
