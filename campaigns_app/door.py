@@ -11,7 +11,7 @@ from campaigns_app import engine
 from campaigns_app.engine import System
 from campaigns_app.models import Campaign
 from rules_engine.lost_values import Need
-from rules_engine.state import CampaignState
+from rules_engine.state import CampaignState, stored_ended
 from rules_engine.view import ChitFacts, SideView, chit_facts, view_for
 
 NEED_DATA = ("table", "table_ref", "table_name", "final", "row", "column", "column_label", "step", "public", "low", "high")
@@ -40,8 +40,9 @@ def side_view(campaign: Campaign, side: str) -> SideView:
 
 
 def ended(campaign: Campaign) -> bool:
-    """Whether the campaign's CG is over (what a side may see of the event log depends on it), without a SideView."""
-    return engine.cg_ended(engine.load_state(campaign.state))
+    """Whether the campaign's CG is over (what a side may see of the event log depends on it), without a SideView
+    and without parsing the stored state."""
+    return stored_ended(campaign.state)
 
 
 def need_fields(need: Need) -> dict[str, Any]:

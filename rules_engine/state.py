@@ -368,3 +368,9 @@ def new_campaign(system: SystemLike) -> CampaignState:
         attack_chits_used={side: 0 for side in sides},
     )
 
+
+
+def stored_ended(data: Mapping[str, JSON]) -> bool:
+    """Whether a stored state (``to_json``) is of a CG that is over, read off its ``ended`` key as ``from_json`` reads
+    it without parsing the rest: which events a side may see depends on it alone (a message's newest events)."""
+    return bool(data.get("ended", False))

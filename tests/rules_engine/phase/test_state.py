@@ -13,7 +13,7 @@ from rules_engine.errors import MissingValueError, SubmissionError
 from rules_engine.events import Event, roll_event
 from rules_engine.results import submit_results
 from rules_engine.sequence import mark_done, owes, submit_chit
-from rules_engine.state import WAITING, CampaignState, new_campaign
+from rules_engine.state import WAITING, CampaignState, new_campaign, stored_ended
 from rules_engine.vocabulary import Chit, DiceKind, Visibility
 from tests.rules_engine.phase.test_initiative import (
     CDN,
@@ -120,6 +120,18 @@ def test_the_cg_ends_after_the_scenario_of_the_last_date_26_am() -> None:
     assert state.cg_end is not None and state.cg_end.reason == "last-date"
     with pytest.raises(SubmissionError, match="The CG has ended"):
         mark_done(RR, state, CDN)
+
+
+def test_whether_a_stored_state_is_of_an_ended_cg_is_read_without_parsing_it() -> None:
+    going = after_initial_scenario()
+    ended = going
+    while ended.step != "ended":
+        ended = play_round(RR, ended, I, I)
+    assert (stored_ended(going.to_json()), stored_ended(ended.to_json())) == (False, True)
+    assert CampaignState.from_json(ended.to_json()).ended is True
+    stored = going.to_json()
+    del stored["ended"]  # stored before the key was written: not over, as from_json reads it
+    assert stored_ended(stored) is False and CampaignState.from_json(stored).ended is False
 
 
 def test_a_system_without_chits_never_asks_for_a_chit() -> None:
