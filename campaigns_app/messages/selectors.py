@@ -7,7 +7,9 @@ from datetime import datetime
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Count
+from django.db.models import Count, TextField
+from django.db.models.fields.json import KT
+from django.db.models.functions import Cast
 
 from campaigns_app import engine
 from campaigns_app.engine import System
@@ -66,10 +68,16 @@ def sent_in(campaign_id: int) -> int:
 
 
 def form_sent(campaign_id: int, side: str, form_id: str) -> bool:
-    """Whether ``side`` has already sent a message from the form ``form_id`` (a form posted twice sends once). Not
-    prepared: a JSON key compared with a value is adapted per database (psycopg's Jsonb, SQLite's JSON text)."""
-    return EventRecord.objects.filter(campaign_id=campaign_id, kind=EventKind.MESSAGE, side=side,
-                                      payload__form=form_id).exists()
+    """Whether ``side`` has already sent a message from the form ``form_id`` (a form posted twice sends once)."""
+    return FORM_SENT.first(campaign_id, side, form_id) is not None
+
+
+# the form id as the payload's text (``->>``, SQLite's JSON_EXTRACT) cast to text: compared as a JSON value instead, the
+# id is adapted per database (psycopg's Jsonb, SQLite's JSON_EXTRACT of it) and the query could not be prepared; the
+# service stores the form id as a string
+FORM_SENT = Prepared(lambda campaign_id, side, form_id: EventRecord.objects.filter(
+    campaign_id=campaign_id, kind=EventKind.MESSAGE, side=side).annotate(form=Cast(KT("payload__form"), TextField()))
+    .filter(form=form_id).order_by().values_list("pk", flat=True)[:1], int, str, str)
 
 
 def own_latest(campaign_id: int, side: str) -> list[datetime]:
