@@ -11,7 +11,13 @@ from campaigns_app.phase import order_forms
 from campaigns_app.phase.board import assisted_tables, board_context, group_board, scenario_roll_forms
 from campaigns_app.phase.orders import balance, fort_rows, has_chart, nothing_to_buy, recon_context, rg_rows
 from campaigns_app.phase.results import differ_rows, group_results_form, lvp_recorders, results_rows
-from campaigns_app.phase.step_records import describe_record, recon_inspection, recon_turn, with_step_cautions
+from campaigns_app.phase.step_records import (
+    describe_record,
+    recon_inspection,
+    recon_turn,
+    record_line,
+    with_step_cautions,
+)
 from campaigns_app.phase.steps import checklist, side_list, step_kind_label
 from rules_engine.board import PURPOSE_MAX, REPAIR_DRM
 from rules_engine.ledger import amount_text
@@ -95,6 +101,7 @@ def phase_context(campaign: Campaign, seat: Seat, system: System, side_view: Sid
         "needs_public_names": " and ".join(str(n["id"]).upper() for n in needs if n["kind"] == "track"),
         "opponent_needs": door.opponent_needs(side_view),
         "records": own_records,
+        "record_lines": tuple(record_line(r) for r in own_records),  # what the step-records card prints of them
         "step_records": step_records,
         "step_rolls": step_rolls,
         "recon_inspection": inspection,

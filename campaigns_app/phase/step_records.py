@@ -1,6 +1,8 @@
 """The current step's records as the viewer may see them: results, rolls with their breakdown, recon turns."""
 from __future__ import annotations
 
+from collections.abc import Hashable
+from dataclasses import dataclass
 from typing import Any
 
 from campaigns_app import engine
@@ -99,3 +101,57 @@ def with_step_cautions(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
             seen.add((record.get("step"), caution))
         out.append(record)
     return out
+
+
+@dataclass(frozen=True)
+class ModifierLine:
+    """A DRM as the records print it: "+2" and why."""
+
+    text: str
+    reason: Hashable
+
+
+@dataclass(frozen=True)
+class RecordLine:
+    """What the step-records card prints of one record, and nothing else (``record_lines`` in the phase context;
+    ``step_records_section`` in campaigns/phase/live.html reads these alone): hashable, so a card whose records did not
+    change is not rendered again (templatetags/rendered_once.py) — most writes leave the date's records as they were."""
+
+    step_caution: bool
+    step: Hashable
+    title: Hashable
+    caution: Hashable
+    secret: bool
+    side_name: Hashable
+    breakdown: bool
+    rg_id: Hashable
+    dice: tuple[Hashable, ...]
+    original: Hashable
+    modifiers: tuple[ModifierLine, ...]
+    final: Hashable
+    result: Hashable
+    column: Hashable
+    text: Hashable
+
+
+def record_line(record: dict[str, Any]) -> RecordLine:
+    """The record (``describe_record``, ``with_step_cautions``) as the card prints it; a value the card would print
+    that is a list or a mapping becomes a tuple (hashable)."""
+    return RecordLine(
+        step_caution=bool(record.get("step_caution")), step=_frozen(record.get("step")),
+        title=_frozen(record.get("title")), caution=_frozen(record.get("caution")), secret=bool(record.get("secret")),
+        side_name=_frozen(record.get("side_name")), breakdown=bool(record.get("breakdown")),
+        rg_id=_frozen(record.get("rg_id")), dice=tuple(_frozen(d) for d in record.get("dice") or ()),
+        original=_frozen(record.get("original")),
+        modifiers=tuple(ModifierLine(str(m.get("text", "")), _frozen(m.get("reason"))) for m in record.get("modifiers") or ()),
+        final=_frozen(record.get("final")), result=_frozen(record.get("result")), column=_frozen(record.get("column")),
+        text=_frozen(record.get("text")))
+
+
+def _frozen(value: Any) -> Hashable:
+    """``value`` itself when hashable, else its items as a tuple (lists, mappings): never a refusal at render time."""
+    if isinstance(value, Hashable):
+        return value
+    if isinstance(value, dict):
+        return tuple((_frozen(k), _frozen(v)) for k, v in value.items())
+    return tuple(_frozen(v) for v in value) if isinstance(value, (list, set)) else repr(value)
