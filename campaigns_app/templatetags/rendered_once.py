@@ -5,7 +5,9 @@ template work of a reveal).
 
 Only the values given reach the partial (as ``{% include … with … only %}`` would give them), so the same values
 give the same bytes: what is remembered is what rendering it again would give. The values must be hashable (a frozen
-record, strings, numbers): a list or a dict is refused (TypeError) rather than compared by identity. The partial is
+record, strings, numbers): a list or a dict is refused (TypeError) rather than compared by identity. Each value is
+remembered with its type; a frozen record's fields are compared by value alone, so a record holds plain text (the
+partial escapes it) or markup already made safe, never either for the same field. The partial is
 looked up through the rendering engine each time, so an edited template (its cached copy dropped) renders anew.
 """
 from __future__ import annotations
@@ -35,10 +37,12 @@ def rendered_once(context: Context, name: str, **values: Hashable) -> SafeString
     if context.template is None:
         raise template.TemplateSyntaxError("rendered_once renders inside a template only")
     partial: Renders = context.template.engine.get_template(name)
-    return rendering(partial, tuple(sorted(values.items())), context.autoescape)
+    return rendering(partial, tuple((key, type(value), value) for key, value in sorted(values.items())),
+                     context.autoescape)
 
 
 @lru_cache(maxsize=REMEMBERED)
-def rendering(partial: Renders, values: tuple[tuple[str, Hashable], ...], autoescape: bool) -> SafeString:
-    """``partial`` (an engine's template or partial) rendered with ``values`` alone."""
-    return mark_safe(partial.render(Context(dict(values), autoescape=autoescape)))  # its own autoescaped output
+def rendering(partial: Renders, values: tuple[tuple[str, type, Hashable], ...], autoescape: bool) -> SafeString:
+    """``partial`` (an engine's template or partial) rendered with ``values`` alone (each with its type: text marked
+    safe and the same plain text are equal, yet one is escaped and the other not; so are True and 1, printed apart)."""
+    return mark_safe(partial.render(Context({key: value for key, _, value in values}, autoescape=autoescape)))

@@ -30,8 +30,11 @@ def nothing_remembered() -> Iterator[None]:
 
 
 def page(source: str, partials: str = "") -> Engine:
-    """An engine with one page template (and, in ``parts.html``, partials) and the rendered_once library."""
-    return Engine(loaders=[("django.template.loaders.locmem.Loader", {"page.html": source, "parts.html": partials})],
+    """An engine with one page template (and, in ``parts.html``, partials) and the rendered_once library; its templates
+    cached as in production (a partial is the same object each time)."""
+    templates = {"page.html": source, "parts.html": partials}
+    return Engine(loaders=[("django.template.loaders.cached.Loader",
+                            [("django.template.loaders.locmem.Loader", templates)])],
                   libraries={"rendered_once": "campaigns_app.templatetags.rendered_once"})
 
 
@@ -80,3 +83,12 @@ def test_a_list_or_a_dict_is_refused_rather_than_remembered_by_identity() -> Non
     for unhashable in (["a"], {"a": 1}):
         with pytest.raises(TypeError):
             engine.get_template("page.html").render(Context({"shown": unhashable}))
+
+
+def test_text_marked_safe_and_the_same_plain_text_are_rendered_apart() -> None:
+    from django.utils.safestring import mark_safe
+
+    engine = page('{% load rendered_once %}{% rendered_once "parts.html#p" shown=shown %}',
+                  '{% partialdef p %}{{ shown }}{% endpartialdef %}')
+    assert engine.get_template("page.html").render(Context({"shown": mark_safe("<b>Hill</b>")})) == "<b>Hill</b>"
+    assert engine.get_template("page.html").render(Context({"shown": "<b>Hill</b>"})) == "&lt;b&gt;Hill&lt;/b&gt;"
