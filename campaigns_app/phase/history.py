@@ -38,20 +38,37 @@ class RecentEvent:
 Recorded = EventRecord | RecentEvent  # a stored event: a model row, or one of the newest events read as RecentEvent
 
 
+@dataclass(frozen=True)
+class EventLine:
+    """What the live page's latest events print of one event, and nothing else (``history_item`` in
+    campaigns/detail.html reads these alone): hashable, so an event already shown is not rendered again
+    (templatetags/rendered_once.py) — each new event moves the list by one."""
+
+    kind: str
+    secret: bool
+    text: str  # plain text (the partial escapes it)
+    dice: tuple[JSON, ...]
+    words: SafeString  # the text as HTML: escaped, or an overdue line's with its <time>
+
+
 def _describe_event(system: System, record: Recorded, viewer: str) -> dict[str, Any]:
     """A history line: what happened, in words (rules_engine.event_text), and its dice (if a roll)."""
     payload = record.payload or {}
     said = describe(Words(system), record.kind, payload, record.side or None, viewer)
+    dice = (payload.get("dice") or []) if record.kind == EventKind.ROLL else None
+    # "Only you" on the viewer's own secret records; the opponent's, seen after CG end, are revealed, not his own
+    secret = record.visibility != EventRecord.Visibility.PUBLIC and record.side == viewer
+    words = _overdue_words(said.text, payload) if record.kind == EventKind.OVERDUE else conditional_escape(said.text)
     return {
         "kind": record.kind,
         "text": said.text,
         "detail": said.detail,
         "choices": _creation_choices(system, payload) if record.kind == EventKind.CAMPAIGN_CREATED else "",
-        "dice": (payload.get("dice") or []) if record.kind == EventKind.ROLL else None,
-        # "Only you" on the viewer's own secret records; the opponent's, seen after CG end, are revealed, not his own
-        "secret": record.visibility != EventRecord.Visibility.PUBLIC and record.side == viewer,
+        "dice": dice,
+        "secret": secret,
         "created": record.created,
-        "words": _overdue_words(said.text, payload) if record.kind == EventKind.OVERDUE else conditional_escape(said.text),
+        "words": words,
+        "line": EventLine(str(record.kind), secret, str(said.text), tuple(dice) if isinstance(dice, list) else (), words),
     }
 
 
