@@ -1,4 +1,4 @@
-"""{% rendered_once %}: a partial rendered with the values given alone, once per process for the same values; the
+"""{% rendered_once %}: a partial rendered with the values given alone, once per process for the same seat and values; the
 checklist's items are rendered through it."""
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ def page(source: str, partials: str = "") -> Engine:
 
 def test_a_checklist_item_prints_its_line_and_the_opponents_name() -> None:
     engine = Engine.get_default()
-    outer = engine.from_string('{% load rendered_once %}{% rendered_once "' + ITEM + '" line=line opponent_name=name %}')
+    outer = engine.from_string('{% load rendered_once %}{% rendered_once "' + ITEM + '" 7 line=line opponent_name=name %}')
     html = outer.render(Context({"line": line(), "name": "German"}))
     assert 'aria-current="step"' in html
     assert '<span class="check-ref">2.518</span> Purchase RG' in html
@@ -52,7 +52,7 @@ def test_a_checklist_item_prints_its_line_and_the_opponents_name() -> None:
 
 def test_the_same_values_are_rendered_once_and_other_values_anew() -> None:
     engine = Engine.get_default()
-    outer = engine.from_string('{% load rendered_once %}{% rendered_once "' + ITEM + '" line=line opponent_name=name %}')
+    outer = engine.from_string('{% load rendered_once %}{% rendered_once "' + ITEM + '" 7 line=line opponent_name=name %}')
     first = outer.render(Context({"line": line(), "name": "German"}))
     again = outer.render(Context({"line": line(), "name": "German"}))
     assert again == first
@@ -64,21 +64,21 @@ def test_the_same_values_are_rendered_once_and_other_values_anew() -> None:
 
 
 def test_only_the_values_given_reach_the_partial() -> None:
-    engine = page('{% load rendered_once %}{% rendered_once "parts.html#p" shown=shown %}',
+    engine = page('{% load rendered_once %}{% rendered_once "parts.html#p" 7 shown=shown %}',
                   '{% partialdef p %}[{{ shown }}|{{ secret }}]{% endpartialdef %}')
     html = engine.get_template("page.html").render(Context({"shown": "mine", "secret": "theirs"}))
     assert html == "[mine|]"
 
 
 def test_what_the_partial_prints_is_escaped_as_the_page_is() -> None:
-    engine = page('{% load rendered_once %}{% rendered_once "parts.html#p" shown=shown %}',
+    engine = page('{% load rendered_once %}{% rendered_once "parts.html#p" 7 shown=shown %}',
                   '{% partialdef p %}{{ shown }}{% endpartialdef %}')
     assert engine.get_template("page.html").render(Context({"shown": "<b>Hill</b>"})) == "&lt;b&gt;Hill&lt;/b&gt;"
     assert engine.get_template("page.html").render(Context({"shown": "<b>Hill</b>"}, autoescape=False)) == "<b>Hill</b>"
 
 
 def test_a_list_or_a_dict_is_refused_rather_than_remembered_by_identity() -> None:
-    engine = page('{% load rendered_once %}{% rendered_once "parts.html#p" shown=shown %}',
+    engine = page('{% load rendered_once %}{% rendered_once "parts.html#p" 7 shown=shown %}',
                   '{% partialdef p %}{{ shown }}{% endpartialdef %}')
     for unhashable in (["a"], {"a": 1}):
         with pytest.raises(TypeError):
@@ -88,7 +88,15 @@ def test_a_list_or_a_dict_is_refused_rather_than_remembered_by_identity() -> Non
 def test_text_marked_safe_and_the_same_plain_text_are_rendered_apart() -> None:
     from django.utils.safestring import mark_safe
 
-    engine = page('{% load rendered_once %}{% rendered_once "parts.html#p" shown=shown %}',
+    engine = page('{% load rendered_once %}{% rendered_once "parts.html#p" 7 shown=shown %}',
                   '{% partialdef p %}{{ shown }}{% endpartialdef %}')
     assert engine.get_template("page.html").render(Context({"shown": mark_safe("<b>Hill</b>")})) == "<b>Hill</b>"
     assert engine.get_template("page.html").render(Context({"shown": "<b>Hill</b>"})) == "&lt;b&gt;Hill&lt;/b&gt;"
+
+
+def test_a_seat_never_gets_another_seats_remembered_rendering() -> None:
+    engine = page('{% load rendered_once %}{% rendered_once "parts.html#p" seat shown=shown %}',
+                  '{% partialdef p %}[{{ shown }}]{% endpartialdef %}')
+    for seat in (1, 2, 1):
+        assert engine.get_template("page.html").render(Context({"seat": seat, "shown": "Hill 112"})) == "[Hill 112]"
+    assert (rendering.cache_info().hits, rendering.cache_info().misses) == (1, 2)

@@ -10,7 +10,7 @@ from django.utils.html import conditional_escape
 from campaigns_app.phase.history import EventLine
 from campaigns_app.templatetags.rendered_once import rendering
 
-ITEM = '{% load rendered_once %}{% rendered_once "campaigns/detail.html#history_item" e=line %}'
+ITEM = '{% load rendered_once %}{% rendered_once "campaigns/detail.html#history_item" 7 e=line %}'
 
 
 @pytest.fixture(autouse=True)

@@ -26,7 +26,7 @@ def nothing_remembered() -> Iterator[None]:
 def card(*records: dict[str, object], live_version: str = "") -> str:
     page = Engine.get_default().from_string(CARD)
     lines = tuple(record_line(r) for r in records)
-    return page.render(Context({"phase": {"record_lines": lines}, "live_version": live_version}))
+    return page.render(Context({"phase": {"record_lines": lines}, "live_version": live_version, "seat": {"pk": 7}}))
 
 
 def test_a_roll_prints_its_dice_modifiers_and_result_from_its_line() -> None:
