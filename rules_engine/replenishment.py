@@ -11,10 +11,11 @@ from rules_engine.events import JSON, Event, EventKind, roll_event
 from rules_engine.ledger import RosterLine, SideLedger, amount_text, to_decimal
 from rules_engine.model import CalendarEntry, Step, System
 from rules_engine.purchases import int_settings, side_setting
+from rules_engine.system_memo import SystemMemo
 from rules_engine.tables import Fact, MissingFactError, needed_facts, resolve, side_facts
 from rules_engine.vocabulary import DiceKind, SideId, Visibility
 
-__all__ = ["Balance", "ReplenishmentMissingValueError", "balance_for", "derived_facts", "replenish", "replenishment_currency", "replenishment_step"]
+__all__ = ["Balance", "ReplenishmentMissingValueError", "balance_for", "derived_facts", "reads_facts", "replenish", "replenishment_currency", "replenishment_step"]
 
 ACTIONS = ("replenish-base-minus-dr", "replenish-from-table")
 
@@ -74,6 +75,22 @@ def replenishment_step(system: System) -> Step:
         if step.action in ACTIONS:
             return step
     raise MissingValueError(f"{system.id}: the points replenishment rule is not in the rule text; supply it in a CG Card")
+
+
+def reads_facts(system: System) -> bool:
+    """Whether ``replenish`` reads the caller's DRM facts: a replenishment table does (PL 2.1, PHD C5.29), RR 2.516's
+    Base Number − DR does not (so the caller need not gather them)."""
+    return _READS_FACTS(system, None)
+
+
+def _reads_facts(system: System, _: None) -> bool:
+    for step in system.steps:  # the step ``replenishment_step`` finds
+        if step.action in ACTIONS:
+            return step.action != "replenish-base-minus-dr"
+    return False  # no replenishment step: ``replenish`` refuses before it reads anything
+
+
+_READS_FACTS = SystemMemo(_reads_facts).lookup  # per System: its steps never change
 
 
 def replenishment_currency(system: System, step: Step) -> str | None:

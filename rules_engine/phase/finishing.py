@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Unpack
 
 from rules_engine.dice import Dice
 from rules_engine.events import Event, EventKind
@@ -16,6 +17,7 @@ from rules_engine.purchases import RgOrder, apply_order, recon_row, record_order
 from rules_engine.state import (
     PHASE,
     CampaignState,
+    StateChanges,
     SystemLike,
     side_name,
 )
@@ -53,14 +55,18 @@ def finish_group(system: SystemLike, state: CampaignState, side: str, groups: Se
     return Progress(new, (event,))
 
 
-def finish(system: SystemLike, state: CampaignState, side: str, *private: Event) -> Progress:
-    """``side`` finished the current step; when both have, RR 2.520 forfeits are made and the cursor moves on."""
+def finish(system: SystemLike, state: CampaignState, side: str, *private: Event, **changes: Unpack[StateChanges]
+           ) -> Progress:
+    """``side`` finished the current step; when both have, RR 2.520 forfeits are made and the cursor moves on.
+    ``changes``: what the side's action wrote (its ledger, records), made in the same copy of the state."""
     done = state.done | {side}
     ref = state.phase_ref if state.step == PHASE else state.step
     events: list[Event] = [*private, Event(EventKind.STEP_DONE, Visibility.PUBLIC, side, {"date": state.date_id, "step": ref, "side": side})]
     if state.sides[0] not in done or state.sides[1] not in done:  # not both sides (``done >= set(state.sides)``)
-        return Progress(state.evolve(done=done), tuple(events))
-    new = state  # both have finished: the cursor moves on and the next step's marks start afresh (``goto``)
+        changes["done"] = done
+        return Progress(state.evolve(**changes), tuple(events))
+    new = state.evolve(**changes) if changes else state  # both have finished: the cursor moves on and the next
+    # step's marks start afresh (``goto``)
     step = step_at(system, new)
     if step is not None and step.action == "purchase-fortifications":
         new, more = _forfeit(system, new)

@@ -27,6 +27,7 @@ from rules_engine.phase.tracks import (
     ledger_of,
     main_currency,
     set_track,
+    set_tracks,
     with_books,
     with_records,
 )
@@ -115,9 +116,8 @@ def _each_san(
         events.extend(rolls)
         payload: dict[str, JSON] = {"date": state.date_id, "step": step.ref, "side": side, "before": san, **extra,
                                     "after": new, **(note or {})}
-        state = set_track(state, side, "san", new, None, main_currency(system))
         event = Event(EventKind.SAN_ADJUSTED, Visibility.PUBLIC, None, payload)
-        state = with_records(state, event)
+        state = set_track(state, side, "san", new, None, main_currency(system), event)  # one copy of the state
         events.append(event)
     return Progress(state, tuple(events))
 
@@ -230,8 +230,9 @@ def _elr_change(system: SystemLike, state: CampaignState, step: Step, side: str,
 
 def _replenish(system: SystemLike, state: CampaignState, step: Step, side: str, dice: Dice) -> Progress:
     """RR 2.516 (Base Number − secret DR), PL 2.1 / PHD C5.29 (secret DR on the table): rules_engine.replenishment."""
+    facts = facts_for(system, state, side) if replenishment.reads_facts(system) else None  # RR 2.516 reads none
     ledger, events = replenishment.replenish(system, ledger_of(system, state, side), side, state.date_id, dice,
-                                             facts=facts_for(system, state, side))
+                                             facts=facts)
     return Progress(with_books(state, side, ledger, *events), events)
 
 
@@ -247,11 +248,10 @@ def _record_lvp(system: SystemLike, state: CampaignState, step: Step, dice: Dice
             continue
         cg = current + tracks.get("cg_lvp", 0) if step.params.get("cumulative", True) else current
         day = record.date_id if record else state.date_id
-        state = set_track(set_track(state, side, "lvp", current, day, main_currency(system)), side, "cg_lvp", cg, day)
         event = Event(EventKind.LVP_RECORDED, Visibility.PUBLIC, None, {
-            "date": record.date_id if record else state.date_id, "step": step.ref, "side": side,
+            "date": day, "step": step.ref, "side": side,
             "current_lvp": current, "cg_lvp": cg, "carried": not (record and record.result is not None)})
-        state = with_records(state, event)
+        state = set_tracks(state, side, {"lvp": current, "cg_lvp": cg}, day, main_currency(system), event)  # one copy
         events.append(event)
     return Progress(state, tuple(events))
 

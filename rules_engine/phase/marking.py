@@ -159,8 +159,7 @@ def mark_run_done(system: SystemLike, state: CampaignState, side: str) -> Progre
         raise SubmissionError(f"{what} is not done on the board alone; finish it on its own.", state.phase_ref)
     keys = tuple(k for k in state.run_done.get(side, ()) if k.startswith(f"{state.date_id}|"))
     keys += tuple(run_key(state, step.ref) for step in run[1:])
-    state = state.evolve(run_done={**state.run_done, side: keys})
-    return finish(system, state, side)
+    return finish(system, state, side, run_done={**state.run_done, side: keys})
 
 
 ORDER_TYPES: Mapping[str, tuple[str, ...]] = {
@@ -195,8 +194,8 @@ def submit_order(system: SystemLike, state: CampaignState, side: str, orders: Se
     ledger = record_order(system, ledger, side, state.date_id, orders, initial=initial)  # type: ignore[arg-type]  # validated above
     recorded = Event(EventKind.ORDER_RECORDED, Visibility.CG_END, side, {
         "date": state.date_id, "step": step.ref, "side": side, "orders": [repr(o) for o in orders]})
-    state = state.evolve(ledgers={**state.ledgers, side: ledger}, records=(*state.records, recorded))  # one copy
-    return finish(system, state, side, recorded)
+    # the ledger, the record and the side's mark in one copy of the state
+    return finish(system, state, side, recorded, ledgers={**state.ledgers, side: ledger}, records=(*state.records, recorded))
 
 
 def submit_recon(

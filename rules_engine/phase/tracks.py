@@ -1,6 +1,8 @@
 """A side's tracks (SAN, ELR, LVP) and its ledger's CG Roster lines as the phase writes them (RR 2.5122, 2.5032, M2)."""
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from rules_engine.errors import RulesError
 from rules_engine.events import Event
 from rules_engine.ledger import RosterLine, SideLedger, new_ledger
@@ -28,19 +30,29 @@ def main_currency(system: SystemLike) -> str | None:
 
 
 def set_track(state: CampaignState, side: str, name: str, value: int, date_id: str | None = None,
-               currency: str | None = None) -> CampaignState:
-    """A side's track (SAN, ELR, LVP …) set, on its ledger and its CG Roster line too."""
-    tracks = {**state.tracks, side: {**state.tracks.get(side, {}), name: value}}
+              currency: str | None = None, *events: Event) -> CampaignState:
+    """A side's track (SAN, ELR, LVP …) set, on its ledger and its CG Roster line too; ``events`` join this date's
+    records in the same copy of the state."""
+    return set_tracks(state, side, {name: value}, date_id, currency, *events)
+
+
+def set_tracks(state: CampaignState, side: str, values: Mapping[str, int], date_id: str | None = None,
+               currency: str | None = None, *events: Event) -> CampaignState:
+    """``set_track`` of several tracks of a side in turn (RR 2.5032 Current-LVP and CG-LVP Totals), ``events`` added to
+    this date's records: one copy of the state (a new CG Roster line starts with the ``currency`` balance)."""
+    tracks = {**state.tracks, side: {**state.tracks.get(side, {}), **values}}
+    records = state.records + events if events else state.records
     ledger = state.ledgers.get(side)
     if ledger is None:
-        return state.evolve(tracks=tracks)
-    if name == "san":
-        ledger = ledger.evolve(san=value)
-    elif name == "elr":
-        ledger = ledger.evolve(elr=value)
-    if name in ROSTER_TRACKS:
-        ledger = _roster_written(ledger, date_id or state.date_id, currency, **{ROSTER_TRACKS[name]: value})
-    return state.evolve(tracks=tracks, ledgers={**state.ledgers, side: ledger})
+        return state.evolve(tracks=tracks, records=records)
+    if "san" in values:
+        ledger = ledger.evolve(san=values["san"])
+    if "elr" in values:
+        ledger = ledger.evolve(elr=values["elr"])
+    written = {ROSTER_TRACKS[name]: value for name, value in values.items() if name in ROSTER_TRACKS}
+    if written:
+        ledger = _roster_written(ledger, date_id or state.date_id, currency, **written)
+    return state.evolve(tracks=tracks, ledgers={**state.ledgers, side: ledger}, records=records)
 
 
 def ledger_of(system: SystemLike, state: CampaignState, side: str) -> SideLedger:

@@ -13,7 +13,7 @@ from rules_engine.ledger import RosterLine, new_ledger
 from rules_engine.loader import parse_card, parse_system
 from rules_engine.model import System
 from rules_engine.purchases import AttackOptionOrder, apply_order
-from rules_engine.replenishment import ReplenishmentMissingValueError, replenish
+from rules_engine.replenishment import ReplenishmentMissingValueError, reads_facts, replenish
 from rules_engine.vocabulary import Visibility
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -134,3 +134,13 @@ supply:
 def test_phd_initial_tm_scenario_has_no_tp_roll(phd: System) -> None:
     ledger, events = replenish(phd, new_ledger("german", {"TP": 20}), "german", "I", FixedDice())
     assert ledger.balance("TP") == Decimal(20) and events[0].kind == "replenishment-skipped"
+
+
+def test_only_a_replenishment_table_reads_drm_facts(rr: System, pl: System, phd: System) -> None:
+    # RR 2.516: "Base Number minus a DR" has no DRM; PL 2.1 (table 2.12 by Intensity) and PHD C5.29 roll on a table
+    assert reads_facts(rr) is False
+    assert reads_facts(pl) is True and reads_facts(phd) is True
+    no_step = replace(rr, steps=tuple(s for s in rr.steps if s.ref != "2.516"))
+    assert reads_facts(no_step) is False
+    with pytest.raises(MissingValueError, match="replenishment rule is not in the rule text"):
+        replenish(no_step, new_ledger("german"), "german", "19 PM", FixedDice(3, 4))

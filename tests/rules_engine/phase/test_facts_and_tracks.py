@@ -6,12 +6,14 @@ from dataclasses import replace
 from decimal import Decimal
 
 from rules_engine import sequence
+from rules_engine.events import Event, EventKind
 from rules_engine.history import DateRecord, ScenarioResult
 from rules_engine.ledger import PurchaseLine, RosterLine, SideLedger, new_ledger
 from rules_engine.model import System
-from rules_engine.phase.tracks import set_track
+from rules_engine.phase.tracks import set_track, set_tracks
 from rules_engine.record_facts import platoons_purchased
 from rules_engine.state import CampaignState
+from rules_engine.vocabulary import Visibility
 from tests.rules_engine.phase.test_initiative import CDN, GER, rr_system
 
 SCENARIO_19PM = DateRecord(1, "19 PM", "scenario", choices={CDN: "attack", GER: "idle"},
@@ -66,6 +68,18 @@ def test_a_san_set_is_on_the_tracks_the_ledger_and_the_cg_roster_line_of_the_dat
     state = set_track(state, CDN, "lvp", 7, "19 PM", "CPP")
     assert state.tracks[CDN] == {"san": 4, "lvp": 7}
     assert state.ledgers[CDN].roster[-1] == RosterLine("19 PM", start=Decimal(20), elr=3, san=4, lvp_current=7)
+
+
+def test_both_lvp_totals_and_their_event_are_written_in_one_copy_as_two_tracks_and_a_record_would_be() -> None:
+    # RR 2.5032-.5033: a Current-LVP Total 7 and a CG-LVP Total 12 on the 19 PM CG Roster line, and their event
+    event = Event(EventKind.LVP_RECORDED, Visibility.PUBLIC, None, {"date": "19 PM", "current_lvp": 7, "cg_lvp": 12})
+    state = set_tracks(state_after(), CDN, {"lvp": 7, "cg_lvp": 12}, "19 PM", "CPP", event)
+    assert state.tracks[CDN] == {"lvp": 7, "cg_lvp": 12}
+    assert state.ledgers[CDN].roster == (RosterLine("19 PM", start=Decimal(20), elr=3, san=2, lvp_current=7, lvp_cg=12),)
+    assert state.records == (event,)
+    one_by_one = set_track(set_track(state_after(), CDN, "lvp", 7, "19 PM", "CPP"), CDN, "cg_lvp", 12, "19 PM")
+    assert state == one_by_one.evolve(records=(event,))
+    assert set_track(state_after(), CDN, "san", 4, None, "CPP", event).records == (event,)
 
 
 def test_a_track_of_a_side_without_books_is_only_on_the_tracks() -> None:
