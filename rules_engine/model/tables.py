@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from rules_engine.errors import LostCellError, UnknownNameError
 from rules_engine.model.values import Cell
-from rules_engine.system_memo import SystemMemo
+from rules_engine.system_memo import KEY_NUMBER, SystemMemo, small_key
 from rules_engine.unshadowed import unshadowed
 from rules_engine.vocabulary import DiceKind
 
@@ -140,17 +140,15 @@ class DiceTable:
         raise UnknownNameError(f"{self._who}: unknown column {name!r} (allowed: {self._column_list})")
 
     def row_for(self, final: int) -> Row:
-        """The row a final roll falls in; beyond the edges, the first or last row."""
-        for row in self.rows:
-            if row.covers(final):
-                return row
-        first = self.rows[0]
-        if first.min is not None and final < first.min:
-            return first
-        return self.rows[-1]
+        """The row a final roll falls in; beyond the edges, the first or last row (found once per table and final)."""
+        return _ROW_FOR(self, final)
 
     def cell(self, final: int, column: str | None = None) -> Cell:
-        """The cell for a final roll (MissingValueError naming the value a user must supply)."""
+        """The cell for a final roll (MissingValueError naming the value a user must supply); found once per table,
+        final and column (a lost cell is refused each time it is asked)."""
+        return _CELL(self, (final, column))
+
+    def _cell(self, final: int, column: str | None) -> Cell:
         col = self.column(column)
         row = self.row_for(final)
         if row.missing is None and row.label_missing is None:
@@ -200,3 +198,27 @@ def _named_column(table: DiceTable, name: str) -> Column | None:
 
 
 _NAMED_COLUMN = SystemMemo(_named_column).lookup  # per table object (frozen) and name
+
+
+def _row_for(table: DiceTable, final: int) -> Row:
+    """``DiceTable.row_for`` worked out: the first row covering ``final``, else an edge row."""
+    for row in table.rows:
+        if row.covers(final):
+            return row
+    first = table.rows[0]
+    if first.min is not None and final < first.min:
+        return first
+    return table.rows[-1]
+
+
+def _small_final(final: int) -> bool:
+    return -KEY_NUMBER <= final <= KEY_NUMBER  # a final a player's answers made huge is worked out, not remembered
+
+
+def _cell_at(table: DiceTable, key: tuple[int, str | None]) -> Cell:
+    return table._cell(*key)
+
+
+# per table object (frozen) and final (and column): a roll's row and cell without a scan of the rows
+_ROW_FOR = SystemMemo(_row_for, bound=4096, keep=_small_final).lookup
+_CELL = SystemMemo(_cell_at, bound=4096, keep=small_key).lookup

@@ -36,6 +36,17 @@ def test_a_final_beyond_the_last_row_takes_the_last_row() -> None:
     assert leaders.cell(2).value == ("8-0", "7-0")
 
 
+def test_a_cell_asked_again_is_the_same_and_a_lost_one_is_refused_every_time() -> None:
+    table = mini().table("cpp")
+    assert [table.cell(2, "low").text, table.cell(2, "low").text] == ["16", "16"]
+    assert table.row_for(7).label == "3-10" and table.row_for(7) is table.row_for(7)
+    for _ in range(2):  # a refusal is never remembered as an answer
+        with pytest.raises(MissingValueError, match="is lost in the rule text"):
+            table.cell(5, "mid")
+    leaders = mini().table("leaders")
+    assert leaders.cell(10**9).text == leaders.cell(40).text == "-"  # a huge final: the last row, not remembered
+
+
 def test_a_lost_cell_is_refused_naming_the_value_to_supply() -> None:
     with pytest.raises(MissingValueError) as caught:
         mini().table("cpp").cell(5, "mid")
