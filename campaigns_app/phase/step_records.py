@@ -148,8 +148,13 @@ def record_line(record: dict[str, Any]) -> RecordLine:
         text=_frozen(record.get("text")))
 
 
-def _frozen(value: Any) -> Hashable:
+PLAIN = frozenset({str, int, bool, float})
+
+
+def _frozen(value: object) -> Hashable:
     """``value`` itself when hashable, else its items as a tuple (lists, mappings): never a refusal at render time."""
+    if value is None or type(value) in PLAIN:  # most values: known hashable before the slower abstract check below
+        return value
     if isinstance(value, Hashable):
         return value
     if isinstance(value, dict):
