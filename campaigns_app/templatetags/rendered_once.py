@@ -11,13 +11,17 @@ Only the values given reach the partial (as ``{% include … with … only %}`` 
 give the same bytes: what is remembered is what rendering it again would give. The values must be hashable (a frozen
 record, strings, numbers): a list or a dict is refused (TypeError) rather than compared by identity. Each value is
 remembered with its type; a frozen record's fields are compared by value alone, so a record holds plain text (the
-partial escapes it) or markup already made safe, never either for the same field. The partial is
-looked up through the rendering engine each time, so an edited template (its cached copy dropped) renders anew.
+partial escapes it) or markup already made safe, never either for the same field. The partial is looked up through
+the rendering engine each time, so an edited template (its cached copy dropped) renders anew.
+
+What is remembered is bounded by its size (``REMEMBERED``), the least recently used dropped first: a worker serving
+many campaigns keeps the seats it served last, whatever the records hold.
 """
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Hashable
-from functools import lru_cache
 from typing import Protocol
 
 from django import template
@@ -26,13 +30,59 @@ from django.utils.safestring import SafeString, mark_safe
 
 register = template.Library()
 
+
 class Renders(Hashable, Protocol):
     """An engine's template or partial (django.template.base.Template, PartialTemplate), hashed by identity."""
 
     def render(self, context: Context) -> str: ...
 
 
-REMEMBERED = 4096  # renderings kept per process (an item is under a kilobyte: a few megabytes at most)
+class Remembered:
+    """Renderings by key, the least recently used dropped once all of them hold more than ``budget`` characters (each
+    counted twice: its key's record is about as large); one that would count more than ``largest`` (by default a 64th
+    of the budget) is not kept."""
+
+    def __init__(self, budget: int, largest: int | None = None) -> None:
+        self.budget, self.size, self.hits, self.misses = budget, 0, 0, 0
+        self.largest = budget // 64 if largest is None else largest
+        self._kept: OrderedDict[Hashable, SafeString] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable) -> SafeString | None:
+        """The rendering kept for ``key`` (now the most recently used), or None."""
+        with self._lock:
+            found = self._kept.get(key)
+            if found is None:
+                self.misses += 1
+                return None
+            self._kept.move_to_end(key)
+            self.hits += 1
+            return found
+
+    def put(self, key: Hashable, rendered: SafeString) -> None:
+        """Keep ``rendered`` for ``key``, dropping the least recently used beyond the budget."""
+        cost = 2 * len(rendered)
+        if cost > self.largest:
+            return
+        with self._lock:
+            if key in self._kept:
+                return
+            self._kept[key] = rendered
+            self.size += cost
+            while self.size > self.budget:
+                _, dropped = self._kept.popitem(last=False)
+                self.size -= 2 * len(dropped)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._kept.clear()
+            self.size = self.hits = self.misses = 0
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+
+REMEMBERED = Remembered(16_000_000)  # per process: a checklist item is ~600 characters, a records card a few thousand
 
 
 @register.simple_tag(takes_context=True)
@@ -46,9 +96,13 @@ def rendered_once(context: Context, name: str, seat: Hashable, **values: Hashabl
                      context.autoescape)
 
 
-@lru_cache(maxsize=REMEMBERED)
 def rendering(partial: Renders, seat: Hashable, values: tuple[tuple[str, type, Hashable], ...],
               autoescape: bool) -> SafeString:
-    """``partial`` (an engine's template or partial) rendered for ``seat`` with ``values`` alone (each with its type: text marked
-    safe and the same plain text are equal, yet one is escaped and the other not; so are True and 1, printed apart)."""
-    return mark_safe(partial.render(Context({key: value for key, _, value in values}, autoescape=autoescape)))
+    """``partial`` rendered for ``seat`` with ``values`` alone, as remembered or made now (each value with its type:
+    text marked safe and the same plain text are equal, yet one is escaped and the other not; True and 1 print apart)."""
+    key = (partial, seat, values, autoescape)
+    found = REMEMBERED.get(key)
+    if found is None:
+        found = mark_safe(partial.render(Context({name: value for name, _, value in values}, autoescape=autoescape)))
+        REMEMBERED.put(key, found)
+    return found

@@ -8,7 +8,7 @@ import pytest
 from django.template import Context, Engine
 
 from campaigns_app.phase.steps import ChecklistLine
-from campaigns_app.templatetags.rendered_once import rendering
+from campaigns_app.templatetags.rendered_once import REMEMBERED
 
 ITEM = "campaigns/phase/live.html#checklist_item"
 
@@ -24,9 +24,9 @@ def line(**changed: object) -> ChecklistLine:
 
 @pytest.fixture(autouse=True)
 def nothing_remembered() -> Iterator[None]:
-    rendering.cache_clear()
+    REMEMBERED.clear()
     yield
-    rendering.cache_clear()
+    REMEMBERED.clear()
 
 
 def page(source: str, partials: str = "") -> Engine:
@@ -56,11 +56,11 @@ def test_the_same_values_are_rendered_once_and_other_values_anew() -> None:
     first = outer.render(Context({"line": line(), "name": "German"}))
     again = outer.render(Context({"line": line(), "name": "German"}))
     assert again == first
-    assert (rendering.cache_info().hits, rendering.cache_info().misses) == (1, 1)
+    assert (REMEMBERED.hits, REMEMBERED.misses) == (1, 1)
     other = outer.render(Context({"line": line(), "name": "Canadian"}))
-    assert "You: finished · Canadian: to do" in other and rendering.cache_info().misses == 2
+    assert "You: finished · Canadian: to do" in other and REMEMBERED.misses == 2
     renamed = outer.render(Context({"line": line(name="Purchase Fortifications"), "name": "German"}))
-    assert "Purchase Fortifications" in renamed and rendering.cache_info().misses == 3
+    assert "Purchase Fortifications" in renamed and REMEMBERED.misses == 3
 
 
 def test_only_the_values_given_reach_the_partial() -> None:
@@ -99,4 +99,20 @@ def test_a_seat_never_gets_another_seats_remembered_rendering() -> None:
                   '{% partialdef p %}[{{ shown }}]{% endpartialdef %}')
     for seat in (1, 2, 1):
         assert engine.get_template("page.html").render(Context({"seat": seat, "shown": "Hill 112"})) == "[Hill 112]"
-    assert (rendering.cache_info().hits, rendering.cache_info().misses) == (1, 2)
+    assert (REMEMBERED.hits, REMEMBERED.misses) == (1, 2)
+
+
+def test_what_is_remembered_is_bounded_by_its_size_the_least_recently_used_dropped_first() -> None:
+    from django.utils.safestring import mark_safe
+
+    from campaigns_app.templatetags.rendered_once import Remembered
+
+    kept = Remembered(budget=6400, largest=3000)  # each rendering counts twice: 1,000 characters cost 2,000
+    for key in "abc":
+        kept.put(key, mark_safe(key * 1000))
+    assert kept.get("a") == "a" * 1000  # now the most recently used
+    kept.put("d", mark_safe("d" * 1000))  # over the budget: "b", the least recently used, is dropped
+    assert (kept.get("b"), len(kept), kept.size) == (None, 3, 6000)
+    kept.put("e", mark_safe("e" * 1501))  # would count more than the largest kept: not kept
+    assert kept.get("e") is None and kept.get("c") == "c" * 1000
+    assert Remembered(budget=6400).largest == 100  # by default a 64th of the budget

@@ -8,16 +8,16 @@ from django.template import Context, Engine
 from django.utils.html import conditional_escape
 
 from campaigns_app.phase.history import EventLine
-from campaigns_app.templatetags.rendered_once import rendering
+from campaigns_app.templatetags.rendered_once import REMEMBERED
 
 ITEM = '{% load rendered_once %}{% rendered_once "campaigns/detail.html#history_item" 7 e=line %}'
 
 
 @pytest.fixture(autouse=True)
 def nothing_remembered() -> Iterator[None]:
-    rendering.cache_clear()
+    REMEMBERED.clear()
     yield
-    rendering.cache_clear()
+    REMEMBERED.clear()
 
 
 def item(line: EventLine) -> str:
@@ -36,5 +36,5 @@ def test_an_own_secret_roll_prints_its_badge_words_and_dice() -> None:
 
 def test_the_same_line_is_rendered_once() -> None:
     line = EventLine("message", False, "Canadian: Hold the crossroads", (), conditional_escape("Canadian: Hold"))
-    assert item(line) == item(line) and (rendering.cache_info().hits, rendering.cache_info().misses) == (1, 1)
+    assert item(line) == item(line) and (REMEMBERED.hits, REMEMBERED.misses) == (1, 1)
     assert 'class="event event-message"' in item(line) and "Only you" not in item(line)

@@ -7,7 +7,7 @@ import pytest
 from django.template import Context, Engine
 
 from campaigns_app.phase.step_records import ModifierLine, record_line
-from campaigns_app.templatetags.rendered_once import rendering
+from campaigns_app.templatetags.rendered_once import REMEMBERED
 
 CARD = '{% include "campaigns/phase/live.html#step_records" %}'
 ROLL = {"kind": "table-result", "secret": True, "step": "2.516", "side_name": "German", "you": True,
@@ -18,9 +18,9 @@ ROLL = {"kind": "table-result", "secret": True, "step": "2.516", "side_name": "G
 
 @pytest.fixture(autouse=True)
 def nothing_remembered() -> Iterator[None]:
-    rendering.cache_clear()
+    REMEMBERED.clear()
     yield
-    rendering.cache_clear()
+    REMEMBERED.clear()
 
 
 def card(*records: dict[str, object], live_version: str = "") -> str:
@@ -44,9 +44,9 @@ def test_a_card_without_records_is_hidden() -> None:
 
 def test_the_same_records_are_rendered_once() -> None:
     first = card(ROLL)
-    assert card(ROLL) == first and rendering.cache_info().hits == 1
+    assert card(ROLL) == first and REMEMBERED.hits == 1
     changed = card({**ROLL, "final": 9})
-    assert "Final 9" in changed and rendering.cache_info().misses == 2
+    assert "Final 9" in changed and REMEMBERED.misses == 2
 
 
 def test_a_line_holds_lists_and_mappings_as_tuples() -> None:
