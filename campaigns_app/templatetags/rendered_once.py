@@ -1,7 +1,7 @@
 """``{% rendered_once "template#partial" seat.pk name=value … %}``: a partial rendered with exactly the values given
 and nothing else of the page, remembered per process for the same seat and values — a part of a live fragment that is
-rendered again on every change while its own words seldom change (issue 12: the checklist's forty items were half of
-the template work of a reveal).
+rendered again on every change while its own words seldom change (issue 12: at the Initiative step the checklist's
+forty items made half of the Python calls of rendering a seat's live page).
 
 Remembered per seat (the second argument, whose page it is: not given to the partial): whether a rendering is
 remembered — a little CPU time, which the player whose write publishes both pages waits for — then depends only on
