@@ -369,7 +369,6 @@ def new_campaign(system: SystemLike) -> CampaignState:
     )
 
 
-
 def stored_ended(data: Mapping[str, JSON]) -> bool:
     """Whether a stored state (``to_json``) is of a CG that is over, read off its ``ended`` key as ``from_json`` reads
     it without parsing the rest: which events a side may see depends on it alone (a message's newest events)."""

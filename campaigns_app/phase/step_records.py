@@ -114,7 +114,7 @@ class ModifierLine:
 @dataclass(frozen=True)
 class RecordLine:
     """What the step-records card prints of one record, and nothing else (``record_lines`` in the phase context;
-    ``step_records_section`` in campaigns/phase/live.html reads these alone): hashable, so a card whose records did not
+    ``step_records_card`` in campaigns/phase/live.html reads these alone): hashable, so a card whose records did not
     change is not rendered again (templatetags/rendered_once.py) — most writes leave the date's records as they were."""
 
     step_caution: bool
