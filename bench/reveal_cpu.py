@@ -21,7 +21,7 @@ floor** — rendering only the fragments the reveal changed, for both seats, fro
 template engine alone). What a reveal costs above their sum is Refit's own work; their sum is what no change of Refit's
 code short of another framework or template engine can go below.
 
-REVEAL_CPU_ROUNDS: the rounds counted (default 60); REVEAL_CPU_PARTS=1: the CPU per round of the main parts (wrapped:
+REVEAL_CPU_ROUNDS: the rounds counted (default 60); REVEAL_CPU_PARTS=1: the CPU per round of the main parts and of each fragment (wrapped:
 a part's time includes the parts it calls); REVEAL_CPU_PROFILE=1: a cProfile (CPU time) of the htmx reveals (=plain: of the
 plain-form ones) by cumulative time (REVEAL_CPU_PROFILE_SORT=tottime: by own time); REVEAL_CPU_SQL=1: the statements of one more round
 (not timed: a debug cursor lists them).
@@ -55,6 +55,7 @@ from tests.campaigns_app.conftest import _test_settings, campaign_factory, clien
 
 ROUNDS = int(os.environ.get("REVEAL_CPU_ROUNDS", "60"))
 WARM = 5
+RENDER_FRAGMENT = fragments.render_fragment
 PARTS: list[tuple[object, str, str]] = [
     (pages, "publish", "publish (every seat's fragments)"),
     (live_page, "live_context", "  live_context"),
@@ -89,6 +90,8 @@ def time_parts(monkeypatch: pytest.MonkeyPatch) -> dict[str, float]:
                 return _original(*args, **kwargs)
             finally:
                 spent[_label] += time.process_time() - start
+                if _original is RENDER_FRAGMENT:  # and each fragment's own line, by element id
+                    spent[f"    {args[0]}"] += time.process_time() - start
 
         monkeypatch.setattr(owner, name, timed)
     return spent

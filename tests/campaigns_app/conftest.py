@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +16,7 @@ from django.test.signals import template_rendered
 from campaigns_app import engine, services
 from campaigns_app.live import pages as live
 from campaigns_app.models import Campaign, CgSystem, Seat
+from campaigns_app.templatetags.rendered_once import REMEMBERED
 from tests.campaigns_app.lost_test_values import RR as RR_LOST
 from tests.campaigns_app.state_guard import forbidden_values
 
@@ -191,3 +192,11 @@ def snapshot(campaign: Campaign) -> tuple[Any, ...]:
     events = list(fresh.events.order_by("seq").values_list("seq", "kind", "visibility", "side", "payload"))
     seats = list(fresh.seats.order_by("side").values_list("side", "user_id", "player_seed"))
     return (fresh.state, fresh.dice_counters, fresh.updated, events, seats)
+
+
+@pytest.fixture
+def nothing_remembered() -> Iterator[None]:
+    """{% rendered_once %}'s store empty around the test: its hits and misses are the test's own."""
+    REMEMBERED.clear()
+    yield
+    REMEMBERED.clear()

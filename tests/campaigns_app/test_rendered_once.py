@@ -2,13 +2,13 @@
 checklist's items are rendered through it."""
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from django.template import Context, Engine
 
 from campaigns_app.phase.steps import ChecklistLine
 from campaigns_app.templatetags.rendered_once import REMEMBERED
+
+pytestmark = pytest.mark.usefixtures("nothing_remembered")  # the renderings store, empty around each test
 
 ITEM = "campaigns/phase/live.html#checklist_item"
 
@@ -20,13 +20,6 @@ def line(**changed: object) -> ChecklistLine:
         show_sides=True, you_words="finished", opponent_words="to do")
     fields.update(changed)
     return ChecklistLine(**fields)  # type: ignore[arg-type]
-
-
-@pytest.fixture(autouse=True)
-def nothing_remembered() -> Iterator[None]:
-    REMEMBERED.clear()
-    yield
-    REMEMBERED.clear()
 
 
 def page(source: str, partials: str = "") -> Engine:

@@ -1,8 +1,6 @@
 """The live page's latest events: each printed from its EventLine alone, rendered once per process for the same line."""
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from django.template import Context, Engine
 from django.utils.html import conditional_escape
@@ -10,14 +8,9 @@ from django.utils.html import conditional_escape
 from campaigns_app.phase.history import EventLine
 from campaigns_app.templatetags.rendered_once import REMEMBERED
 
+pytestmark = pytest.mark.usefixtures("nothing_remembered")  # the renderings store, empty around each test
+
 ITEM = '{% load rendered_once %}{% rendered_once "campaigns/detail.html#history_item" 7 e=line %}'
-
-
-@pytest.fixture(autouse=True)
-def nothing_remembered() -> Iterator[None]:
-    REMEMBERED.clear()
-    yield
-    REMEMBERED.clear()
 
 
 def item(line: EventLine) -> str:

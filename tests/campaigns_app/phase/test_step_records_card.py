@@ -1,26 +1,19 @@
 """The step-records card: printed from each record's RecordLine alone, rendered once per process for the same records."""
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from django.template import Context, Engine
 
 from campaigns_app.phase.step_records import ModifierLine, record_line
 from campaigns_app.templatetags.rendered_once import REMEMBERED
 
+pytestmark = pytest.mark.usefixtures("nothing_remembered")  # the renderings store, empty around each test
+
 CARD = '{% include "campaigns/phase/live.html#step_records" %}'
 ROLL = {"kind": "table-result", "secret": True, "step": "2.516", "side_name": "German", "you": True,
         "title": "CPP Replenishment", "breakdown": True, "step_caution": False, "caution": None, "column": "German",
         "rg_id": None, "dice": [3, 4], "original": 7, "final": 8, "result": "+1 CPP",
         "modifiers": [{"value": 1, "reason": "Night", "text": "+1"}]}
-
-
-@pytest.fixture(autouse=True)
-def nothing_remembered() -> Iterator[None]:
-    REMEMBERED.clear()
-    yield
-    REMEMBERED.clear()
 
 
 def card(*records: dict[str, object], live_version: str = "") -> str:
