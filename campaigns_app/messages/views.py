@@ -25,13 +25,13 @@ MAX_FIELD = 10_000  # characters read from the text field at most (the rule's bo
 @require_POST
 def message_send(request: HttpRequest, seat: Seat) -> HttpResponse:
     text = request.POST.get("text", "")
-    error, status, again = "", 422, None
+    error, status, again, written = "", 422, None, None
     if len(text) > MAX_FIELD:
         error = "A message is at most 2,000 characters."
     else:
         try:
-            services.message_send(public_id=seat.campaign.public_id, user=player(request), text=text,
-                                  form_id=request.POST.get("form_id", "")[:64])
+            written = services.message_send(public_id=seat.campaign.public_id, user=player(request), text=text,
+                                            form_id=request.POST.get("form_id", "")[:64])
         except services.RateLimited as limited:
             error, status, again = str(limited), 429, limited.again
         except services.ServiceError as refused:
@@ -41,7 +41,7 @@ def message_send(request: HttpRequest, seat: Seat) -> HttpResponse:
     if is_htmx(request):  # 422: the page's htmx swaps it (the error in #message-error, the text kept)
         if error:
             return HttpResponse(error_paragraph(error), status=422)
-        response = fragments_response(seat, ["messages"])
+        response = fragments_response(seat, ["messages"], written=written)
         response.content += (form_id_input(message_form_id(seat.campaign, seat.side)) + error_paragraph("")).encode()
         return response
     if error:

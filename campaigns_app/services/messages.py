@@ -26,16 +26,18 @@ from rules_engine.plain_text import TextError
 
 
 @transaction.atomic
-def message_send(*, public_id: str, user: User, text: str, form_id: str, moment: datetime | None = None) -> bool:
-    """Send a message to the opponent; False when this form was already sent (nothing new). RateLimited when the
-    side wrote PER_HOUR messages within the hour or the campaign holds PER_CAMPAIGN (nothing saved)."""
+def message_send(*, public_id: str, user: User, text: str, form_id: str,
+                 moment: datetime | None = None) -> Campaign | None:
+    """Send a message to the opponent: the campaign as the write left it (its htmx answer reuses the rendering the
+    write published); None when this form was already sent (nothing new). RateLimited when the side wrote PER_HOUR
+    messages within the hour or the campaign holds PER_CAMPAIGN (nothing saved)."""
     campaign = locked(public_id)
     seats = seats_of(campaign)
     seat = seat_of(seats, user)
     moment = moment or timezone.now()
     require_form_id(form_id, "reload the campaign page and write the message there")
     if form_sent(campaign.pk, seat.side, form_id):
-        return False
+        return None
     wait = messages.rate_wait(own_latest(campaign.pk, seat.side), sent_in(campaign.pk), moment)
     if wait is not None:
         raise RateLimited(wait.words(), wait.again)
@@ -48,7 +50,7 @@ def message_send(*, public_id: str, user: User, text: str, form_id: str, moment:
         if other.side != seat.side:
             _mail_if_away(campaign, other, row, moment)
     after_commit(campaign, engine.system_for(campaign), {}, seats, changed=fragments.MESSAGE)
-    return True
+    return campaign
 
 
 def _mail_if_away(campaign: Campaign, reader: Seat, row: EventRecord, moment: datetime) -> None:

@@ -24,7 +24,7 @@ def at(hour: int, minute: int = 0) -> datetime:
     return datetime(2026, 11, 27, hour, minute, tzinfo=UTC)
 
 
-def write(user: Any, campaign: Campaign, text: str, moment: datetime) -> bool:
+def write(user: Any, campaign: Campaign, text: str, moment: datetime) -> Campaign | None:
     side = "german" if user.username == "gerd" else "canadian"
     return services.message_send(public_id=campaign.public_id, user=user, text=text,
                                  form_id=message_form_id(campaign, side), moment=moment)

@@ -8,12 +8,15 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.layers import channel_layers
 from django.core import mail
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from campaigns_app import services
 from campaigns_app.live import presence_store
+from campaigns_app.live.pages import VERSION_MARK
 from campaigns_app.messages.selectors import message_form_id
-from campaigns_app.models import Campaign, EventRecord
+from campaigns_app.models import Campaign, EventRecord, LiveView
 from tests.campaigns_app.conftest import client_for, load_rr, make_user
 from tests.campaigns_app.live.test_consumer import drain, open_socket
 from tests.campaigns_app.phase.test_phase_flow import started
@@ -150,3 +153,21 @@ def test_the_campaign_pages_links_lead_to_the_messages_first_they_sit_below_the_
     links = page.split('<nav aria-label="Campaign pages">')[1].split("</nav>")[0]
     assert links.strip().startswith('<a class="button button-secondary button-small" href="#messages-title">Messages</a>')
     assert '<h2 id="messages-title" class="card-title">Messages</h2>' in page
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_htmx_answer_to_a_message_reuses_the_rendering_its_write_published(rr: Any, users: Any) -> None:
+    campaign = started(users)
+    for side in ("german", "canadian"):  # both pages open: the write renders and stores both seats' views
+        presence_store.store().beat(campaign.public_id, side, f"test.live!{side}", presence_store.clock())
+
+    with CaptureQueriesContext(connection) as captured:
+        response = _send(users["gerd"], campaign, "Attack at dawn", **HTMX)
+
+    assert response.status_code == 200
+    stored = LiveView.objects.get(seat__campaign=campaign, seat__side="german")
+    assert response.content.decode().startswith(stored.fragments["messages"].replace(VERSION_MARK, str(stored.version)))
+    assert "Attack at dawn" in stored.fragments["messages"]
+    live_view_reads = [q["sql"] for q in captured.captured_queries
+                       if q["sql"].startswith("SELECT") and '"campaigns_app_liveview"' in q["sql"].split(" WHERE ")[0]]
+    assert len(live_view_reads) == 1, live_view_reads  # the publish's own read of both stored views, none after it
