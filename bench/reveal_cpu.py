@@ -23,7 +23,8 @@ code short of another framework or template engine can go below.
 
 REVEAL_CPU_ROUNDS: the rounds counted (default 60); REVEAL_CPU_PARTS=1: the CPU per round of the main parts and of each fragment (wrapped:
 a part's time includes the parts it calls); REVEAL_CPU_PROFILE=1: a cProfile (CPU time) of the htmx reveals (=plain: of the
-plain-form ones) by cumulative time (REVEAL_CPU_PROFILE_SORT=tottime: by own time); REVEAL_CPU_SQL=1: the statements of one more round
+plain-form ones) by cumulative time (REVEAL_CPU_PROFILE_SORT=tottime: by own time; REVEAL_CPU_PROFILE_MATCH=a regular
+expression: only the functions whose file and name match it); REVEAL_CPU_SQL=1: the statements of one more round
 (not timed: a debug cursor lists them).
 """
 from __future__ import annotations
@@ -184,7 +185,8 @@ def test_print_the_cpu_of_one_reveal(campaign_factory: Any, users: Any, htmx: bo
     if os.environ.get("REVEAL_CPU_SQL"):
         print("\n".join(statement[:160] for statement in statements))
     if profile is not None:
-        pstats.Stats(profile).sort_stats(os.environ.get("REVEAL_CPU_PROFILE_SORT", "cumulative")).print_stats(int(os.environ.get("REVEAL_CPU_PROFILE_LINES", "50")))
+        pstats.Stats(profile).sort_stats(os.environ.get("REVEAL_CPU_PROFILE_SORT", "cumulative")).print_stats(
+            *filter(None, [os.environ.get("REVEAL_CPU_PROFILE_MATCH")]), int(os.environ.get("REVEAL_CPU_PROFILE_LINES", "50")))
 
 
 def stored_fragments(campaign_id: int) -> dict[int, dict[str, str]]:
