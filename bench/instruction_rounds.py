@@ -6,11 +6,13 @@ import functools
 import os
 import subprocess
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.db import transaction
 from django.urls import reverse
+from django.utils import timezone
 
 from bench.reveal_cpu import watched
 from campaigns_app import services
@@ -46,6 +48,12 @@ def test_count_one_kind_of_request(campaign_factory: Any, users: Any,  # noqa: F
     second = client_for(users["cana"])
     chit = {"side": "canadian", "chit": "idle", "confirmed": "yes"}
     german = Seat.objects.get(campaign=campaign, side="german").pk
+    if what.endswith(", 30 messages"):  # the conversation the pages show full (its latest 30), as in a campaign under way
+        earlier = timezone.now() - timedelta(hours=2)
+        for index in range(30):
+            user, side = (users["gerd"], "german") if index % 2 else (users["cana"], "canadian")
+            services.message_send(public_id=campaign.public_id, user=user, text=f"Message {index}: see https://vasl.info",
+                                  form_id=message_form_id(campaign, side), moment=earlier + timedelta(minutes=index))
     requests: dict[str, tuple[Callable[[], Any], int | None]] = {
         "reveal (htmx)": (lambda: second.post(chit_url, chit, headers=htmx), 200),
         "reveal (plain form)": (lambda: second.post(chit_url, chit), 302),
@@ -56,6 +64,8 @@ def test_count_one_kind_of_request(campaign_factory: Any, users: Any,  # noqa: F
             public_id=campaign.public_id, seat_id=german, side="german", channel_name="bench.live!german"), None),
         "request floor": (lambda: second.post(f"/bench-floor/{campaign.public_id}/", chit, headers=htmx), 200),
     }
+    requests["reveal, 30 messages"] = requests["reveal (htmx)"]
+    requests["message, 30 messages"] = requests["message (htmx)"]
     request, status = requests[what]
     for index in range(WARM + rounds):
         if index == WARM:

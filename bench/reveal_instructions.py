@@ -8,7 +8,8 @@ collected by the suite), from the repository root, with the databases the tests 
 
 For each of five writes — the second chit POST (htmx), the same reveal as a plain form, a message (htmx), a side's last
 page closing (the presence service: who is online), and the request floor (the same POST to a view that only reads the
-signed-in user: bench/floor_urls.py) — it runs the test in bench/instruction_rounds.py under ``valgrind
+signed-in user: bench/floor_urls.py), and the reveal and the message again with 30 messages already on the pages (a
+conversation under way: the latest 30 are shown) — it runs the test in bench/instruction_rounds.py under ``valgrind
 --tool=callgrind``, its instrumentation off while Django, the test database and the campaign are set up
 (``--instr-atstart=no``; the test turns it on with ``callgrind_control -i on`` once they are), and counts only inside
 the measured writes: each is made through ``functools.reduce``, and ``--toggle-collect=functools_reduce`` collects
@@ -32,7 +33,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-REQUESTS = ("reveal (htmx)", "reveal (plain form)", "message (htmx)", "last page closing", "request floor")
+REQUESTS = ("reveal (htmx)", "reveal (plain form)", "message (htmx)", "last page closing", "request floor",
+            "reveal, 30 messages", "message, 30 messages")  # the last two: 30 messages already on the pages
 ROUNDS_TEST = Path(__file__).resolve().with_name("instruction_rounds.py")
 
 

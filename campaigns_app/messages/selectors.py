@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from django.conf import settings
 from django.db.models import Count, TextField
@@ -31,10 +31,20 @@ LATEST = Prepared(lambda campaign_id: EventRecord.objects.filter(campaign_id=cam
                   .order_by("-seq").values_list("side", "payload", "created")[:SHOWN], int)
 
 
-def conversation(messages: list[tuple[str, str, datetime]], system: System, viewer: str) -> list[dict[str, Any]]:
-    """The messages as ``viewer``'s page shows them: who wrote ("You" for its own), when, the text (plain text: the
-    template escapes it)."""
-    return [{"side_name": engine.side_name(system, side), "you": side == viewer, "text": text, "created": created}
+@dataclass(frozen=True)
+class MessageLine:
+    """One message as a page prints it (partial ``message_item`` of campaigns/detail.html, rendered once per seat and
+    line): who wrote ("You" for the viewer's own), when, the text (plain text: the partial escapes it)."""
+
+    side_name: str
+    you: bool
+    text: str
+    created: datetime
+
+
+def conversation(messages: list[tuple[str, str, datetime]], system: System, viewer: str) -> list[MessageLine]:
+    """The messages as ``viewer``'s page shows them, oldest first."""
+    return [MessageLine(engine.side_name(system, side), side == viewer, text, created)
             for side, text, created in messages]
 
 

@@ -26,6 +26,7 @@ from typing import Protocol
 
 from django import template
 from django.template import Context
+from django.utils import timezone, translation
 from django.utils.safestring import SafeString, mark_safe
 
 register = template.Library()
@@ -92,15 +93,23 @@ def rendered_once(context: Context, name: str, seat: Hashable, **values: Hashabl
     if context.template is None:
         raise template.TemplateSyntaxError("rendered_once renders inside a template only")
     partial: Renders = context.template.engine.get_template(name)
+    setting = context.render_context.get(SETTING)  # read once per rendering of the page (a thread-local read each)
+    if setting is None:
+        setting = context.render_context[SETTING] = (timezone.get_current_timezone_name(), translation.get_language())
     return rendering(partial, seat, tuple((key, type(value), value) for key, value in sorted(values.items())),
-                     context.autoescape)
+                     context.autoescape, setting)
+
+
+SETTING = "rendered_once: time zone and language"  # their key in the render context (one page rendering)
 
 
 def rendering(partial: Renders, seat: Hashable, values: tuple[tuple[str, type, Hashable], ...],
-              autoescape: bool) -> SafeString:
+              autoescape: bool, setting: tuple[str, str | None]) -> SafeString:
     """``partial`` rendered for ``seat`` with ``values`` alone, as remembered or made now (each value with its type:
-    text marked safe and the same plain text are equal, yet one is escaped and the other not; True and 1 print apart)."""
-    key = (partial, seat, values, autoescape)
+    text marked safe and the same plain text are equal, yet one is escaped and the other not; True and 1 print apart;
+    ``setting``: the active time zone and language, which filters read besides the values — a moment prints in the
+    one, a month's name in the other)."""
+    key = (partial, seat, values, autoescape, setting)
     found = REMEMBERED.get(key)
     if found is None:
         found = mark_safe(partial.render(Context({name: value for name, _, value in values}, autoescape=autoescape)))

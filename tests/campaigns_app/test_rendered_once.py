@@ -2,8 +2,12 @@
 checklist's items are rendered through it."""
 from __future__ import annotations
 
+from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
+
 import pytest
 from django.template import Context, Engine
+from django.utils import timezone
 
 from campaigns_app.phase.steps import ChecklistLine
 from campaigns_app.templatetags.rendered_once import REMEMBERED
@@ -92,6 +96,17 @@ def test_a_seat_never_gets_another_seats_remembered_rendering() -> None:
                   '{% partialdef p %}[{{ shown }}]{% endpartialdef %}')
     for seat in (1, 2, 1):
         assert engine.get_template("page.html").render(Context({"seat": seat, "shown": "Hill 112"})) == "[Hill 112]"
+    assert (REMEMBERED.hits, REMEMBERED.misses) == (1, 2)
+
+
+def test_a_moment_is_rendered_again_in_another_active_time_zone() -> None:
+    engine = page('{% load rendered_once %}{% rendered_once "parts.html#p" 7 when=when %}',
+                  '{% partialdef p %}{{ when|time:"H:i" }}{% endpartialdef %}')
+    when = datetime(2026, 11, 29, 10, 0, tzinfo=UTC)
+    assert engine.get_template("page.html").render(Context({"when": when})) == "10:00"
+    with timezone.override(ZoneInfo("Europe/Paris")):
+        assert engine.get_template("page.html").render(Context({"when": when})) == "11:00"
+    assert engine.get_template("page.html").render(Context({"when": when})) == "10:00"
     assert (REMEMBERED.hits, REMEMBERED.misses) == (1, 2)
 
 
