@@ -42,10 +42,10 @@ class MessageLine:
     created: datetime
 
 
-def conversation(messages: list[tuple[str, str, datetime]], system: System, viewer: str) -> list[MessageLine]:
-    """The messages as ``viewer``'s page shows them, oldest first."""
-    return [MessageLine(engine.side_name(system, side), side == viewer, text, created)
-            for side, text, created in messages]
+def conversation(messages: list[tuple[str, str, datetime]], system: System, viewer: str) -> tuple[MessageLine, ...]:
+    """The messages as ``viewer``'s page shows them, oldest first (a tuple: the page remembers its rendering by it)."""
+    return tuple(MessageLine(engine.side_name(system, side), side == viewer, text, created)
+                 for side, text, created in messages)
 
 
 def message_form_id(campaign: Campaign, side: str) -> str:

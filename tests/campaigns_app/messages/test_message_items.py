@@ -16,7 +16,7 @@ DAWN = datetime(2026, 11, 29, 5, 30, tzinfo=UTC)
 
 
 def conversation(*lines: MessageLine, seat: int = 7) -> str:
-    return render_to_string("campaigns/detail.html#messages", {"conversation": list(lines), "seat": {"pk": seat}})
+    return render_to_string("campaigns/detail.html#messages", {"conversation": lines, "seat": {"pk": seat}})
 
 
 def test_an_own_message_and_the_opponents_print_who_when_and_the_text_escaped_with_its_link() -> None:
@@ -35,14 +35,17 @@ def test_an_own_message_and_the_opponents_print_who_when_and_the_text_escaped_wi
     ) in html
 
 
-def test_a_message_already_rendered_for_the_seat_is_not_rendered_again() -> None:
+def test_the_conversation_and_each_message_already_rendered_for_the_seat_are_not_rendered_again() -> None:
     first = MessageLine("German", True, "Ready at dawn", DAWN)
+    second = MessageLine("Canadian", False, "Bring the Shermans", DAWN)
     conversation(first)
-    assert (REMEMBERED.hits, REMEMBERED.misses) == (0, 1)
-    conversation(first, MessageLine("Canadian", False, "Bring the Shermans", DAWN))
-    assert (REMEMBERED.hits, REMEMBERED.misses) == (1, 2)
-    conversation(first, seat=8)  # the other seat's page: its own rendering
-    assert REMEMBERED.misses == 3
+    assert (REMEMBERED.hits, REMEMBERED.misses) == (0, 2)  # the list and its message
+    conversation(first, second)
+    assert (REMEMBERED.hits, REMEMBERED.misses) == (1, 4)  # a new list: the first message kept, the second new
+    conversation(first, second)
+    assert (REMEMBERED.hits, REMEMBERED.misses) == (2, 4)  # the same list (a write that sent no message): kept whole
+    conversation(first, seat=8)  # the other seat's page: its own renderings
+    assert (REMEMBERED.hits, REMEMBERED.misses) == (2, 6)
 
 
 def test_no_message_yet_says_how_to_write_one() -> None:
