@@ -1,6 +1,7 @@
 """The secret order forms' rows: the RG chart, the fortification table, recon, the side's balances."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -9,6 +10,7 @@ from campaigns_app.phase.steps import side_list
 from rules_engine import purchases
 from rules_engine.fortification_purchase import formula_words
 from rules_engine.ledger import SETUP_MODES, amount_text
+from rules_engine.model.rg_charts import PreRegistered
 from rules_engine.purchases import objective_hex_prefixes
 from rules_engine.view import SideView
 
@@ -58,7 +60,58 @@ def rg_rows(system: System, side: str, ledger: Any, date_id: str, date_index: in
             "gives": ", ".join(f"{c.text} {code}" for code, c in row.gives.items()),
             "objective_hex": _objective_hex_ref(system, row.id),
         })
+        rows[-1]["line"] = rg_line(rows[-1])
     return rows
+
+
+@dataclass(frozen=True)
+class ModeChoice:
+    """One set-up mode an RG may be bought in, with its cost."""
+
+    mode: str
+    label: str
+    cost: str
+
+
+@dataclass(frozen=True)
+class NoteChip:
+    """A chart note an RG row points to."""
+
+    letter: str
+    text: str
+
+
+@dataclass(frozen=True)
+class RgLine:
+    """One RG row exactly as the order form prints it (partial ``rg_row`` of campaigns/phase/order.html, rendered once
+    per seat and values): the row's words, numbers and choices, hashable."""
+
+    id: str
+    group_type: str
+    full: str
+    depleted: str
+    gives: str
+    notes: tuple[NoteChip, ...]
+    unavailable: tuple[str, ...]
+    cost: str
+    date_max: str
+    cg_max: str
+    bought: int
+    remaining: int | None
+    max_now: int
+    modes: tuple[ModeChoice, ...]
+    pre_registered: PreRegistered | None
+    extra_max: int | None
+    objective_hex: str | None
+
+
+def rg_line(row: dict[str, Any]) -> RgLine:
+    """The row of ``rg_rows`` as its hashable line."""
+    return RgLine(row["id"], row["group_type"], row["full"], row["depleted"], row["gives"],
+                  tuple(NoteChip(n["letter"], n["text"]) for n in row["notes"]), tuple(row["unavailable"]), row["cost"],
+                  row["date_max"], row["cg_max"], row["bought"], row["remaining"], row["max_now"],
+                  tuple(ModeChoice(m["mode"], m["label"], m["cost"]) for m in row["modes"]), row["pre_registered"],
+                  row["extra_max"], row["objective_hex"])
 
 
 def _objective_hex_ref(system: System, rg_id: str) -> str | None:
