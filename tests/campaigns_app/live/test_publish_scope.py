@@ -167,17 +167,25 @@ def test_who_is_online_reaches_the_context_only_as_players_and_the_messages_only
 TEMPLATES = Path(settings.BASE_DIR) / "templates"
 
 
-def partial_source(name: str) -> str:
-    """The tags and variables (``{% … %}``, ``{{ … }}``) of a fragment's partial and of every template it includes."""
+def partial_text(name: str) -> str:
+    """A template's text, or one partial's (``template#partial``)."""
     template, _, partial = name.partition("#")
     text = (TEMPLATES / template).read_text(encoding="utf-8")
+    if not partial:
+        return text
     found = re.search(r"{%\s*partialdef\s+" + re.escape(partial) + r"\b.*?{%\s*endpartialdef\s*%}", text, re.S)
     assert found is not None, name
-    source = found.group(0)
+    return found.group(0)
+
+
+def partial_source(name: str) -> str:
+    """The tags and variables (``{% … %}``, ``{{ … }}``) of a fragment's partial and of every template or partial it
+    includes."""
+    source = partial_text(name)
     pending = [source]
     while pending:
         for included in re.findall(r"""{%\s*include\s+["']([^"']+)["']""", pending.pop()):
-            text = (TEMPLATES / included).read_text(encoding="utf-8")
+            text = partial_text(included)
             source += text
             pending.append(text)
     return " ".join(re.findall(r"{%.*?%}|{{.*?}}", source, re.S))
